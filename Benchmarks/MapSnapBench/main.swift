@@ -1,0 +1,82 @@
+// mapsnap-bench: times one scene's load, render and encode stages apart, as
+// medians over several runs, and reports peak resident memory.
+//
+//   mapsnap-bench <scene.json> [--scale S] [--runs N] [--threads T]
+import MapSnap
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+var args = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String) -> String? {
+  guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
+  let v = args[i + 1]
+  args.removeSubrange(i...(i + 1))
+  return v
+}
+let scale = option("--scale").flatMap(Double.init)
+let runs = option("--runs").flatMap(Int.init) ?? 9
+let threads = option("--threads").flatMap(Int.init) ?? 0
+guard let scenePath = args.first else {
+  print("usage: mapsnap-bench <scene.json> [--scale S] [--runs N] [--threads T]")
+  exit(64)
+}
+
+func median(_ xs: [Double]) -> Double {
+  let s = xs.sorted()
+  return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+var load: [Double] = []
+var resolve: [Double] = []
+var list: [Double] = []
+var raster: [Double] = []
+var render: [Double] = []
+var encode: [Double] = []
+var bytes = 0
+var size = (0, 0)
+var drawn = 0
+do {
+  for _ in 0..<runs {
+    var t0 = monotonicSeconds()
+    let scene = try SceneLoader.load(path: scenePath)
+    let sources = SourceLoader()
+    for layer in scene.layers {
+      if case .features(let source, _) = layer.content { _ = sources.load(source) }
+    }
+    var t1 = monotonicSeconds()
+    load.append(t1 - t0)
+    t0 = t1
+    let snap = try Snapshot.render(scene, overrides: ViewOverrides(scale: scale), options: RenderOptions(threads: threads), sources: sources)
+    t1 = monotonicSeconds()
+    render.append(t1 - t0)
+    resolve.append(snap.timings.resolve)
+    list.append(snap.timings.displayList)
+    raster.append(snap.timings.rasterize)
+    t0 = t1
+    let png = try snap.pngData()
+    encode.append(monotonicSeconds() - t0)
+    bytes = png.count
+    size = (snap.canvas.width, snap.canvas.height)
+    drawn = snap.state.layers.reduce(0) { $0 + $1.features.drawn }
+  }
+} catch {
+  print("error: \(error)")
+  exit(2)
+}
+var usage = rusage()
+getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+let ms = { (x: [Double]) in String(Int((median(x) * 10000).rounded())).withDecimal }
+print(
+  "\(scenePath) 1:\(scale.map { String(Int($0)) } ?? "scene") \(size.0)x\(size.1), \(drawn) features drawn, median of \(runs): "
+    + "load \(ms(load)) ms, render \(ms(render)) ms (resolve \(ms(resolve)), display list \(ms(list)), rasterise \(ms(raster))), "
+    + "encode \(ms(encode)) ms, PNG \(bytes) bytes, peak RSS \(usage.ru_maxrss / 1024) MB")
+
+extension String {
+  /// "1234" (tenths of a millisecond) → "123.4".
+  var withDecimal: String {
+    let s = count < 2 ? String(repeating: "0", count: 2 - count) + self : self
+    return String(s.dropLast()) + "." + String(s.last!)
+  }
+}

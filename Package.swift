@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+// mapsnap: map snapshots rendered to PNG on the CPU.
+//
+// Targets are grouped the way swift-numerics groups them: the public API first,
+// then `_`-prefixed implementation targets that are not API, then tests and
+// benchmarks.
+import PackageDescription
+
+let package = Package(
+  name: "mapsnap",
+  products: [
+    .library(name: "MapSnap", targets: ["MapSnap"]),
+    .executable(name: "mapsnap", targets: ["MapSnapCLI"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    // MARK: - Public API
+
+    /// The renderer as a library: scene → map state → display list → tiles → PNG.
+    .target(
+      name: "MapSnap",
+      dependencies: ["_MapSnapRaster", "_PNGShims"]
+    ),
+    /// The `mapsnap` command: argument parsing and exit statuses only.
+    .executableTarget(
+      name: "MapSnapCLI",
+      dependencies: [
+        "MapSnap",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    // MARK: - Implementation details
+
+    /// Geometry (paths, stroking, dashing, clipping) and the cell rasteriser.
+    .target(
+      name: "_MapSnapRaster",
+      swiftSettings: [
+        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+      ]
+    ),
+    /// C shims that own libpng's setjmp/longjmp error handling.
+    .target(name: "_PNGShims", dependencies: ["CLibPNG"]),
+    .systemLibrary(
+      name: "CLibPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"])]
+    ),
+    .systemLibrary(
+      name: "CFreeType",
+      pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev"])]
+    ),
+    /// Golden-image comparison and fixtures shared by the test bundles.
+    .target(name: "_MapSnapTestSupport", dependencies: ["MapSnap"]),
+
+    // MARK: - Tests
+
+    .testTarget(name: "RasterTests", dependencies: ["_MapSnapRaster"]),
+    .testTarget(name: "MapSnapTests", dependencies: ["MapSnap", "_MapSnapTestSupport"]),
+    .testTarget(name: "GoldenTests", dependencies: ["MapSnap", "_MapSnapTestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["MapSnapCLI", "_MapSnapTestSupport"]),
+
+    // MARK: - Benchmarks
+
+    .executableTarget(
+      name: "mapsnap-bench",
+      dependencies: ["MapSnap"],
+      path: "Benchmarks/MapSnapBench"
+    ),
+  ]
+)

@@ -1,0 +1,151 @@
+internal import _PNGShims
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A decoded PNG: 8-bit straight (un-premultiplied) RGBA, row-major, no padding.
+public struct DecodedImage: Sendable, Equatable {
+  /// Width in pixels.
+  public let width: Int
+  /// Height in pixels.
+  public let height: Int
+  /// `width * height * 4` bytes: R, G, B, A per pixel, rows top to bottom,
+  /// alpha straight (not premultiplied). Sources without alpha have A = 255.
+  public var pixels: [UInt8]
+  /// Whether the file itself carried transparency: an alpha channel (colour
+  /// type 4 or 6) or a tRNS chunk. False for RGB, gray and palette PNGs
+  /// without tRNS, even though ``pixels`` always has an alpha byte.
+  public let sourceHasAlpha: Bool
+
+  /// Creates an image; `pixels.count` must be `width * height * 4`.
+  public init(width: Int, height: Int, pixels: [UInt8], sourceHasAlpha: Bool) {
+    precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
+                 "DecodedImage: pixels.count must be width * height * 4")
+    self.width = width
+    self.height = height
+    self.pixels = pixels
+    self.sourceHasAlpha = sourceHasAlpha
+  }
+}
+
+/// Decodes PNG files of any colour type, bit depth and interlacing through libpng.
+///
+/// **The conversion rule.** Every image comes out as 8-bit straight RGBA
+/// (``DecodedImage/pixels``): palettes are expanded, gray becomes R = G = B,
+/// low bit depths are scaled up to 8 bits, 16-bit samples are scaled down with
+/// rounding (`round(v * 255 / 65535)`), a tRNS chunk becomes alpha, and images
+/// without transparency get A = 255. Sample values are not gamma-corrected.
+/// Images with more than ``maximumPixelCount`` pixels are refused with
+/// ``PNGError/imageTooLarge(width:height:)`` before any pixel memory is
+/// allocated. Corrupt or truncated data (including data that ends before
+/// IEND) throws ``PNGError/decodingFailed(_:)``; data without the PNG
+/// signature throws ``PNGError/notAPNG``. Nothing ever crashes or prints.
+public enum PNGDecoder {
+  /// The largest image, in pixels (`width * height`), the decoder will
+  /// allocate for: 2²⁸ (268,435,456 pixels, 1 GiB of RGBA).
+  public static let maximumPixelCount = 1 << 28
+
+  /// Decodes a PNG held in memory. See ``PNGDecoder`` for the conversion rule.
+  ///
+  /// - Throws: ``PNGError/notAPNG``, ``PNGError/decodingFailed(_:)``,
+  ///   ``PNGError/imageTooLarge(width:height:)`` or ``PNGError/outOfMemory``.
+  public static func decode(_ bytes: [UInt8]) throws(PNGError) -> DecodedImage {
+    let result = bytes.withUnsafeBytes { decode(raw: $0) }
+    return try result.get()
+  }
+
+  /// Reads and decodes the PNG file at `path`. See ``PNGDecoder`` for the
+  /// conversion rule.
+  ///
+  /// - Throws: ``PNGError/fileNotFound(path:)`` if nothing exists at `path`,
+  ///   ``PNGError/fileReadFailed(path:reason:)`` if it cannot be read, and
+  ///   otherwise the errors of ``decode(_:)``.
+  public static func decode(contentsOf path: String) throws(PNGError) -> DecodedImage {
+    try decode(try readFile(atPath: path))
+  }
+
+  // MARK: - Implementation
+
+  private static func decode(raw: UnsafeRawBufferPointer) -> Result<DecodedImage, PNGError> {
+    let limit = UInt64(maximumPixelCount)
+    var info = PNGShimImageInfo()
+    let (headerStatus, headerMessage) = withShimErrorMessage { buffer, capacity in
+      png_shim_read_info(raw.baseAddress, raw.count, limit, &info, buffer, capacity)
+    }
+    if let error = error(for: headerStatus, message: headerMessage, info: info) {
+      return .failure(error)
+    }
+
+    let width = Int(info.width)
+    let height = Int(info.height)
+    let byteCount = width * height * 4  // at most 2^30: checked by the shim
+    var status = PNG_SHIM_OK
+    var message = ""
+    let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+      (status, message) = withShimErrorMessage { errorBuffer, capacity in
+        png_shim_decode_rgba8(
+          raw.baseAddress, raw.count, limit, buffer.baseAddress, buffer.count, nil, &info,
+          errorBuffer, capacity)
+      }
+      initialized = status == PNG_SHIM_OK ? byteCount : 0
+    }
+    if let error = error(for: status, message: message, info: info) {
+      return .failure(error)
+    }
+    let hasAlpha = info.color_type & 4 != 0 || info.has_trns != 0
+    return .success(
+      DecodedImage(width: width, height: height, pixels: pixels, sourceHasAlpha: hasAlpha))
+  }
+
+  private static func error(
+    for status: PNGShimStatus, message: String, info: PNGShimImageInfo
+  ) -> PNGError? {
+    switch status {
+    case PNG_SHIM_OK: nil
+    case PNG_SHIM_NOT_A_PNG: .notAPNG
+    case PNG_SHIM_TOO_LARGE: .imageTooLarge(width: Int(info.width), height: Int(info.height))
+    case PNG_SHIM_OUT_OF_MEMORY: .outOfMemory
+    default: .decodingFailed(message.isEmpty ? "unknown libpng error" : message)
+    }
+  }
+
+  /// Reads a whole file with POSIX calls.
+  private static func readFile(atPath path: String) throws(PNGError) -> [UInt8] {
+    func failure(_ code: Int32) -> PNGError {
+      code == ENOENT
+        ? .fileNotFound(path: path)
+        : .fileReadFailed(path: path, reason: String(cString: strerror(code)))
+    }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw failure(errno) }
+    defer { close(descriptor) }
+
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw failure(errno) }
+    // One spare byte so a file of the expected size is finished in one pass.
+    var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0) + 1)
+    var filled = 0
+    while true {
+      if filled == bytes.count {
+        bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 64 * 1024)))
+      }
+      let count = bytes.withUnsafeMutableBytes { buffer in
+        read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+      }
+      if count > 0 {
+        filled += count
+      } else if count == 0 {
+        break
+      } else if errno != EINTR {
+        throw failure(errno)
+      }
+    }
+    bytes.removeSubrange(filled...)
+    return bytes
+  }
+}

@@ -1,0 +1,220 @@
+internal import _PNGShims
+
+/// How PNG rows are filtered before compression.
+public enum PNGFilter: Sendable, Equatable, Hashable {
+  /// Filter type 0 (None) on every row. Fastest; on flat-colour map images it
+  /// usually compresses as well as adaptive filtering.
+  case none
+  /// libpng's adaptive per-row choice among all five filters (libpng's default).
+  /// Better for photographic content, slower to encode.
+  case adaptive
+}
+
+/// Knobs for ``PNGEncoder``.
+///
+/// zlib always runs with `Z_DEFAULT_STRATEGY` and a 256 KiB compression buffer
+/// (so large images get few IDAT chunks).
+public struct PNGEncodingOptions: Sendable, Equatable, Hashable {
+  /// zlib compression level, `0...9` (0 stores, 9 is slowest). Default 2.
+  public var compressionLevel: Int
+  /// Row filtering. Default ``PNGFilter/none``.
+  public var filter: PNGFilter
+
+  public init(compressionLevel: Int = 2, filter: PNGFilter = .none) {
+    self.compressionLevel = compressionLevel
+    self.filter = filter
+  }
+
+  /// Level 2, no filtering: the default, tuned for encode speed.
+  public static let fast = PNGEncodingOptions(compressionLevel: 2, filter: .none)
+  /// Level 6 (zlib's default), no filtering: smaller files, slower.
+  public static let small = PNGEncodingOptions(compressionLevel: 6, filter: .none)
+}
+
+/// Encodes premultiplied RGBA8 pixel buffers as PNG files through libpng.
+///
+/// **The colour-type rule.** The encoder first scans the alpha of every pixel
+/// (a vectorisable AND over the `UInt32`s that stops at the first block that
+/// is not fully opaque):
+///
+/// - If **every** pixel has alpha 255, it writes an 8-bit **RGB** PNG (colour
+///   type 2) straight from the caller's buffer: libpng drops the alpha byte of
+///   each pixel itself, so no copy of the image is made.
+/// - Otherwise it writes an 8-bit **RGBA** PNG (colour type 6) with *straight*
+///   (un-premultiplied) alpha, as PNG requires, computed into a temporary copy:
+///   each colour channel becomes `min(255, (c * 255 + a / 2) / a)` in exact
+///   integer arithmetic, and pixels with `a == 0` become `0, 0, 0, 0`.
+///
+/// No ancillary chunks (gamma, sRGB, text, time) are written, so equal input
+/// and options always produce byte-identical files.
+public enum PNGEncoder {
+  /// Encodes an image to PNG bytes.
+  ///
+  /// - Parameters:
+  ///   - pixels: `width * height` pixels, row-major with no padding, each a
+  ///     `UInt32` whose bytes in memory are R, G, B, A (little-endian: R is the
+  ///     low byte), with colour premultiplied by alpha. Extra trailing pixels
+  ///     are ignored.
+  ///   - width: Image width in pixels, `1...2147483647`.
+  ///   - height: Image height in pixels, `1...2147483647`.
+  ///   - options: Compression level and filter; ``PNGEncodingOptions/fast`` by default.
+  /// - Returns: The complete PNG file.
+  /// - Throws: ``PNGError/invalidDimensions(width:height:)``,
+  ///   ``PNGError/pixelBufferTooSmall(required:actual:)``,
+  ///   ``PNGError/invalidCompressionLevel(_:)``, ``PNGError/outOfMemory`` or
+  ///   ``PNGError/encodingFailed(_:)``.
+  ///
+  /// Opaque images (all alpha 255) are written as RGB without copying;
+  /// anything else is un-premultiplied into a copy and written as RGBA. See
+  /// ``PNGEncoder`` for the exact rule.
+  public static func encode(
+    premultipliedRGBA pixels: UnsafeBufferPointer<UInt32>,
+    width: Int,
+    height: Int,
+    options: PNGEncodingOptions = .fast
+  ) throws(PNGError) -> [UInt8] {
+    let maxSide = Int(PNG_SHIM_MAX_DIMENSION)
+    guard (1...maxSide).contains(width), (1...maxSide).contains(height) else {
+      throw .invalidDimensions(width: width, height: height)
+    }
+    let (count, countOverflow) = width.multipliedReportingOverflow(by: height)
+    let (_, strideOverflow) = width.multipliedReportingOverflow(by: 4)
+    guard !countOverflow, !strideOverflow, !count.multipliedReportingOverflow(by: 4).overflow
+    else {
+      throw .invalidDimensions(width: width, height: height)
+    }
+    guard pixels.count >= count, let base = pixels.baseAddress else {
+      throw .pixelBufferTooSmall(required: count, actual: pixels.count)
+    }
+    guard (0...9).contains(options.compressionLevel) else {
+      throw .invalidCompressionLevel(options.compressionLevel)
+    }
+
+    let image = UnsafeBufferPointer(start: base, count: count)
+    if isOpaque(image) {
+      return try writePNG(
+        UnsafeRawPointer(base), width: width, height: height, writeRGB: true, options: options)
+    }
+    let straight = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
+    defer { straight.deallocate() }
+    unpremultiply(image, into: straight)
+    return try writePNG(
+      UnsafeRawPointer(straight.baseAddress!), width: width, height: height, writeRGB: false,
+      options: options)
+  }
+
+  // MARK: - Implementation
+
+  /// The alpha byte (4th in memory) of an RGBA8 pixel read as a `UInt32`.
+  private static let alphaMask = UInt32(0xFF00_0000).littleEndian
+
+  /// True if every pixel has alpha 255. ANDs blocks of pixels together (a
+  /// loop the compiler vectorises) and checks once per block, so a
+  /// translucent image is rejected after at most one block past its first
+  /// translucent pixel.
+  static func isOpaque(_ pixels: UnsafeBufferPointer<UInt32>) -> Bool {
+    guard let base = pixels.baseAddress else { return true }
+    let count = pixels.count
+    let blockSize = 4096
+    var start = 0
+    while start < count {
+      let end = min(start &+ blockSize, count)
+      var all: UInt32 = ~0
+      var index = start
+      while index < end {
+        all &= base[index]
+        index &+= 1
+      }
+      if all & alphaMask != alphaMask { return false }
+      start = end
+    }
+    return true
+  }
+
+  /// `ceil(2^24 / a)` for `a` in `1...255` (index 0 unused). For every
+  /// numerator `n < 2^16` and `a <= 255`, `(n * table[a]) >> 24 == n / a`
+  /// exactly: the rounding error is below `n / 2^24 < 1/256 < 1/a`.
+  private static let reciprocals: [UInt64] = (0..<256).map { (alpha: Int) -> UInt64 in
+    if alpha == 0 { return 0 }
+    let numerator: Int = (1 << 24) + alpha - 1
+    return UInt64(numerator / alpha)
+  }
+
+  /// Converts premultiplied RGBA8 to straight RGBA8:
+  /// `c' = min(255, (c * 255 + a / 2) / a)`; `a == 0` gives all zeros.
+  static func unpremultiply(
+    _ source: UnsafeBufferPointer<UInt32>, into destination: UnsafeMutableBufferPointer<UInt32>
+  ) {
+    precondition(destination.count >= source.count)
+    guard let src = source.baseAddress, let dst = destination.baseAddress else { return }
+    reciprocals.withUnsafeBufferPointer { table in
+      let reciprocal = table.baseAddress!
+      for index in 0..<source.count {
+        let stored = src[index]
+        let pixel = UInt32(littleEndian: stored)
+        let alpha = pixel >> 24
+        if alpha == 255 {
+          dst[index] = stored
+          continue
+        }
+        if alpha == 0 {
+          dst[index] = 0
+          continue
+        }
+        let scale = reciprocal[Int(alpha)]
+        let half = alpha >> 1
+        @inline(__always) func straight(_ channel: UInt32) -> UInt32 {
+          let numerator = UInt64(channel &* 255 &+ half)
+          return min(255, UInt32(truncatingIfNeeded: (numerator &* scale) >> 24))
+        }
+        let r = straight(pixel & 0xFF)
+        let g = straight((pixel >> 8) & 0xFF)
+        let b = straight((pixel >> 16) & 0xFF)
+        dst[index] = (r | g << 8 | b << 16 | alpha << 24).littleEndian
+      }
+    }
+  }
+
+  /// Hands 4-byte-per-pixel rows to the C shim and copies out the file.
+  private static func writePNG(
+    _ rows: UnsafeRawPointer, width: Int, height: Int, writeRGB: Bool,
+    options: PNGEncodingOptions
+  ) throws(PNGError) -> [UInt8] {
+    let filter: PNGShimFilter =
+      switch options.filter {
+      case .none: PNG_SHIM_FILTER_NONE
+      case .adaptive: PNG_SHIM_FILTER_ADAPTIVE
+      }
+    var output = PNGShimBuffer(data: nil, size: 0)
+    let (status, message) = withShimErrorMessage { buffer, capacity in
+      png_shim_encode_rgba8(
+        rows, UInt32(width), UInt32(height), width * 4, writeRGB ? 1 : 0,
+        Int32(options.compressionLevel), PNG_SHIM_STRATEGY_DEFAULT, Int32(filter.rawValue),
+        &output, buffer, capacity)
+    }
+    switch status {
+    case PNG_SHIM_OK:
+      defer { png_shim_free(output.data) }
+      guard let data = output.data else { throw .encodingFailed("libpng produced no output") }
+      return [UInt8](UnsafeBufferPointer(start: data, count: output.size))
+    case PNG_SHIM_OUT_OF_MEMORY:
+      throw .outOfMemory
+    default:
+      throw .encodingFailed(message)
+    }
+  }
+}
+
+/// Runs a shim call with a 256-byte error buffer; returns its status and the
+/// message the shim left there.
+func withShimErrorMessage(
+  _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
+) -> (PNGShimStatus, String) {
+  withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+    let base = buffer.baseAddress!
+    base.initialize(to: 0)
+    let status = body(base, buffer.count)
+    let message = String(cString: base)
+    return (PNGShimStatus(rawValue: UInt32(bitPattern: status)), message)
+  }
+}

@@ -1,0 +1,49 @@
+/// Values that replace the scene's map block, as the CLI's `--scale`,
+/// `--zoom`, `--center`, `--size`, `--pixel-ratio` and `--floor` do.
+public struct ViewOverrides: Sendable {
+  public var scale: Double?
+  public var zoom: Double?
+  public var center: (lon: Double, lat: Double)?
+  public var size: (width: Int, height: Int)?
+  public var pixelRatio: Double?
+  public var floor: FloorValue?
+
+  public init(scale: Double? = nil, zoom: Double? = nil, center: (lon: Double, lat: Double)? = nil,
+              size: (width: Int, height: Int)? = nil, pixelRatio: Double? = nil, floor: FloorValue? = nil) {
+    self.scale = scale
+    self.zoom = zoom
+    self.center = center
+    self.size = size
+    self.pixelRatio = pixelRatio
+    self.floor = floor
+  }
+
+  /// The viewport of `scene` with these overrides applied. An override of
+  /// `scale` or `zoom` replaces whichever of the two the scene gave.
+  /// - Throws: `SceneError` when neither the scene nor the overrides give a
+  ///   scale, or the output image would be too large.
+  public func viewport(for scene: Scene) throws(SceneError) -> Viewport {
+    let m = scene.map
+    let scale: Double
+    if let s = self.scale {
+      scale = s
+    } else if let z = zoom {
+      scale = Viewport.scale(forZoom: z)
+    } else if let s = m.scale {
+      scale = s
+    } else if let z = m.zoom {
+      scale = Viewport.scale(forZoom: z)
+    } else {
+      throw SceneError(file: scene.file, path: "map.scale", kind: .missingKey, message: "no scale: give \"scale\" or \"zoom\" in the map block, or --scale / --zoom")
+    }
+    let size = self.size ?? m.size
+    let ratio = pixelRatio ?? m.pixelRatio
+    let v = Viewport(center: center ?? m.center, scale: scale, width: size.width, height: size.height, pixelRatio: ratio, dpi: m.dpi)
+    if v.deviceWidth > SceneDecoder.maxSide || v.deviceHeight > SceneDecoder.maxSide || v.deviceWidth * v.deviceHeight > SceneDecoder.maxPixels {
+      throw SceneError(
+        file: scene.file, path: "map.size", kind: .invalidValue,
+        message: "the image would be \(v.deviceWidth)×\(v.deviceHeight) pixels; at most \(SceneDecoder.maxSide) per side and \(SceneDecoder.maxPixels) pixels in all")
+    }
+    return v
+  }
+}

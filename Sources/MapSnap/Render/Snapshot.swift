@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A rendered frame: the decisions (`state`) and the pixels (`canvas`).
+public struct Snapshot: Sendable {
+  public let state: MapState
+  public let canvas: Canvas
+  /// Wall time of each stage in seconds.
+  public let timings: Timings
+
+  public struct Timings: Sendable {
+    public var resolve: Double = 0
+    public var displayList: Double = 0
+    public var rasterize: Double = 0
+  }
+
+  /// Resolves, builds and rasterises `scene` with `overrides` applied.
+  /// File sources load through `sources` (pass one loader to reuse its cache).
+  /// - Throws: `SceneError` when the overrides and scene give no valid view.
+  public static func render(
+    _ scene: Scene, overrides: ViewOverrides = ViewOverrides(), options: RenderOptions = RenderOptions(),
+    sources: SourceLoader = SourceLoader()
+  ) throws(SceneError) -> Snapshot {
+    let viewport = try overrides.viewport(for: scene)
+    var t = Timings()
+    var clock = monotonicSeconds()
+    let state = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor).resolve(sources: sources)
+    t.resolve = lap(&clock)
+    let list = DisplayListBuilder(state: state).build()
+    t.displayList = lap(&clock)
+    let canvas = Canvas(width: list.width, height: list.height)
+    TileRenderer.render(list, into: canvas, options: options)
+    t.rasterize = lap(&clock)
+    return Snapshot(state: state, canvas: canvas, timings: t)
+  }
+
+  /// The frame as PNG bytes (RGB when every pixel is opaque, RGBA otherwise).
+  public func pngData(options: PNGEncodingOptions = .fast) throws(PNGError) -> [UInt8] {
+    try PNGEncoder.encode(premultipliedRGBA: canvas.buffer, width: canvas.width, height: canvas.height, options: options)
+  }
+
+  /// The report (section 6 of the format) as JSON.
+  public var report: JSONValue { ReportBuilder(state: state).build() }
+}
+
+/// Seconds from a monotonic clock.
+public func monotonicSeconds() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+private func lap(_ clock: inout Double) -> Double {
+  let now = monotonicSeconds()
+  defer { clock = now }
+  return now - clock
+}

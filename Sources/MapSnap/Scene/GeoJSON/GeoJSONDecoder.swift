@@ -1,0 +1,224 @@
+/// A problem with one GeoJSON value: where it is (relative JSON path) and what
+/// was expected.
+struct GeoJSONIssue: Error, Sendable {
+  var path: JSONPath
+  var message: String
+}
+
+/// Reads GeoJSON (RFC 7946) values into projected `Geometry` and features.
+///
+/// Rules: positions are arrays of at least two finite numbers (lon, lat; more
+/// are ignored); a LineString needs 2 positions; a ring needs 4 with the last
+/// equal to the first; Point, MultiPoint, LineString, MultiLineString, Polygon,
+/// MultiPolygon and GeometryCollection are accepted. A feature whose geometry
+/// breaks a rule is skipped and counted, never half-drawn.
+enum GeoJSONDecoder {
+  /// Decodes a document that is a FeatureCollection, a Feature or a bare
+  /// geometry. Throws for a document that is none of them; invalid features
+  /// inside are skipped and counted.
+  static func decodeDocument(_ value: JSONValue, path: JSONPath = JSONPath()) throws(GeoJSONIssue) -> FeatureCollection {
+    guard case .object(let obj) = value else {
+      throw GeoJSONIssue(path: path, message: "expected a GeoJSON object, found \(describe(value))")
+    }
+    guard case .string(let type)? = obj["type"] else {
+      throw GeoJSONIssue(path: path.key("type"), message: "expected a GeoJSON \"type\" string")
+    }
+    var collection = FeatureCollection()
+    switch type {
+    case "FeatureCollection":
+      guard case .array(let features)? = obj["features"] else {
+        throw GeoJSONIssue(path: path.key("features"), message: "a FeatureCollection needs a \"features\" array")
+      }
+      collection.features.reserveCapacity(features.count)
+      for (i, f) in features.enumerated() {
+        decodeFeature(f, path: path.key("features").index(i), into: &collection)
+      }
+    case "Feature":
+      decodeFeature(value, path: path, into: &collection)
+    default:
+      let geometry: Geometry
+      do {
+        geometry = try decodeGeometry(value, path: path)
+      } catch {
+        collection.invalidCount = 1
+        collection.invalidSamples = ["\(error.path.description.isEmpty ? "geometry" : error.path.description): \(error.message)"]
+        return collection
+      }
+      collection.features.append(Feature(id: nil, properties: JSONObject([]), geometry: geometry))
+    }
+    return collection
+  }
+
+  private static func decodeFeature(_ value: JSONValue, path: JSONPath, into c: inout FeatureCollection) {
+    func skip(_ issue: GeoJSONIssue) {
+      c.invalidCount += 1
+      if c.invalidSamples.count < 3 { c.invalidSamples.append("\(issue.path): \(issue.message)") }
+    }
+    guard case .object(let obj) = value else {
+      skip(GeoJSONIssue(path: path, message: "expected a Feature object, found \(describe(value))"))
+      return
+    }
+    let properties: JSONObject
+    switch obj["properties"] {
+    case .object(let p)?: properties = p
+    case .null?, nil: properties = JSONObject([])
+    case let other?:
+      skip(GeoJSONIssue(path: path.key("properties"), message: "expected an object or null, found \(describe(other))"))
+      return
+    }
+    var id: JSONValue? = nil
+    if let v = obj["id"] {
+      switch v {
+      case .string, .number: id = v
+      case .null: id = nil
+      default:
+        skip(GeoJSONIssue(path: path.key("id"), message: "expected a string or number, found \(describe(v))"))
+        return
+      }
+    }
+    guard let g = obj["geometry"], g != .null else {
+      c.unlocatedCount += 1
+      return
+    }
+    do {
+      let geometry = try decodeGeometry(g, path: path.key("geometry"))
+      c.features.append(Feature(id: id, properties: properties, geometry: geometry))
+    } catch {
+      skip(error)
+    }
+  }
+
+  /// Decodes one geometry object (including GeometryCollection).
+  static func decodeGeometry(_ value: JSONValue, path: JSONPath) throws(GeoJSONIssue) -> Geometry {
+    var g = Geometry()
+    try add(value, path: path, to: &g, depth: 0)
+    return g
+  }
+
+  private static func add(_ value: JSONValue, path: JSONPath, to g: inout Geometry, depth: Int) throws(GeoJSONIssue) {
+    guard case .object(let obj) = value else {
+      throw GeoJSONIssue(path: path, message: "expected a geometry object, found \(describe(value))")
+    }
+    guard case .string(let type)? = obj["type"] else {
+      throw GeoJSONIssue(path: path.key("type"), message: "expected a geometry \"type\" string")
+    }
+    if type == "GeometryCollection" {
+      guard depth < 8 else { throw GeoJSONIssue(path: path, message: "GeometryCollections nested too deeply") }
+      guard case .array(let members)? = obj["geometries"] else {
+        throw GeoJSONIssue(path: path.key("geometries"), message: "a GeometryCollection needs a \"geometries\" array")
+      }
+      for (i, m) in members.enumerated() {
+        try add(m, path: path.key("geometries").index(i), to: &g, depth: depth + 1)
+      }
+      return
+    }
+    guard let coords = obj["coordinates"] else {
+      throw GeoJSONIssue(path: path.key("coordinates"), message: "a \(type) needs \"coordinates\"")
+    }
+    let cp = path.key("coordinates")
+    switch type {
+    case "Point":
+      g.points.append(try position(coords, cp, &g.bounds))
+    case "MultiPoint":
+      for (i, p) in try array(coords, cp).enumerated() { g.points.append(try position(p, cp.index(i), &g.bounds)) }
+    case "LineString":
+      g.lines.append(try line(coords, cp, &g.bounds))
+    case "MultiLineString":
+      for (i, l) in try array(coords, cp).enumerated() { g.lines.append(try line(l, cp.index(i), &g.bounds)) }
+    case "Polygon":
+      g.polygons.append(try polygon(coords, cp, &g.bounds))
+    case "MultiPolygon":
+      for (i, p) in try array(coords, cp).enumerated() { g.polygons.append(try polygon(p, cp.index(i), &g.bounds)) }
+    default:
+      let known = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
+      var msg = "unknown geometry type \"\(type)\""
+      if let m = closestMatch(to: type, in: known) { msg += " (did you mean \"\(m)\"?)" }
+      throw GeoJSONIssue(path: path.key("type"), message: msg)
+    }
+  }
+
+  private static func array(_ v: JSONValue, _ path: JSONPath) throws(GeoJSONIssue) -> [JSONValue] {
+    guard case .array(let a) = v else {
+      throw GeoJSONIssue(path: path, message: "expected an array, found \(describe(v))")
+    }
+    return a
+  }
+
+  @inline(__always)
+  private static func position(_ v: JSONValue, _ path: JSONPath, _ bounds: inout Rect) throws(GeoJSONIssue) -> Point {
+    guard case .array(let a) = v, a.count >= 2, case .number(let lon) = a[0], case .number(let lat) = a[1] else {
+      throw GeoJSONIssue(path: path, message: "expected a position [lon, lat] of numbers, found \(describe(v))")
+    }
+    guard lon.isFinite, lat.isFinite else {
+      throw GeoJSONIssue(path: path, message: "position is not finite")
+    }
+    let p = WebMercator.project(lon: lon, lat: lat)
+    bounds.include(p)
+    return p
+  }
+
+  private static func line(_ v: JSONValue, _ path: JSONPath, _ bounds: inout Rect) throws(GeoJSONIssue) -> [Point] {
+    let a = try array(v, path)
+    guard a.count >= 2 else {
+      throw GeoJSONIssue(path: path, message: "a line needs at least 2 positions, found \(a.count)")
+    }
+    var pts: [Point] = []
+    pts.reserveCapacity(a.count)
+    for (i, p) in a.enumerated() { pts.append(try position(p, path.index(i), &bounds)) }
+    return pts
+  }
+
+  private static func polygon(_ v: JSONValue, _ path: JSONPath, _ bounds: inout Rect) throws(GeoJSONIssue) -> [[Point]] {
+    let ringsJSON = try array(v, path)
+    guard !ringsJSON.isEmpty else {
+      throw GeoJSONIssue(path: path, message: "a polygon needs at least one ring")
+    }
+    var rings: [[Point]] = []
+    rings.reserveCapacity(ringsJSON.count)
+    for (r, ringJSON) in ringsJSON.enumerated() {
+      let rp = path.index(r)
+      let a = try array(ringJSON, rp)
+      guard a.count >= 4 else {
+        throw GeoJSONIssue(path: rp, message: "a ring needs at least 4 positions (first repeated last), found \(a.count)")
+      }
+      var ring: [Point] = []
+      ring.reserveCapacity(a.count)
+      for (i, p) in a.enumerated() { ring.append(try position(p, rp.index(i), &bounds)) }
+      guard ring[0] == ring[ring.count - 1] else {
+        throw GeoJSONIssue(path: rp, message: "ring is not closed: its last position differs from its first")
+      }
+      ring.removeLast()
+      // Outer ring counter-clockwise (positive area with y north), holes clockwise.
+      let area = signedArea(ring)
+      if (r == 0) != (area >= 0) { ring.reverse() }
+      rings.append(ring)
+    }
+    return rings
+  }
+
+  /// Shoelace area; positive for counter-clockwise rings with y pointing up.
+  static func signedArea(_ ring: [Point]) -> Double {
+    var s = 0.0
+    var prev = ring[ring.count - 1]
+    for p in ring {
+      s += prev.x * p.y - p.x * prev.y
+      prev = p
+    }
+    return s / 2
+  }
+}
+
+/// A short description of a JSON value for messages: `string "6px"`, `number -3`, `array`.
+func describe(_ v: JSONValue) -> String {
+  switch v {
+  case .null: return "null"
+  case .bool(let b): return "boolean \(b)"
+  case .number(let n):
+    return "number \(n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n))"
+  case .string(let s):
+    let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
+    return "string \"\(shown)\""
+  case .array: return "an array"
+  case .object: return "an object"
+  }
+}

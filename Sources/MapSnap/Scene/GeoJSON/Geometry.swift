@@ -1,0 +1,47 @@
+/// A feature's geometry, projected to Web Mercator metres (x east, y north)
+/// when it is loaded. Multi-parts and GeometryCollections are flattened into
+/// the three lists; drawing order within a feature is polygons, lines, points.
+public struct Geometry: Sendable {
+  /// Point and MultiPoint positions.
+  public var points: [Point] = []
+  /// LineString and MultiLineString parts, each with at least two positions.
+  public var lines: [[Point]] = []
+  /// Polygons as rings: the first is the outer ring, the rest are holes. The
+  /// closing position is not repeated. Outer rings run counter-clockwise and
+  /// holes clockwise (RFC 7946), whatever the file said, so holes stay holes
+  /// under the non-zero fill rule.
+  public var polygons: [[[Point]]] = []
+  /// Bounds of every position, in metres.
+  public var bounds: Rect = .empty
+
+  public init() {}
+
+  public var isEmpty: Bool { points.isEmpty && lines.isEmpty && polygons.isEmpty }
+}
+
+/// One GeoJSON feature.
+public struct Feature: Sendable {
+  /// The GeoJSON `id` member (string or number), or nil.
+  public var id: JSONValue?
+  public var properties: JSONObject
+  public var geometry: Geometry
+
+  public init(id: JSONValue?, properties: JSONObject, geometry: Geometry) {
+    self.id = id
+    self.properties = properties
+    self.geometry = geometry
+  }
+}
+
+/// The valid features of a source, in file order, and what was skipped.
+public struct FeatureCollection: Sendable {
+  public var features: [Feature] = []
+  /// Features skipped because their geometry was invalid.
+  public var invalidCount: Int = 0
+  /// The first few reasons, as `features[12]: a ring needs at least 4 positions`.
+  public var invalidSamples: [String] = []
+  /// Features with a null geometry (valid GeoJSON, nothing to draw).
+  public var unlocatedCount: Int = 0
+
+  public init() {}
+}

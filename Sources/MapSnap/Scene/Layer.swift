@@ -1,0 +1,64 @@
+/// One entry of `layers`, drawn bottom-up in list order.
+public struct Layer: Sendable {
+  public enum Kind: String, Sendable, CaseIterable {
+    case features, graphics, annotation
+  }
+
+  public var id: String
+  public var kind: Kind
+  public var visible: Bool = true
+  /// Group opacity 0...1: the layer is composed as a whole.
+  public var opacity: Double = 1
+  public var scaleRange: ScaleRange = .unlimited
+  /// Property holding each feature's floor (section 5); nil: not floor-aware.
+  public var floorField: String?
+  /// Property holding a feature's id when the GeoJSON `id` member is absent.
+  public var idField: String?
+  public var content: Content
+
+  /// What the layer draws.
+  public enum Content: Sendable {
+    /// GeoJSON with one style or a list of rules.
+    case features(source: Source, styling: Styling)
+    /// Inline geometry, each with its own style.
+    case graphics([Graphic])
+    /// Text at a fixed geographic size (drawn from the text issue on); the
+    /// parsed block is kept so the scene loads.
+    case annotation(JSONObject)
+  }
+
+  public init(id: String, kind: Kind, content: Content) {
+    self.id = id
+    self.kind = kind
+    self.content = content
+  }
+}
+
+/// Where a `features` layer's GeoJSON comes from.
+public enum Source: Sendable {
+  /// A file; relative paths resolve against the scene file's folder.
+  case file(path: String, resolved: String)
+  /// An inline FeatureCollection, already decoded.
+  case inline(FeatureCollection)
+}
+
+/// A single style for every feature, or rules where the first match wins.
+public enum Styling: Sendable {
+  case single(Style)
+  case rules([Rule])
+}
+
+/// One inline geometry of a `graphics` layer.
+public struct Graphic: Sendable {
+  public var id: String?
+  public var geometry: Geometry
+  public var style: Style
+  public var floor: FloorValue?
+
+  public init(id: String?, geometry: Geometry, style: Style, floor: FloorValue?) {
+    self.id = id
+    self.geometry = geometry
+    self.style = style
+    self.floor = floor
+  }
+}

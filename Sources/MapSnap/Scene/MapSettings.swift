@@ -1,0 +1,64 @@
+/// The `map` block: where the map is, at what scale, and how many pixels.
+public struct MapSettings: Sendable, Hashable {
+  /// WGS84 longitude and latitude in degrees.
+  public var center: (lon: Double, lat: Double)
+  /// Scale denominator (2000 means 1:2000); nil when `zoom` gives the scale or
+  /// the caller must supply one.
+  public var scale: Double?
+  /// ArcGIS/Google 256-px zoom level; `scale = 591657527.591555 / 2^zoom`.
+  public var zoom: Double?
+  /// Logical pixels.
+  public var size: (width: Int, height: Int)
+  /// Output pixels per logical pixel.
+  public var pixelRatio: Double = 1
+  /// Dots per inch that the scale refers to.
+  public var dpi: Double = 96
+  public var background: Color = .white
+  /// The floor being shown (section 5 of the format); nil shows every floor.
+  public var floor: FloorValue?
+
+  public init(center: (lon: Double, lat: Double), scale: Double? = nil, zoom: Double? = nil, size: (width: Int, height: Int)) {
+    self.center = center
+    self.scale = scale
+    self.zoom = zoom
+    self.size = size
+  }
+
+  public static func == (a: MapSettings, b: MapSettings) -> Bool {
+    a.center == b.center && a.scale == b.scale && a.zoom == b.zoom && a.size == b.size
+      && a.pixelRatio == b.pixelRatio && a.dpi == b.dpi && a.background == b.background && a.floor == b.floor
+  }
+
+  public func hash(into h: inout Hasher) {
+    h.combine(center.lon)
+    h.combine(center.lat)
+    h.combine(scale)
+  }
+}
+
+/// A floor value; numbers and strings compare by value, so `2` equals `"2"`.
+public struct FloorValue: Sendable, Hashable, CustomStringConvertible {
+  /// The canonical text: integral numbers without a fraction ("2", not "2.0").
+  public let text: String
+
+  public init(_ text: String) { self.text = text }
+
+  public init(_ number: Double) {
+    if number == number.rounded(), abs(number) < 1e15 {
+      text = String(Int64(number))
+    } else {
+      text = String(number)
+    }
+  }
+
+  /// The floor a JSON value names, or nil for null and non-scalars.
+  public init?(json: JSONValue) {
+    switch json {
+    case .string(let s): self.init(s)
+    case .number(let n): self.init(n)
+    default: return nil
+    }
+  }
+
+  public var description: String { text }
+}

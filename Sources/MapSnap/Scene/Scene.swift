@@ -1,0 +1,23 @@
+/// A decoded scene file (format version 1): the map block and the layers.
+/// Sources named by path are loaded separately (`SourceLoader`), so that a
+/// missing file marks its layer `error` instead of failing the scene.
+public struct Scene: Sendable {
+  public var version: Int
+  public var map: MapSettings
+  public var layers: [Layer]
+  /// View annotations arrive with their own issue; the parsed entries are kept.
+  public var viewAnnotations: [JSONValue]
+  /// The scene file as named by the user, for messages.
+  public var file: String
+  /// Folder that relative paths resolve against.
+  public var baseDirectory: String
+
+  public init(version: Int = 1, map: MapSettings, layers: [Layer], viewAnnotations: [JSONValue] = [], file: String, baseDirectory: String) {
+    self.version = version
+    self.map = map
+    self.layers = layers
+    self.viewAnnotations = viewAnnotations
+    self.file = file
+    self.baseDirectory = baseDirectory
+  }
+}

@@ -1,0 +1,297 @@
+/// Turns scene JSON into a `Scene`, checking every key and value against the
+/// format (version 1). The first problem found stops decoding with a
+/// `SceneError` naming its JSON path.
+struct SceneDecoder {
+  let file: String
+  let baseDirectory: String
+
+  static let maxPixels = 1 << 28
+  static let maxSide = 32768
+
+  func decode(_ root: JSONValue) throws(SceneError) -> Scene {
+    let top = try ObjectReader(root, at: JSONPath(), file: file, what: "a scene", allowed: ["version", "map", "layers", "viewAnnotations"])
+    if let v = try top.number("version", "the format version 1") {
+      guard v == 1 else {
+        throw top.error("version", "this mapsnap reads scene format version 1, found \(format(v))")
+      }
+    }
+    let map = try decodeMap(try top.require("map", "the map block { \"center\", \"scale\", \"size\" }"), at: JSONPath().key("map"))
+    var layers: [Layer] = []
+    if let lv = top.object["layers"] {
+      guard case .array(let list) = lv else { throw top.error("layers", "expected an array of layers, found \(describe(lv))") }
+      var seen: [String: Int] = [:]
+      for (i, item) in list.enumerated() {
+        let layer = try decodeLayer(item, at: JSONPath().key("layers").index(i))
+        if let first = seen[layer.id] {
+          throw SceneError(
+            file: file, path: JSONPath().key("layers").index(i).key("id").description, kind: .invalidValue,
+            message: "duplicate layer id \"\(layer.id)\": layers[\(first)] already has it; ids must be unique")
+        }
+        seen[layer.id] = i
+        layers.append(layer)
+      }
+    }
+    var annotations: [JSONValue] = []
+    if let va = top.object["viewAnnotations"] {
+      guard case .array(let list) = va else {
+        throw top.error("viewAnnotations", "expected an array of view annotations, found \(describe(va))")
+      }
+      for (i, a) in list.enumerated() {
+        guard case .object = a else {
+          throw SceneError(
+            file: file, path: JSONPath().key("viewAnnotations").index(i).description, kind: .invalidValue,
+            message: "expected a view annotation (a JSON object), found \(describe(a))")
+        }
+      }
+      annotations = list
+    }
+    return Scene(version: 1, map: map, layers: layers, viewAnnotations: annotations, file: file, baseDirectory: baseDirectory)
+  }
+
+  // MARK: - map
+
+  private func decodeMap(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> MapSettings {
+    let r = try ObjectReader(
+      value, at: path, file: file, what: "the map block",
+      allowed: ["center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor"])
+    guard
+      let c = try r.numbers("center", count: 2, "[lon, lat] in degrees", where: { $0.isFinite })
+    else { throw r.error("center", "missing required key \"center\": expected [lon, lat] in degrees", kind: .missingKey) }
+    guard c[1] >= -90 && c[1] <= 90 else {
+      throw SceneError(file: file, path: path.key("center").index(1).description, kind: .invalidValue, message: "latitude must be within -90…90, found \(format(c[1]))")
+    }
+    let scale = try r.number("scale", "a scale denominator > 0 (2000 means 1:2000)") { $0 > 0 && $0.isFinite }
+    let zoom = try r.number("zoom", "a zoom level between 0 and 30") { $0 >= 0 && $0 <= 30 }
+    if scale != nil && zoom != nil {
+      throw r.error("zoom", "give either \"scale\" or \"zoom\", not both")
+    }
+    guard let s = try r.numbers("size", count: 2, "[width, height] in logical pixels, whole numbers from 1 to \(Self.maxSide)", where: { $0 >= 1 && $0 <= Double(Self.maxSide) && $0 == $0.rounded() })
+    else { throw r.error("size", "missing required key \"size\": expected [width, height] in logical pixels", kind: .missingKey) }
+    var m = MapSettings(center: (c[0], c[1]), scale: scale, zoom: zoom, size: (Int(s[0]), Int(s[1])))
+    m.pixelRatio = try r.number("pixelRatio", "a pixel ratio > 0 and <= 16") { $0 > 0 && $0 <= 16 } ?? 1
+    m.dpi = try r.number("dpi", "dots per inch > 0") { $0 > 0 && $0.isFinite } ?? 96
+    m.background = try r.color("background") ?? .white
+    if let f = r.object["floor"] {
+      guard let floor = FloorValue(json: f) else { throw r.error("floor", "expected a floor as a string or number, found \(describe(f))") }
+      m.floor = floor
+    }
+    return m
+  }
+
+  // MARK: - layers
+
+  private func decodeLayer(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Layer {
+    let common = ["id", "type", "visible", "opacity", "minScale", "maxScale", "floorField", "idField"]
+    // Read the type first so the allowed keys can depend on it.
+    guard case .object(let obj) = value else {
+      throw SceneError(file: file, path: path.description, kind: .invalidValue, message: "expected a layer (a JSON object), found \(describe(value))")
+    }
+    let kinds = Layer.Kind.allCases.map(\.rawValue)
+    guard let tv = obj["type"] else {
+      throw SceneError(file: file, path: path.key("type").description, kind: .missingKey, message: "missing required key \"type\": expected one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))")
+    }
+    guard case .string(let ts) = tv, let kind = Layer.Kind(rawValue: ts) else {
+      var hint: String? = nil
+      if case .string(let ts) = tv {
+        hint = closestMatch(to: ts, in: kinds).map { "did you mean \"\($0)\"?" } ?? (ts == "tiles" ? "tiles layers are planned, not yet supported" : nil)
+      }
+      throw SceneError(file: file, path: path.key("type").description, kind: .invalidValue, message: "expected one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", ")), found \(describe(tv))", hint: hint)
+    }
+    let specific: [String]
+    switch kind {
+    case .features: specific = ["source", "style", "rules"]
+    case .graphics: specific = ["graphics"]
+    case .annotation: specific = ["source", "textField", "angleField", "referenceScale", "sublayers"]
+    }
+    let r = try ObjectReader(value, at: path, file: file, what: "a \(kind.rawValue) layer", allowed: common + specific)
+    guard let id = try r.string("id", nonEmpty: true) else {
+      throw r.error("id", "missing required key \"id\": expected a unique layer id", kind: .missingKey)
+    }
+    let content: Layer.Content
+    switch kind {
+    case .features:
+      let source = try decodeSource(try r.require("source", "{ \"geojson\": \"file\" } or { \"data\": {…} }"), at: path.key("source"))
+      content = .features(source: source, styling: try decodeStyling(r))
+    case .graphics:
+      let gv = try r.require("graphics", "an array of graphics")
+      guard case .array(let list) = gv else { throw r.error("graphics", "expected an array of graphics, found \(describe(gv))") }
+      var graphics: [Graphic] = []
+      for (i, g) in list.enumerated() { graphics.append(try decodeGraphic(g, at: path.key("graphics").index(i))) }
+      content = .graphics(graphics)
+    case .annotation:
+      content = .annotation(r.object)
+    }
+    var layer = Layer(id: id, kind: kind, content: content)
+    layer.visible = try r.bool("visible") ?? true
+    layer.opacity = try r.number("opacity", "an opacity from 0 to 1") { $0 >= 0 && $0 <= 1 } ?? 1
+    layer.scaleRange = try r.scaleRange()
+    layer.floorField = try r.string("floorField", nonEmpty: true)
+    layer.idField = try r.string("idField", nonEmpty: true)
+    return layer
+  }
+
+  private func decodeSource(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Source {
+    let r = try ObjectReader(value, at: path, file: file, what: "a source", allowed: ["geojson", "data"])
+    switch (r.object["geojson"], r.object["data"]) {
+    case (.some, .some):
+      throw r.error("data", "give either \"geojson\" (a file) or \"data\" (inline GeoJSON), not both")
+    case (.none, .none):
+      throw SceneError(file: file, path: path.description, kind: .missingKey, message: "a source needs \"geojson\" (a file path) or \"data\" (an inline FeatureCollection)")
+    case (.some, .none):
+      let p = try r.string("geojson", nonEmpty: true)!
+      return .file(path: p, resolved: FileIO.resolve(p, against: baseDirectory))
+    case (.none, .some(let data)):
+      do {
+        return .inline(try GeoJSONDecoder.decodeDocument(data, path: path.key("data")))
+      } catch {
+        throw SceneError(file: file, path: error.path.description, kind: .invalidValue, message: error.message)
+      }
+    }
+  }
+
+  private func decodeStyling(_ r: ObjectReader) throws(SceneError) -> Styling {
+    switch (r.object["style"], r.object["rules"]) {
+    case (.some, .some):
+      throw r.error("rules", "give either \"style\" (one style for all) or \"rules\", not both")
+    case (.none, .none):
+      throw SceneError(file: file, path: r.path.description, kind: .missingKey, message: "a features layer needs \"style\" or \"rules\"")
+    case (.some(let s), .none):
+      return .single(try decodeStyle(s, at: r.path.key("style")))
+    case (.none, .some(let rv)):
+      guard case .array(let list) = rv else { throw r.error("rules", "expected an array of rules, found \(describe(rv))") }
+      var rules: [Rule] = []
+      for (i, item) in list.enumerated() {
+        let rp = r.path.key("rules").index(i)
+        let rr = try ObjectReader(item, at: rp, file: file, what: "a rule", allowed: ["where", "minScale", "maxScale", "style"])
+        let filter = try rr.object["where"].map { (w) throws(SceneError) in try decodeFilter(w, at: rp.key("where")) } ?? Filter()
+        let style = try decodeStyle(try rr.require("style", "a style"), at: rp.key("style"))
+        rules.append(Rule(filter: filter, scaleRange: try rr.scaleRange(), style: style))
+      }
+      return .rules(rules)
+    }
+  }
+
+  private func decodeFilter(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Filter {
+    guard case .object(let obj) = value else {
+      throw SceneError(file: file, path: path.description, kind: .invalidValue, message: "expected an object of property: value, found \(describe(value))")
+    }
+    var clauses: [(String, [JSONValue])] = []
+    for (key, v) in obj.pairs {
+      let kp = path.key(key)
+      switch v {
+      case .string, .number, .bool, .null:
+        clauses.append((key, [v]))
+      case .array(let values):
+        guard !values.isEmpty else {
+          throw SceneError(file: file, path: kp.description, kind: .invalidValue, message: "expected a non-empty array of values to match")
+        }
+        for (i, e) in values.enumerated() {
+          switch e {
+          case .string, .number, .bool, .null: break
+          default:
+            throw SceneError(file: file, path: kp.index(i).description, kind: .invalidValue, message: "expected a string, number, boolean or null, found \(describe(e))")
+          }
+        }
+        clauses.append((key, values))
+      case .object:
+        throw SceneError(file: file, path: kp.description, kind: .invalidValue, message: "expected a value or an array of values to match, found an object")
+      }
+    }
+    return Filter(clauses: clauses)
+  }
+
+  // MARK: - style
+
+  func decodeStyle(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Style {
+    let r = try ObjectReader(
+      value, at: path, file: file, what: "a style",
+      allowed: ["fill", "fillRule", "stroke", "strokeWidth", "strokeDash", "lineJoin", "miterLimit", "lineCap", "marker", "label"])
+    var s = Style()
+    s.fill = try r.color("fill")
+    if let rule = try r.choice("fillRule", ["nonzero", "evenodd"]) { s.fillRule = FillRule(rawValue: rule)! }
+    s.stroke = try r.color("stroke")
+    s.strokeWidth = try r.number("strokeWidth", "a width >= 0 in logical pixels") { $0 >= 0 && $0.isFinite } ?? 1
+    if let dv = r.object["strokeDash"] {
+      guard case .array(let a) = dv, !a.isEmpty else {
+        throw r.error("strokeDash", "expected a non-empty array of lengths [on, off, …], found \(describe(dv))")
+      }
+      var dash: [Double] = []
+      for (i, e) in a.enumerated() {
+        guard case .number(let n) = e, n >= 0, n.isFinite else {
+          throw SceneError(file: file, path: path.key("strokeDash").index(i).description, kind: .invalidValue, message: "expected a dash length >= 0, found \(describe(e))")
+        }
+        dash.append(n)
+      }
+      guard dash.contains(where: { $0 > 0 }) else {
+        throw r.error("strokeDash", "a dash pattern needs at least one length > 0")
+      }
+      s.strokeDash = dash
+    }
+    if let j = try r.choice("lineJoin", ["miter", "round", "bevel"]) {
+      s.lineJoin = j == "miter" ? .miter : j == "round" ? .round : .bevel
+    }
+    s.miterLimit = try r.number("miterLimit", "a miter limit >= 1") { $0 >= 1 && $0.isFinite } ?? 4
+    if let c = try r.choice("lineCap", ["butt", "round", "square"]) {
+      s.lineCap = c == "butt" ? .butt : c == "round" ? .round : .square
+    }
+    if let m = r.object["marker"] { s.marker = try decodeMarker(m, at: path.key("marker")) }
+    if let l = r.object["label"] {
+      _ = try ObjectReader(
+        l, at: path.key("label"), file: file, what: "a label",
+        allowed: ["field", "size", "color", "font", "halo", "anchors", "offset", "allowOverlap", "priority"])
+      s.label = l
+    }
+    return s
+  }
+
+  private func decodeMarker(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> MarkerStyle {
+    let r = try ObjectReader(
+      value, at: path, file: file, what: "a marker",
+      allowed: ["shape", "icon", "size", "fill", "stroke", "strokeWidth", "opacity", "offset", "collides"])
+    var m = MarkerStyle()
+    if r.has("shape") && r.has("icon") {
+      throw r.error("icon", "give either \"shape\" or \"icon\", not both")
+    }
+    if let shape = try r.choice("shape", MarkerShape.allCases.map(\.rawValue)) { m.shape = MarkerShape(rawValue: shape)! }
+    m.icon = try r.string("icon", nonEmpty: true).map { FileIO.resolve($0, against: baseDirectory) }
+    m.size = try r.number("size", "a size > 0 in logical pixels") { $0 > 0 && $0.isFinite } ?? 8
+    if r.has("fill") { m.fill = try r.color("fill") }
+    m.stroke = try r.color("stroke")
+    m.strokeWidth = try r.number("strokeWidth", "a width >= 0 in logical pixels") { $0 >= 0 && $0.isFinite } ?? 1
+    m.opacity = try r.number("opacity", "an opacity from 0 to 1") { $0 >= 0 && $0 <= 1 } ?? 1
+    if let o = try r.numbers("offset", count: 2, "[dx, dy] in logical pixels") { m.offset = (o[0], o[1]) }
+    _ = try r.bool("collides")
+    return m
+  }
+
+  // MARK: - graphics
+
+  private func decodeGraphic(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Graphic {
+    let r = try ObjectReader(value, at: path, file: file, what: "a graphic", allowed: ["id", "geometry", "style", "floor"])
+    var id: String? = nil
+    if let v = r.object["id"] {
+      switch v {
+      case .string(let s): id = s
+      case .number(let n): id = format(n)
+      default: throw r.error("id", "expected a string or number, found \(describe(v))")
+      }
+    }
+    let geometry: Geometry
+    do {
+      geometry = try GeoJSONDecoder.decodeGeometry(try r.require("geometry", "a GeoJSON geometry"), path: path.key("geometry"))
+    } catch let e as GeoJSONIssue {
+      throw SceneError(file: file, path: e.path.description, kind: .invalidValue, message: e.message)
+    } catch let e as SceneError {
+      throw e
+    } catch {
+      throw SceneError(file: file, path: path.key("geometry").description, kind: .invalidValue, message: "\(error)")
+    }
+    let style = try decodeStyle(try r.require("style", "a style"), at: path.key("style"))
+    var floor: FloorValue? = nil
+    if let f = r.object["floor"] {
+      guard let fv = FloorValue(json: f) else { throw r.error("floor", "expected a floor as a string or number, found \(describe(f))") }
+      floor = fv
+    }
+    return Graphic(id: id, geometry: geometry, style: style, floor: floor)
+  }
+}

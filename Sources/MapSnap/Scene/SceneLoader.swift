@@ -1,0 +1,25 @@
+/// Reads scene files. Relative paths inside a scene resolve against the
+/// scene file's folder, never the working directory.
+public enum SceneLoader {
+  /// Reads and decodes the scene at `path`.
+  public static func load(path: String) throws(SceneError) -> Scene {
+    let bytes: [UInt8]
+    do {
+      bytes = try FileIO.read(path)
+    } catch {
+      throw SceneError(file: path, path: "", kind: .unreadable, message: error.isMissing ? "no such file" : "cannot read: \(error.reason)")
+    }
+    return try decode(bytes, file: path, baseDirectory: FileIO.directory(of: path))
+  }
+
+  /// Decodes scene JSON held in memory; `file` names it in messages.
+  public static func decode(_ bytes: [UInt8], file: String, baseDirectory: String) throws(SceneError) -> Scene {
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(bytes)
+    } catch {
+      throw SceneError(file: file, path: "", kind: .syntax(line: error.line, column: error.column), message: "invalid JSON: \(error.message)")
+    }
+    return try SceneDecoder(file: file, baseDirectory: baseDirectory).decode(json)
+  }
+}

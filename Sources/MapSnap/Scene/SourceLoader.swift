@@ -1,0 +1,58 @@
+/// Why a layer's source could not be loaded. The layer is then drawn as
+/// nothing with status `error`; the rest of the map is drawn.
+public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
+  case missing(path: String)
+  case unreadable(path: String, reason: String)
+  case syntax(path: String, line: Int, column: Int, message: String)
+  case notGeoJSON(path: String, jsonPath: String, message: String)
+
+  public var description: String {
+    switch self {
+    case .missing(let p): return "\(p): no such file"
+    case .unreadable(let p, let r): return "\(p): cannot read: \(r)"
+    case .syntax(let p, let l, let c, let m): return "\(p):\(l):\(c): invalid JSON: \(m)"
+    case .notGeoJSON(let p, let jp, let m): return "\(p): \(jp.isEmpty ? "" : jp + ": ")not GeoJSON: \(m)"
+    }
+  }
+}
+
+/// Loads the sources of a scene's layers, reading each file once even when
+/// several layers share it.
+public final class SourceLoader {
+  private var cache: [String: Result<FeatureCollection, SourceError>] = [:]
+
+  public init() {}
+
+  /// The features of `source`; files are read and decoded on first use.
+  public func load(_ source: Source) -> Result<FeatureCollection, SourceError> {
+    switch source {
+    case .inline(let collection):
+      return .success(collection)
+    case .file(let shown, let resolved):
+      if let hit = cache[resolved] { return hit }
+      let result = Self.read(shown: shown, resolved: resolved)
+      cache[resolved] = result
+      return result
+    }
+  }
+
+  private static func read(shown: String, resolved: String) -> Result<FeatureCollection, SourceError> {
+    let bytes: [UInt8]
+    do {
+      bytes = try FileIO.read(resolved)
+    } catch {
+      return .failure(error.isMissing ? .missing(path: shown) : .unreadable(path: shown, reason: error.reason))
+    }
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(bytes)
+    } catch {
+      return .failure(.syntax(path: shown, line: error.line, column: error.column, message: error.message))
+    }
+    do {
+      return .success(try GeoJSONDecoder.decodeDocument(json))
+    } catch {
+      return .failure(.notGeoJSON(path: shown, jsonPath: error.path.description, message: error.message))
+    }
+  }
+}

@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why a file could not be read or written, from the C library's `errno`.
+public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var path: String
+  public var reason: String
+  /// True when the file does not exist (ENOENT).
+  public var isMissing: Bool
+
+  public var description: String { "\(path): \(reason)" }
+
+  static func fromErrno(_ path: String) -> FileError {
+    let code = errno
+    return FileError(path: path, reason: String(cString: strerror(code)), isMissing: code == ENOENT)
+  }
+}
+
+/// Small POSIX file helpers, so the library needs no Foundation at start-up.
+public enum FileIO {
+  /// The whole file as bytes.
+  public static func read(_ path: String) throws(FileError) -> [UInt8] {
+    let fd = open(path, O_RDONLY)
+    if fd < 0 { throw .fromErrno(path) }
+    defer { close(fd) }
+    var st = stat()
+    if fstat(fd, &st) != 0 { throw .fromErrno(path) }
+    if (st.st_mode & S_IFMT) == S_IFDIR {
+      throw FileError(path: path, reason: "is a directory", isMissing: false)
+    }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: max(65536, Int(st.st_size) + 1))
+    while true {
+      let n = chunk.withUnsafeMutableBytes { readFD(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw .fromErrno(path)
+      }
+      if n == 0 { break }
+      bytes.append(contentsOf: chunk[0..<n])
+    }
+    return bytes
+  }
+
+  /// Writes `bytes` to `path` all or nothing: into a temporary file in the same
+  /// folder, then renamed over `path`. On failure the temporary file is removed
+  /// and `path` is untouched.
+  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+    let dir = directory(of: path)
+    var template = Array(((dir == "" ? "" : dir + "/") + ".mapsnap-XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    if fd < 0 { throw .fromErrno(path) }
+    let tmp = String(cString: template)
+    var ok = false
+    defer {
+      if !ok { unlink(tmp) }
+    }
+    do throws(FileError) {
+      try writeAll(fd: fd, bytes, path: path)
+    } catch {
+      close(fd)
+      throw error
+    }
+    // mkstemp creates 0600; give the file the usual permissions (umask applies).
+    let mask = umask(0)
+    umask(mask)
+    fchmod(fd, 0o666 & ~mask)
+    if close(fd) != 0 { throw .fromErrno(path) }
+    if rename(tmp, path) != 0 { throw .fromErrno(path) }
+    ok = true
+  }
+
+  /// Writes `bytes` to standard output.
+  public static func writeToStandardOutput(_ bytes: [UInt8]) throws(FileError) {
+    try writeAll(fd: 1, bytes, path: "<stdout>")
+  }
+
+  /// Writes `text` to standard error, ignoring failures (there is nowhere to report them).
+  public static func writeToStandardError(_ text: String) {
+    try? writeAll(fd: 2, Array(text.utf8), path: "<stderr>")
+  }
+
+  private static func writeAll(fd: Int32, _ bytes: [UInt8], path: String) throws(FileError) {
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeBytes { writeFD(fd, $0.baseAddress! + offset, $0.count - offset) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw .fromErrno(path)
+      }
+      offset += n
+    }
+  }
+
+  /// The folder part of `path` ("" for a bare file name, "/" for root files).
+  public static func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    if slash == path.startIndex { return "/" }
+    return String(path[..<slash])
+  }
+
+  /// `path` resolved against `base` unless it is absolute.
+  public static func resolve(_ path: String, against base: String) -> String {
+    if path.hasPrefix("/") || base.isEmpty { return path }
+    return base.hasSuffix("/") ? base + path : base + "/" + path
+  }
+}
+
+@inline(__always)
+private func readFD(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ n: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.read(fd, buf, n)
+  #else
+    return Darwin.read(fd, buf, n)
+  #endif
+}
+
+@inline(__always)
+private func writeFD(_ fd: Int32, _ buf: UnsafeRawPointer?, _ n: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.write(fd, buf, n)
+  #else
+    return Darwin.write(fd, buf, n)
+  #endif
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+import MapSnap
+
+/// The exit statuses `mapsnap` promises (argument errors exit 64, as
+/// swift-argument-parser does for validation errors).
+enum ExitStatus {
+  /// Rendering failed: with `--strict` a source could not be loaded, or the
+  /// PNG or report could not be written.
+  static let renderFailed = ExitCode(1)
+  /// The scene is invalid; nothing was drawn or written.
+  static let invalidScene = ExitCode(2)
+}
+
+/// Writes one line to standard error.
+func printError(_ message: String) {
+  FileIO.writeToStandardError(message + "\n")
+}

@@ -1,0 +1,98 @@
+/// How the inside of a path is decided from its winding number.
+public enum FillRule: String, Sendable, Hashable {
+  /// Inside where the winding number is not zero.
+  case nonZero = "nonzero"
+  /// Inside where the winding number is odd.
+  case evenOdd = "evenodd"
+}
+
+/// One entry of a `DisplayList`, in paint order.
+struct DrawItem: Sendable {
+  enum Kind: UInt8, Sendable {
+    case fill
+    case beginGroup
+    case endGroup
+  }
+
+  var kind: Kind
+  var rule: FillRule = .nonZero
+  /// Premultiplied paint for `.fill`.
+  var pixel: UInt32 = 0
+  /// Group opacity 0...255 for `.beginGroup`.
+  var opacity: UInt32 = 255
+  var edgeStart: Int = 0
+  var edgeCount: Int = 0
+  /// Inclusive range of canvas rows the item touches.
+  var minRow: Int32 = 0
+  var maxRow: Int32 = -1
+}
+
+/// Everything one frame draws, in device pixels and paint order, ready to be
+/// cut into tiles: each fill is already turned into clipped fixed-point edges,
+/// so tiles only read it.
+///
+/// Groups composite their content as a whole: a group with opacity 0.5 makes
+/// its overlapping fills no darker than a single one (layer opacity).
+public struct DisplayList: Sendable {
+  public let width: Int
+  public let height: Int
+  /// Painted under everything; transparent leaves an RGBA image.
+  public var background: Color
+  var items: [DrawItem] = []
+  var edges: [Edge] = []
+  private var openGroups = 0
+  private let builder: EdgeBuilder
+
+  /// An empty frame of `width` × `height` device pixels.
+  /// - Precondition: both sizes are at least 1.
+  public init(width: Int, height: Int, background: Color = .white) {
+    precondition(width > 0 && height > 0, "a display list needs a non-empty frame")
+    self.width = width
+    self.height = height
+    self.background = background
+    self.builder = EdgeBuilder(width: width, height: height)
+  }
+
+  /// Number of fill commands that reached the canvas (after clipping).
+  public var fillCount: Int { items.reduce(0) { $0 + ($1.kind == .fill ? 1 : 0) } }
+  /// Number of fixed-point edges stored.
+  public var edgeCount: Int { edges.count }
+
+  /// Fills `path` (every contour taken as closed) with `color`. Returns false,
+  /// drawing nothing, when the path has no area inside the frame or the colour
+  /// is fully transparent.
+  @discardableResult
+  public mutating func fill(_ path: Path, rule: FillRule = .nonZero, color: Color) -> Bool {
+    guard color.a > 0 else { return false }
+    let start = edges.count
+    guard let rows = builder.append(path, to: &edges) else {
+      edges.removeSubrange(start...)
+      return false
+    }
+    items.append(
+      DrawItem(
+        kind: .fill, rule: rule, pixel: color.premultipliedPixel,
+        edgeStart: start, edgeCount: edges.count - start, minRow: rows.minRow, maxRow: rows.maxRow))
+    return true
+  }
+
+  /// Starts a group whose content is composited as a whole with `opacity`
+  /// (0...1) at the matching `endGroup()`. Groups may nest.
+  public mutating func beginGroup(opacity: Double) {
+    let o = UInt32((min(max(opacity, 0), 1) * 255).rounded())
+    items.append(DrawItem(kind: .beginGroup, opacity: o))
+    openGroups += 1
+  }
+
+  /// Ends the innermost open group.
+  /// - Precondition: a group is open.
+  public mutating func endGroup() {
+    precondition(openGroups > 0, "endGroup() without beginGroup()")
+    openGroups -= 1
+    if let last = items.last, last.kind == .beginGroup {
+      items.removeLast()  // an empty group draws nothing
+    } else {
+      items.append(DrawItem(kind: .endGroup))
+    }
+  }
+}

@@ -1,0 +1,137 @@
+/// One non-horizontal line segment in 24.8 fixed point (1/256 px), oriented
+/// top to bottom (`y0 < y1`); `winding` is +1 when the original segment ran
+/// downwards and -1 when it ran upwards.
+///
+/// Every edge lies inside the canvas: x in 0...width*256, y in 0...height*256.
+public struct Edge: Sendable, Hashable {
+  public var x0: Int32
+  public var y0: Int32
+  public var x1: Int32
+  public var y1: Int32
+  public var winding: Int32
+}
+
+/// Turns device-space contours into fixed-point `Edge`s clipped to a canvas.
+///
+/// Clipping keeps the fill exact: parts of a segment above or below the canvas
+/// are dropped (they add no cover to visible rows) and parts left or right of it
+/// become vertical segments on the canvas border, which carry the same winding
+/// into the visible pixels. So geometry far outside the frame costs nothing and
+/// never overflows the fixed-point range.
+struct EdgeBuilder {
+  let width: Double
+  let height: Double
+
+  init(width: Int, height: Int) {
+    self.width = Double(width)
+    self.height = Double(height)
+  }
+
+  /// Appends the edges of every contour of `path` (each treated as closed) and
+  /// returns the range of rows they touch, or nil when they touch none.
+  func append(_ path: Path, to edges: inout [Edge]) -> (minRow: Int32, maxRow: Int32)? {
+    var minY = Int32.max
+    var maxY = Int32.min
+    path.points.withUnsafeBufferPointer { pts in
+      for c in path.contours where c.count >= 2 {
+        var prev = pts[c.start + c.count - 1]
+        for i in c.start..<(c.start + c.count) {
+          let p = pts[i]
+          clipSegment(prev, p, into: &edges, minY: &minY, maxY: &maxY)
+          prev = p
+        }
+      }
+    }
+    if minY >= maxY { return nil }
+    return (minY >> 8, (maxY - 1) >> 8)
+  }
+
+  @inline(__always)
+  private func clipSegment(
+    _ a: Point, _ b: Point, into edges: inout [Edge], minY: inout Int32, maxY: inout Int32
+  ) {
+    guard a.isFinite, b.isFinite, a.y != b.y else { return }
+    var p = a
+    var q = b
+    var winding: Int32 = 1
+    if p.y > q.y {
+      swap(&p, &q)
+      winding = -1
+    }
+    // Vertical clip: nothing outside 0...height carries cover into the canvas.
+    if q.y <= 0 || p.y >= height { return }
+    if p.y < 0 {
+      p = Point(p.x + (q.x - p.x) * (0 - p.y) / (q.y - p.y), 0)
+    }
+    if q.y > height {
+      q = Point(p.x + (q.x - p.x) * (height - p.y) / (q.y - p.y), height)
+    }
+    // Horizontal clip: split at x = 0 and x = width; outer parts run along the border.
+    var cuts: (Double, Double) = (.nan, .nan)
+    if (p.x < 0) != (q.x < 0), p.x != q.x {
+      cuts.0 = p.y + (q.y - p.y) * (0 - p.x) / (q.x - p.x)
+    }
+    if (p.x > width) != (q.x > width), p.x != q.x {
+      cuts.1 = p.y + (q.y - p.y) * (width - p.x) / (q.x - p.x)
+    }
+    var ys = (p.y, q.y, q.y)
+    var n = 0
+    if !cuts.0.isNaN { ys.1 = cuts.0; n = 1 }
+    if !cuts.1.isNaN {
+      if n == 0 {
+        ys.1 = cuts.1
+        n = 1
+      } else {
+        ys = (p.y, min(cuts.0, cuts.1), max(cuts.0, cuts.1))
+        n = 2
+      }
+    }
+    // Emit up to three pieces between consecutive y values.
+    var y0 = p.y
+    for k in 0...n {
+      let y1 = k == n ? q.y : (k == 0 ? ys.1 : ys.2)
+      if y1 > y0 {
+        let x0 = xOn(p, q, at: y0)
+        let x1 = xOn(p, q, at: y1)
+        let mid = (x0 + x1) * 0.5
+        // A piece outside the canvas runs along the border it is beyond.
+        let cx0: Double
+        let cx1: Double
+        if mid < 0 {
+          cx0 = 0
+          cx1 = 0
+        } else if mid > width {
+          cx0 = width
+          cx1 = width
+        } else {
+          cx0 = min(max(x0, 0), width)
+          cx1 = min(max(x1, 0), width)
+        }
+        emit(cx0, y0, cx1, y1, winding, into: &edges, minY: &minY, maxY: &maxY)
+      }
+      y0 = y1
+    }
+  }
+
+  @inline(__always)
+  private func xOn(_ p: Point, _ q: Point, at y: Double) -> Double {
+    if y <= p.y { return p.x }
+    if y >= q.y { return q.x }
+    return p.x + (q.x - p.x) * (y - p.y) / (q.y - p.y)
+  }
+
+  @inline(__always)
+  private func emit(
+    _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ winding: Int32,
+    into edges: inout [Edge], minY: inout Int32, maxY: inout Int32
+  ) {
+    let fy0 = Int32((y0 * 256).rounded())
+    let fy1 = Int32((y1 * 256).rounded())
+    if fy0 == fy1 { return }
+    let fx0 = Int32((x0 * 256).rounded())
+    let fx1 = Int32((x1 * 256).rounded())
+    edges.append(Edge(x0: fx0, y0: fy0, x1: fx1, y1: fy1, winding: winding))
+    if fy0 < minY { minY = fy0 }
+    if fy1 > maxY { maxY = fy1 }
+  }
+}

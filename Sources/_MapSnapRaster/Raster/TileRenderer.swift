@@ -1,0 +1,185 @@
+import Dispatch
+import Synchronization
+
+/// How a frame is cut up and drawn.
+public struct RenderOptions: Sendable, Hashable {
+  /// Worker threads; 0 means one per active processor.
+  public var threads: Int
+  /// Height of a tile in rows. Tiles are full-width bands, so no winding has
+  /// to be handed from one tile to the next.
+  public var tileRows: Int
+
+  public init(threads: Int = 0, tileRows: Int = 32) {
+    self.threads = threads
+    self.tileRows = tileRows
+  }
+}
+
+/// Draws a `DisplayList` into a canvas: the frame is cut into bands of
+/// `tileRows` rows, each fill is binned into the bands its rows touch, and bands
+/// are drawn in parallel, each by one worker in paint order.
+///
+/// The bytes written are the same for every thread count and band height:
+/// a band's pixels depend only on the items binned to it and on absolute
+/// coordinates (see `CellRasterizer`), never on the band's neighbours.
+public enum TileRenderer {
+  public static func render(_ list: DisplayList, into canvas: Canvas, options: RenderOptions = .init()) {
+    precondition(canvas.width == list.width && canvas.height == list.height, "canvas size differs from the display list")
+    let width = list.width
+    let height = list.height
+    let bandRows = max(1, min(options.tileRows, height))
+    let bandCount = (height + bandRows - 1) / bandRows
+    let bins = Bins(list: list, bandRows: bandRows, bandCount: bandCount)
+    let workers = max(1, min(bandCount, options.threads > 0 ? options.threads : activeProcessorCount()))
+    let background = list.background.premultipliedPixel
+    let next = Atomic<Int>(0)
+    let shared = SharedFrame(pixels: canvas.pixels)
+
+    list.items.withUnsafeBufferPointer { items in
+      list.edges.withUnsafeBufferPointer { edges in
+        let input = SharedInput(items: items, edges: edges)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+          var band = BandWorker(width: width, rows: bandRows)
+          defer { band.deallocate() }
+          while true {
+            let b = next.add(1, ordering: .relaxed).oldValue
+            if b >= bandCount { break }
+            let top = b * bandRows
+            let bottom = min(height, top + bandRows)
+            band.draw(
+              bins.items(of: b), input: input, top: top, bottom: bottom,
+              background: background, frame: shared.pixels + top * width)
+          }
+        }
+      }
+    }
+  }
+}
+
+/// Pointers that the band workers only read, or write in disjoint rows.
+private struct SharedInput: @unchecked Sendable {
+  let items: UnsafeBufferPointer<DrawItem>
+  let edges: UnsafeBufferPointer<Edge>
+}
+
+private struct SharedFrame: @unchecked Sendable {
+  let pixels: UnsafeMutablePointer<UInt32>
+}
+
+/// For every band, the indices of the items it must draw, in paint order.
+/// Group markers go to every band; a band skips groups that hold nothing of it.
+private struct Bins: Sendable {
+  let offsets: [Int]
+  let indices: [Int32]
+
+  init(list: DisplayList, bandRows: Int, bandCount: Int) {
+    var counts = [Int](repeating: 0, count: bandCount + 1)
+    for item in list.items {
+      if item.kind == .fill {
+        let b0 = Int(item.minRow) / bandRows
+        let b1 = min(bandCount - 1, Int(item.maxRow) / bandRows)
+        if b0 <= b1 { for b in b0...b1 { counts[b] += 1 } }
+      } else {
+        for b in 0..<bandCount { counts[b] += 1 }
+      }
+    }
+    var offsets = [Int](repeating: 0, count: bandCount + 1)
+    for b in 0..<bandCount { offsets[b + 1] = offsets[b] + counts[b] }
+    var fillPos = offsets
+    var indices = [Int32](repeating: 0, count: offsets[bandCount])
+    for (i, item) in list.items.enumerated() {
+      let range: ClosedRange<Int>
+      if item.kind == .fill {
+        let b0 = Int(item.minRow) / bandRows
+        let b1 = min(bandCount - 1, Int(item.maxRow) / bandRows)
+        if b0 > b1 { continue }
+        range = b0...b1
+      } else {
+        range = 0...(bandCount - 1)
+      }
+      for b in range {
+        indices[fillPos[b]] = Int32(i)
+        fillPos[b] += 1
+      }
+    }
+    self.offsets = offsets
+    self.indices = indices
+  }
+
+  func items(of band: Int) -> ArraySlice<Int32> {
+    indices[offsets[band]..<offsets[band + 1]]
+  }
+}
+
+/// One worker's scratch: cells for a band and one layer buffer per open group.
+private struct BandWorker {
+  let width: Int
+  let rows: Int
+  let cells: CellRasterizer
+  var layers: [UnsafeMutablePointer<UInt32>] = []
+
+  init(width: Int, rows: Int) {
+    self.width = width
+    self.rows = rows
+    cells = CellRasterizer(width: width, rows: rows)
+  }
+
+  mutating func deallocate() {
+    cells.deallocate()
+    for l in layers { l.deallocate() }
+  }
+
+  mutating func draw(
+    _ indices: ArraySlice<Int32>, input: SharedInput, top: Int, bottom: Int,
+    background: UInt32, frame: UnsafeMutablePointer<UInt32>
+  ) {
+    let n = bottom - top
+    let pixels = n * width
+    frame.update(repeating: background, count: pixels)
+    // Targets: the frame, then one buffer per open group that holds content.
+    var stack: [(pixels: UnsafeMutablePointer<UInt32>, opacity: UInt32)] = [(frame, 255)]
+    var pendingGroups: [UInt32] = []  // opened, but nothing of them in this band yet
+    for idx in indices {
+      let item = input.items[Int(idx)]
+      switch item.kind {
+      case .beginGroup:
+        pendingGroups.append(item.opacity)
+      case .endGroup:
+        if pendingGroups.popLast() == nil {
+          let layer = stack.removeLast()
+          let below = stack[stack.count - 1].pixels
+          compositeRow(below, layer.pixels, pixels, layer.opacity)
+        }
+      case .fill:
+        for opacity in pendingGroups {
+          let depth = stack.count - 1
+          if layers.count < depth + 1 { layers.append(.allocate(capacity: width * rows)) }
+          let buffer = layers[depth]
+          buffer.update(repeating: 0, count: pixels)
+          stack.append((buffer, opacity))
+        }
+        pendingGroups.removeAll(keepingCapacity: true)
+        let edges = input.edges
+        var e = item.edgeStart
+        let end = item.edgeStart + item.edgeCount
+        while e < end {
+          cells.add(edges[e], top: top, bottom: bottom)
+          e += 1
+        }
+        cells.sweep(rows: n, rule: item.rule, paint: item.pixel, target: stack[stack.count - 1].pixels)
+      }
+    }
+  }
+}
+
+private func activeProcessorCount() -> Int {
+  #if canImport(Glibc)
+    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+  #else
+    return 2
+  #endif
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif

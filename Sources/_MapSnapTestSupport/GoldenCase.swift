@@ -1,0 +1,108 @@
+import MapSnap
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One rendering checked against `Golden/<case>/`: a scene, a scale and a pixel
+/// ratio, with the expected image `<scale>.png` (or `<scale>@<ratio>x.png`).
+public struct GoldenCase: Sendable, CustomStringConvertible {
+  public let name: String
+  public let scale: Double
+  public let pixelRatio: Double?
+  /// Largest channel difference that does not count as a differing pixel.
+  public let channelTolerance: Int
+  /// Differing pixels allowed before the case fails.
+  public let allowedPixels: Int
+
+  public var directory: String { Repository.root + "/Golden/" + name }
+  public var scenePath: String { directory + "/scene.json" }
+  public var imageName: String {
+    let s = format(scale)
+    if let r = pixelRatio, r != 1 { return "\(s)@\(format(r))x.png" }
+    return "\(s).png"
+  }
+  public var expectedPath: String { directory + "/" + imageName }
+  public var description: String { "\(name)/\(imageName)" }
+
+  /// Every case listed by the `golden.json` files under `Golden/`.
+  ///
+  /// `golden.json` holds `{"scales": [...], "pixelRatios": [...]?,
+  /// "channelTolerance": n?, "allowedPixels": n?}`; defaults: pixel ratio from
+  /// the scene, tolerance 2, no differing pixels allowed.
+  public static func all() -> [GoldenCase] {
+    var cases: [GoldenCase] = []
+    for name in Repository.listDirectory(Repository.root + "/Golden").sorted() {
+      let metaPath = Repository.root + "/Golden/\(name)/golden.json"
+      guard let bytes = try? FileIO.read(metaPath), case .object(let meta)? = try? JSONParser.parse(bytes) else { continue }
+      var scales: [Double] = []
+      if case .array(let a)? = meta["scales"] {
+        for v in a { if case .number(let n) = v { scales.append(n) } }
+      }
+      var ratios: [Double?] = [nil]
+      if case .array(let a)? = meta["pixelRatios"] {
+        ratios = a.compactMap { if case .number(let n) = $0 { return n } else { return nil } }
+      }
+      var tolerance = 2
+      if case .number(let n)? = meta["channelTolerance"] { tolerance = Int(n) }
+      var allowed = 0
+      if case .number(let n)? = meta["allowedPixels"] { allowed = Int(n) }
+      for s in scales {
+        for r in ratios {
+          cases.append(GoldenCase(name: name, scale: s, pixelRatio: r, channelTolerance: tolerance, allowedPixels: allowed))
+        }
+      }
+    }
+    return cases
+  }
+
+  /// Renders the case with the library.
+  public func render(options: RenderOptions = RenderOptions()) throws -> Snapshot {
+    let scene = try SceneLoader.load(path: scenePath)
+    return try Snapshot.render(scene, overrides: ViewOverrides(scale: scale, pixelRatio: pixelRatio), options: options)
+  }
+}
+
+private func format(_ n: Double) -> String {
+  n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+}
+
+/// Paths inside the repository, found from this source file's location.
+public enum Repository {
+  /// The package root (the folder holding Package.swift).
+  public static let root: String = {
+    var path = #filePath
+    for _ in 0..<3 {  // …/Sources/_MapSnapTestSupport/GoldenCase.swift
+      path = FileIO.directory(of: path)
+    }
+    return path
+  }()
+
+  /// Names in a folder, without "." and "..".
+  public static func listDirectory(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  /// True when `path` names an existing file or folder.
+  public static func exists(_ path: String) -> Bool {
+    access(path, F_OK) == 0
+  }
+
+  /// Creates `path` and its parents.
+  public static func makeDirectories(_ path: String) {
+    var current = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/") {
+      current += "/" + part
+      mkdir(current, 0o755)
+    }
+  }
+}

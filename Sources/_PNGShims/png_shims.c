@@ -1,0 +1,394 @@
+/*
+ * png_shims.c — libpng 1.6 encode/decode with setjmp-contained error handling.
+ *
+ * Every entry point creates its libpng structures, installs an error handler
+ * that copies libpng's message into the caller's buffer and longjmps back to
+ * the setjmp in the same entry point, and destroys everything on every path.
+ * Nothing in here prints to stderr: warnings are ignored, errors are returned.
+ */
+#include "png_shims.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+_Static_assert(PNG_SHIM_STRATEGY_DEFAULT == Z_DEFAULT_STRATEGY,
+               "PNG_SHIM_STRATEGY_DEFAULT must be zlib's Z_DEFAULT_STRATEGY");
+
+/* zlib's internal output buffer for IDAT data; one IDAT chunk per fill. */
+#define SHIM_COMPRESSION_BUFFER_SIZE (256u * 1024u)
+/* First allocation for the encoded file; grows by doubling. */
+#define SHIM_INITIAL_OUTPUT_CAPACITY (64u * 1024u)
+
+/* ------------------------------------------------------------------------ */
+/* Error plumbing                                                            */
+
+typedef struct shim_error {
+  char *message;   /* caller's buffer, may be NULL */
+  size_t capacity; /* its size in bytes */
+  /* Set by callbacks between setjmp and longjmp, so kept volatile. */
+  volatile int out_of_memory;
+} shim_error;
+
+static void shim_set_message(shim_error *error, const char *prefix,
+                             const char *text) {
+  size_t used = 0;
+  if (error->message == NULL || error->capacity == 0) return;
+  error->message[0] = '\0';
+  if (prefix != NULL) {
+    size_t length = strlen(prefix);
+    if (length >= error->capacity) length = error->capacity - 1;
+    memcpy(error->message, prefix, length);
+    used = length;
+  }
+  if (text != NULL && used + 1 < error->capacity) {
+    size_t length = strlen(text);
+    if (length > error->capacity - 1 - used) length = error->capacity - 1 - used;
+    memcpy(error->message + used, text, length);
+    used += length;
+  }
+  error->message[used] = '\0';
+}
+
+static void shim_on_error(png_structp png, png_const_charp message) {
+  shim_error *error = (shim_error *)png_get_error_ptr(png);
+  if (error != NULL) shim_set_message(error, "libpng: ", message);
+  png_longjmp(png, 1);
+}
+
+static void shim_on_warning(png_structp png, png_const_charp message) {
+  (void)png;
+  (void)message; /* warnings (bad ancillary chunks, sRGB profiles...) are ignored */
+}
+
+/* ------------------------------------------------------------------------ */
+/* Encoding                                                                  */
+
+/* Modified by shim_write between setjmp and a possible longjmp and read on
+ * the error path, so the members are volatile (C11 7.13.2.1p3). */
+typedef struct shim_output {
+  uint8_t *volatile data;
+  volatile size_t size;
+  volatile size_t capacity;
+  shim_error *error;
+} shim_output;
+
+static void shim_write(png_structp png, png_bytep bytes, size_t length) {
+  shim_output *output = (shim_output *)png_get_io_ptr(png);
+  if (length > output->capacity - output->size) {
+    size_t needed = output->size + length;
+    size_t capacity =
+        output->capacity != 0 ? output->capacity : SHIM_INITIAL_OUTPUT_CAPACITY;
+    uint8_t *grown;
+    if (needed < output->size) { /* overflow */
+      output->error->out_of_memory = 1;
+      png_error(png, "encoded PNG does not fit in memory");
+    }
+    while (capacity < needed) {
+      if (capacity > SIZE_MAX / 2) {
+        capacity = needed;
+        break;
+      }
+      capacity *= 2;
+    }
+    grown = (uint8_t *)realloc(output->data, capacity);
+    if (grown == NULL) {
+      output->error->out_of_memory = 1;
+      png_error(png, "out of memory growing the PNG output buffer");
+    }
+    output->data = grown;
+    output->capacity = capacity;
+  }
+  memcpy(output->data + output->size, bytes, length);
+  output->size += length;
+}
+
+static void shim_flush(png_structp png) { (void)png; }
+
+int png_shim_encode_rgba8(const void *pixels, uint32_t width, uint32_t height,
+                          size_t row_stride, int write_rgb, int zlib_level,
+                          int zlib_strategy, int filter, PNGShimBuffer *out,
+                          char *error_message, size_t error_capacity) {
+  shim_error error = {error_message, error_capacity, 0};
+  shim_output output = {NULL, 0, 0, &error};
+  png_structp png;
+  png_infop info;
+  const uint8_t *rows = (const uint8_t *)pixels;
+  uint32_t y;
+
+  if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
+  if (out == NULL || pixels == NULL) {
+    shim_set_message(&error, "png_shim_encode_rgba8: ", "null pointer argument");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+  out->data = NULL;
+  out->size = 0;
+  if (width == 0 || height == 0 || width > PNG_SHIM_MAX_DIMENSION ||
+      height > PNG_SHIM_MAX_DIMENSION) {
+    shim_set_message(&error, "png_shim_encode_rgba8: ",
+                     "width and height must be in 1...2147483647");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+  if (row_stride / 4 < width) {
+    shim_set_message(&error, "png_shim_encode_rgba8: ",
+                     "row stride is smaller than width * 4 bytes");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+  if (zlib_level < 0 || zlib_level > 9) {
+    shim_set_message(&error, "png_shim_encode_rgba8: ",
+                     "zlib level must be in 0...9");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+  if (filter != PNG_SHIM_FILTER_NONE && filter != PNG_SHIM_FILTER_ADAPTIVE) {
+    shim_set_message(&error, "png_shim_encode_rgba8: ", "unknown filter");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+
+  png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &error, shim_on_error,
+                                shim_on_warning);
+  if (png == NULL) {
+    shim_set_message(&error, NULL, "out of memory creating the libpng writer");
+    return PNG_SHIM_OUT_OF_MEMORY;
+  }
+  info = png_create_info_struct(png);
+  if (info == NULL) {
+    png_destroy_write_struct(&png, NULL);
+    shim_set_message(&error, NULL, "out of memory creating the libpng info");
+    return PNG_SHIM_OUT_OF_MEMORY;
+  }
+
+  if (setjmp(png_jmpbuf(png))) {
+    /* output lives in memory reached through png's io pointer, not registers. */
+    png_destroy_write_struct(&png, &info);
+    free(output.data);
+    return error.out_of_memory ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_ENCODE_FAILED;
+  }
+
+  png_set_write_fn(png, &output, shim_write, shim_flush);
+  /* libpng's defaults (1,000,000) would refuse legal wide images. */
+  png_set_user_limits(png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
+
+  png_set_compression_level(png, zlib_level);
+  if (zlib_strategy != PNG_SHIM_STRATEGY_LIBPNG_DEFAULT)
+    png_set_compression_strategy(png, zlib_strategy);
+  png_set_compression_buffer_size(png, SHIM_COMPRESSION_BUFFER_SIZE);
+  png_set_filter(png, PNG_FILTER_TYPE_BASE,
+                 filter == PNG_SHIM_FILTER_NONE ? PNG_FILTER_NONE : PNG_ALL_FILTERS);
+
+  png_set_IHDR(png, info, width, height, 8,
+               write_rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE,
+               PNG_FILTER_TYPE_BASE);
+  png_write_info(png, info);
+  /* Input rows carry 4 bytes per pixel; for RGB, libpng drops the 4th. */
+  if (write_rgb) png_set_filler(png, 0, PNG_FILLER_AFTER);
+
+  for (y = 0; y < height; y++) png_write_row(png, rows + (size_t)y * row_stride);
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+
+  out->data = output.data;
+  out->size = output.size;
+  return PNG_SHIM_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Decoding                                                                  */
+
+typedef struct shim_input {
+  const uint8_t *data;
+  size_t size;
+  size_t position;
+} shim_input;
+
+static void shim_read(png_structp png, png_bytep bytes, size_t length) {
+  shim_input *input = (shim_input *)png_get_io_ptr(png);
+  if (length > input->size - input->position)
+    png_error(png, "unexpected end of data (the PNG is truncated)");
+  memcpy(bytes, input->data + input->position, length);
+  input->position += length;
+}
+
+static void shim_fill_info(png_structp png, png_infop info,
+                           PNGShimImageInfo *out) {
+  out->width = png_get_image_width(png, info);
+  out->height = png_get_image_height(png, info);
+  out->color_type = png_get_color_type(png, info);
+  out->bit_depth = png_get_bit_depth(png, info);
+  out->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
+  out->has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+}
+
+static int shim_check_signature(const void *data, size_t size,
+                                shim_error *error) {
+  if (data == NULL || size < 8 ||
+      png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
+    shim_set_message(error, NULL,
+                     size < 8 ? "data is shorter than the 8-byte PNG signature"
+                              : "data does not start with the PNG signature");
+    return 0;
+  }
+  return 1;
+}
+
+static int shim_too_large(const PNGShimImageInfo *info, uint64_t max_pixels,
+                          shim_error *error) {
+  uint64_t pixels = (uint64_t)info->width * (uint64_t)info->height;
+  if (max_pixels == 0) max_pixels = PNG_SHIM_DEFAULT_MAX_PIXELS;
+  /* The decoded buffer's byte count must also fit in size_t. */
+  if (pixels > max_pixels || pixels > (uint64_t)(SIZE_MAX / 4)) {
+    shim_set_message(error, NULL, "image has more pixels than allowed");
+    return 1;
+  }
+  return 0;
+}
+
+/* Creates a reader over the input. Returns 0 (and sets the message) on OOM. */
+static int shim_create_reader(shim_error *error, shim_input *input,
+                              png_structp *png_out, png_infop *info_out) {
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, error,
+                                           shim_on_error, shim_on_warning);
+  png_infop info;
+  if (png == NULL) {
+    shim_set_message(error, NULL, "out of memory creating the libpng reader");
+    return 0;
+  }
+  info = png_create_info_struct(png);
+  if (info == NULL) {
+    png_destroy_read_struct(&png, NULL, NULL);
+    shim_set_message(error, NULL, "out of memory creating the libpng info");
+    return 0;
+  }
+  png_set_read_fn(png, input, shim_read);
+  /* The pixel-count limit below is the real limit; PNG caps sides at 2^31-1. */
+  png_set_user_limits(png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
+  *png_out = png;
+  *info_out = info;
+  return 1;
+}
+
+int png_shim_read_info(const void *data, size_t size, uint64_t max_pixels,
+                       PNGShimImageInfo *info_out, char *error_message,
+                       size_t error_capacity) {
+  shim_error error = {error_message, error_capacity, 0};
+  shim_input input = {(const uint8_t *)data, size, 0};
+  png_structp png;
+  png_infop info;
+
+  if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
+  if (info_out == NULL) {
+    shim_set_message(&error, "png_shim_read_info: ", "null info pointer");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+  memset(info_out, 0, sizeof *info_out);
+  if (!shim_check_signature(data, size, &error)) return PNG_SHIM_NOT_A_PNG;
+  if (!shim_create_reader(&error, &input, &png, &info))
+    return PNG_SHIM_OUT_OF_MEMORY;
+
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, NULL);
+    return error.out_of_memory ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_DECODE_FAILED;
+  }
+  png_read_info(png, info);
+  shim_fill_info(png, info, info_out);
+  png_destroy_read_struct(&png, &info, NULL);
+  return shim_too_large(info_out, max_pixels, &error) ? PNG_SHIM_TOO_LARGE
+                                                       : PNG_SHIM_OK;
+}
+
+int png_shim_decode_rgba8(const void *data, size_t size, uint64_t max_pixels,
+                          void *dst, size_t dst_capacity,
+                          uint8_t **out_allocated, PNGShimImageInfo *info_out,
+                          char *error_message, size_t error_capacity) {
+  shim_error error = {error_message, error_capacity, 0};
+  shim_input input = {(const uint8_t *)data, size, 0};
+  png_structp png;
+  png_infop info;
+  /* Assigned after setjmp and needed on the error path: must be volatile. */
+  uint8_t *volatile allocated = NULL;
+  uint8_t *pixels;
+  size_t stride, needed;
+  uint32_t y, width, height;
+  int pass, passes, color_type, bit_depth;
+
+  if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
+  if (info_out == NULL || (dst == NULL && out_allocated == NULL)) {
+    shim_set_message(&error, "png_shim_decode_rgba8: ", "null pointer argument");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+  memset(info_out, 0, sizeof *info_out);
+  if (out_allocated != NULL) *out_allocated = NULL;
+  if (!shim_check_signature(data, size, &error)) return PNG_SHIM_NOT_A_PNG;
+  if (!shim_create_reader(&error, &input, &png, &info))
+    return PNG_SHIM_OUT_OF_MEMORY;
+
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, NULL);
+    free(allocated);
+    return error.out_of_memory ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_DECODE_FAILED;
+  }
+
+  png_read_info(png, info);
+  shim_fill_info(png, info, info_out);
+  if (shim_too_large(info_out, max_pixels, &error)) {
+    png_destroy_read_struct(&png, &info, NULL);
+    return PNG_SHIM_TOO_LARGE;
+  }
+  width = info_out->width;
+  height = info_out->height;
+  color_type = info_out->color_type;
+  bit_depth = info_out->bit_depth;
+
+  /* Everything to 8-bit straight RGBA; sample values are not gamma-corrected. */
+  if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+  if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8)
+    png_set_expand_gray_1_2_4_to_8(png);
+  if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+  png_set_expand(png);
+  if (bit_depth == 16) png_set_scale_16(png); /* round(v * 255 / 65535) */
+  if (color_type == PNG_COLOR_TYPE_GRAY ||
+      color_type == PNG_COLOR_TYPE_GRAY_ALPHA)
+    png_set_gray_to_rgb(png);
+  if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !info_out->has_trns)
+    png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+  passes = png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+
+  stride = (size_t)width * 4;
+  if (png_get_channels(png, info) != 4 || png_get_bit_depth(png, info) != 8 ||
+      png_get_rowbytes(png, info) != stride)
+    png_error(png, "internal error: transformations did not yield RGBA8");
+  needed = stride * height; /* cannot overflow: checked by shim_too_large */
+
+  if (dst != NULL) {
+    if (dst_capacity < needed) {
+      png_destroy_read_struct(&png, &info, NULL);
+      shim_set_message(&error, NULL,
+                       "destination buffer is smaller than width * height * 4");
+      return PNG_SHIM_BUFFER_TOO_SMALL;
+    }
+    pixels = (uint8_t *)dst;
+  } else {
+    allocated = (uint8_t *)malloc(needed);
+    if (allocated == NULL) {
+      png_destroy_read_struct(&png, &info, NULL);
+      shim_set_message(&error, NULL, "out of memory allocating decoded pixels");
+      return PNG_SHIM_OUT_OF_MEMORY;
+    }
+    pixels = allocated;
+  }
+
+  /* For interlaced images each pass merges its pixels into the full rows. */
+  for (pass = 0; pass < passes; pass++)
+    for (y = 0; y < height; y++)
+      png_read_row(png, pixels + (size_t)y * stride, NULL);
+  png_read_end(png, NULL);
+  png_destroy_read_struct(&png, &info, NULL);
+
+  if (out_allocated != NULL) *out_allocated = allocated;
+  return PNG_SHIM_OK;
+}
+
+void png_shim_free(void *pointer) { free(pointer); }
