@@ -72,7 +72,7 @@ cases = []
 
 # Joins: miter, round, bevel; a sharp turn past the miter limit falls back to bevel.
 c = Case("joins", 300, 220)
-zig = lambda x0: [(x0, 190), (x0 + 20, 40), (x0 + 50, 160), (x0 + 70, 60)]
+zig = lambda x0: [(x0 + 5, 200), (x0 + 5, 70), (x0 + 65, 70), (x0 + 25, 150), (x0 + 80, 170)]
 items = []
 for i, j in enumerate(["miter", "round", "bevel"]):
     pts = zig(15 + i * 95)
@@ -141,6 +141,7 @@ cases.append(c)
 
 # Tiny polygons: sub-pixel squares, slivers and triangles keep their area as coverage.
 c = Case("tiny-polygons", 120, 80)
+c.golden["pixelRatios"] = [1, 4]
 items = []
 for i, s in enumerate([0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5]):
     x, y = 10 + i * 15 + 0.3, 15.4
@@ -208,7 +209,7 @@ c.graphics("far", [
     (c.line([(-500000, 100), (500000, 20)]), {"stroke": "#f94144", "strokeWidth": 4, "strokeDash": [10, 6]}),
     (c.poly([(150, 10), (190, 10), (190, 110), (150, 110)], [(160, 20), (180, 20), (180, 100), (160, 100)]),
      {"fill": "#577590"}),
-    (c.line([(300000, -300000), (-300000, 300000)]), {"stroke": "#000000", "strokeWidth": 1.5}),
+    (c.line([(300100, -299940), (-299900, 300060)]), {"stroke": "#000000", "strokeWidth": 1.5}),
 ])
 cases.append(c)
 

@@ -247,6 +247,20 @@ private struct SplitMix64: RandomNumberGenerator {
     #expect(error == JSONSyntaxError(line: line, column: column, message: message), "input: \(input.debugDescription)")
   }
 
+  @Test func duplicateKeyInALargeObject() {
+    // Past `JSONObject.linearSearchLimit` members the parser checks with a
+    // hash table; both a key from before and one from after the switch count.
+    let keys = (0..<12).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+    let early = "{" + keys + ", \"k2\": 0}"
+    #expect(
+      syntaxError(early)
+        == JSONSyntaxError(line: 1, column: early.count - 7, message: #"duplicate key "k2""#))
+    let late = "{" + keys + ", \"k11\": 0}"
+    #expect(syntaxError(late)?.message == #"duplicate key "k11""#)
+    let exactlyAtLimit = "{" + (0..<8).map { "\"k\($0)\": 0" }.joined(separator: ", ") + ", \"k0\": 1}"
+    #expect(syntaxError(exactlyAtLimit)?.message == #"duplicate key "k0""#)
+  }
+
   @Test func descriptionNamesLineAndColumn() {
     let error = syntaxError("{\n  \"a\": 1,\n}")
     #expect(error?.description == "line 2, column 9: trailing comma before '}'")

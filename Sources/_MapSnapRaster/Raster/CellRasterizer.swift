@@ -67,6 +67,12 @@ struct CellRasterizer {
     let dir = Int32(e.winding)
     var row = yStart >> 8
     var ya = yStart
+    if row == (yEnd &- 1) >> 8 && yStart == Int(e.y0) && yEnd == Int(e.y1) {
+      // The whole edge lies in one row: no division needed.
+      let rowTop = row << 8
+      rowSegment(row &- top, x0, ya &- rowTop, Int(e.x1), yEnd &- rowTop, dir)
+      return
+    }
     if dx == 0 {
       // Vertical: one cell per row.
       let cx = x0 >> 8

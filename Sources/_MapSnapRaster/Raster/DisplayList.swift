@@ -25,6 +25,11 @@ struct DrawItem: Sendable {
   /// Inclusive range of canvas rows the item touches.
   var minRow: Int32 = 0
   var maxRow: Int32 = -1
+  /// For fills spanning several 64-row buckets: where their bucket offsets
+  /// start in `DisplayList.bucketOffsets`, or -1 (iterate every edge).
+  var bucketStart: Int = -1
+  /// First bucket of the fill (its `minRow / 64`).
+  var firstBucket: Int32 = 0
 }
 
 /// Everything one frame draws, in device pixels and paint order, ready to be
@@ -40,6 +45,7 @@ public struct DisplayList: Sendable {
   public var background: Color
   var items: [DrawItem] = []
   var edges: [Edge] = []
+  var bucketOffsets: [Int32] = []
   private var openGroups = 0
   private let builder: EdgeBuilder
 
@@ -69,10 +75,17 @@ public struct DisplayList: Sendable {
       edges.removeSubrange(start...)
       return false
     }
-    items.append(
-      DrawItem(
-        kind: .fill, rule: rule, pixel: color.premultipliedPixel,
-        edgeStart: start, edgeCount: edges.count - start, minRow: rows.minRow, maxRow: rows.maxRow))
+    var item = DrawItem(
+      kind: .fill, rule: rule, pixel: color.premultipliedPixel,
+      edgeStart: start, edgeCount: edges.count - start, minRow: rows.minRow, maxRow: rows.maxRow)
+    let firstBucket = Int(rows.minRow) >> EdgeBuckets.rowsShift
+    let lastBucket = Int(rows.maxRow) >> EdgeBuckets.rowsShift
+    if lastBucket > firstBucket && item.edgeCount > 16 {
+      item.bucketStart = bucketOffsets.count
+      item.firstBucket = Int32(firstBucket)
+      bucketOffsets += EdgeBuckets.sort(&edges, start..<edges.count, firstBucket: firstBucket, lastBucket: lastBucket)
+    }
+    items.append(item)
     return true
   }
 

@@ -51,6 +51,14 @@ struct EdgeBuilder {
     _ a: Point, _ b: Point, into edges: inout [Edge], minY: inout Int32, maxY: inout Int32
   ) {
     guard a.isFinite, b.isFinite, a.y != b.y else { return }
+    if a.x >= 0 && a.x <= width && b.x >= 0 && b.x <= width && a.y >= 0 && a.y <= height && b.y >= 0 && b.y <= height {
+      if a.y < b.y {
+        emit(a.x, a.y, b.x, b.y, 1, into: &edges, minY: &minY, maxY: &maxY)
+      } else {
+        emit(b.x, b.y, a.x, a.y, -1, into: &edges, minY: &minY, maxY: &maxY)
+      }
+      return
+    }
     var p = a
     var q = b
     var winding: Int32 = 1
@@ -125,13 +133,57 @@ struct EdgeBuilder {
     _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ winding: Int32,
     into edges: inout [Edge], minY: inout Int32, maxY: inout Int32
   ) {
-    let fy0 = Int32((y0 * 256).rounded())
-    let fy1 = Int32((y1 * 256).rounded())
+    // Coordinates are inside the canvas here, so adding 0.5 and truncating rounds.
+    let fy0 = Int32(y0 * 256 + 0.5)
+    let fy1 = Int32(y1 * 256 + 0.5)
     if fy0 == fy1 { return }
-    let fx0 = Int32((x0 * 256).rounded())
-    let fx1 = Int32((x1 * 256).rounded())
-    edges.append(Edge(x0: fx0, y0: fy0, x1: fx1, y1: fy1, winding: winding))
+    let fx0 = Int32(x0 * 256 + 0.5)
+    let fx1 = Int32(x1 * 256 + 0.5)
     if fy0 < minY { minY = fy0 }
     if fy1 > maxY { maxY = fy1 }
+    // Edges taller than a bucket are cut at bucket boundaries (exact fixed-point
+    // rows), so that every edge belongs to at most two buckets (see `EdgeBuckets`).
+    if fy1 - fy0 <= EdgeBuckets.height << 8 {
+      edges.append(Edge(x0: fx0, y0: fy0, x1: fx1, y1: fy1, winding: winding))
+      return
+    }
+    var ya = fy0
+    var xa = fx0
+    let dx = Int(fx1) - Int(fx0)
+    let dy = Int(fy1) - Int(fy0)
+    while ya < fy1 {
+      let yb = min(fy1, ((ya >> EdgeBuckets.shift) + 1) << EdgeBuckets.shift)
+      let xb = yb == fy1 ? fx1 : Int32(Int(fx0) + floorDiv((Int(yb) - Int(fy0)) * dx, dy))
+      edges.append(Edge(x0: xa, y0: ya, x1: xb, y1: yb, winding: winding))
+      ya = yb
+      xa = xb
+    }
+  }
+}
+
+/// Edges of one fill grouped by the 64-row bucket their top lies in. Edges are
+/// at most one bucket tall, so the edges touching rows `top..<bottom` are all
+/// in buckets `(top / 64) - 1 … (bottom - 1) / 64`: a band visits only those,
+/// whatever its height.
+enum EdgeBuckets {
+  static let rowsShift = 6
+  static let height = 1 << rowsShift  // rows per bucket
+  static let shift = Int32(rowsShift + 8)  // fixed-point y to bucket
+
+  /// Sorts `edges[range]` by bucket (stable counting sort) and returns the
+  /// offsets of each bucket from `firstBucket` on, relative to `range.lowerBound`.
+  static func sort(_ edges: inout [Edge], _ range: Range<Int>, firstBucket: Int, lastBucket: Int) -> [Int32] {
+    let n = lastBucket - firstBucket + 1
+    var offsets = [Int32](repeating: 0, count: n + 1)
+    for i in range { offsets[Int(edges[i].y0 >> shift) - firstBucket + 1] += 1 }
+    for b in 0..<n { offsets[b + 1] += offsets[b] }
+    var fill = offsets
+    let copy = Array(edges[range])
+    for e in copy {
+      let b = Int(e.y0 >> shift) - firstBucket
+      edges[range.lowerBound + Int(fill[b])] = e
+      fill[b] += 1
+    }
+    return offsets
   }
 }

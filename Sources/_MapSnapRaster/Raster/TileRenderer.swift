@@ -37,7 +37,8 @@ public enum TileRenderer {
 
     list.items.withUnsafeBufferPointer { items in
       list.edges.withUnsafeBufferPointer { edges in
-        let input = SharedInput(items: items, edges: edges)
+       list.bucketOffsets.withUnsafeBufferPointer { buckets in
+        let input = SharedInput(items: items, edges: edges, buckets: buckets)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
           var band = BandWorker(width: width, rows: bandRows)
           defer { band.deallocate() }
@@ -51,6 +52,7 @@ public enum TileRenderer {
               background: background, frame: shared.pixels + top * width)
           }
         }
+       }
       }
     }
   }
@@ -60,6 +62,7 @@ public enum TileRenderer {
 private struct SharedInput: @unchecked Sendable {
   let items: UnsafeBufferPointer<DrawItem>
   let edges: UnsafeBufferPointer<Edge>
+  let buckets: UnsafeBufferPointer<Int32>
 }
 
 private struct SharedFrame: @unchecked Sendable {
@@ -161,7 +164,15 @@ private struct BandWorker {
         pendingGroups.removeAll(keepingCapacity: true)
         let edges = input.edges
         var e = item.edgeStart
-        let end = item.edgeStart + item.edgeCount
+        var end = item.edgeStart + item.edgeCount
+        if item.bucketStart >= 0 {
+          // Only the buckets that can reach this band's rows.
+          let last = (Int(item.maxRow) >> EdgeBuckets.rowsShift) - Int(item.firstBucket)
+          let b0 = min(max(0, (top >> EdgeBuckets.rowsShift) - 1 - Int(item.firstBucket)), last)
+          let b1 = min(max(0, ((bottom - 1) >> EdgeBuckets.rowsShift) - Int(item.firstBucket)), last)
+          e = item.edgeStart + Int(input.buckets[item.bucketStart + b0])
+          end = item.edgeStart + Int(input.buckets[item.bucketStart + b1 + 1])
+        }
         while e < end {
           cells.add(edges[e], top: top, bottom: bottom)
           e += 1

@@ -118,9 +118,10 @@ enum GeoJSONDecoder {
     let cp = path.key("coordinates")
     switch type {
     case "Point":
-      g.points.append(try position(coords, cp, &g.bounds))
+      guard let p = position(coords, &g.bounds) else { throw badPosition(coords, cp) }
+      g.points.append(p)
     case "MultiPoint":
-      for (i, p) in try array(coords, cp).enumerated() { g.points.append(try position(p, cp.index(i), &g.bounds)) }
+      g.points += try positions(try array(coords, cp), cp, &g.bounds)
     case "LineString":
       g.lines.append(try line(coords, cp, &g.bounds))
     case "MultiLineString":
@@ -144,17 +145,32 @@ enum GeoJSONDecoder {
     return a
   }
 
+  /// A projected position, or nil when `v` is not `[lon, lat, …]` of finite numbers.
   @inline(__always)
-  private static func position(_ v: JSONValue, _ path: JSONPath, _ bounds: inout Rect) throws(GeoJSONIssue) -> Point {
-    guard case .array(let a) = v, a.count >= 2, case .number(let lon) = a[0], case .number(let lat) = a[1] else {
-      throw GeoJSONIssue(path: path, message: "expected a position [lon, lat] of numbers, found \(describe(v))")
-    }
-    guard lon.isFinite, lat.isFinite else {
-      throw GeoJSONIssue(path: path, message: "position is not finite")
-    }
+  private static func position(_ v: JSONValue, _ bounds: inout Rect) -> Point? {
+    guard case .array(let a) = v, a.count >= 2, case .number(let lon) = a[0], case .number(let lat) = a[1],
+      lon.isFinite, lat.isFinite
+    else { return nil }
     let p = WebMercator.project(lon: lon, lat: lat)
     bounds.include(p)
     return p
+  }
+
+  /// The issue for a position that `position(_:_:)` rejected; paths are only
+  /// built on this error path.
+  private static func badPosition(_ v: JSONValue, _ path: JSONPath) -> GeoJSONIssue {
+    GeoJSONIssue(path: path, message: "expected a position [lon, lat] of finite numbers, found \(describe(v))")
+  }
+
+  /// Positions of `a`, each checked.
+  private static func positions(_ a: [JSONValue], _ path: JSONPath, _ bounds: inout Rect) throws(GeoJSONIssue) -> [Point] {
+    var pts: [Point] = []
+    pts.reserveCapacity(a.count)
+    for (i, p) in a.enumerated() {
+      guard let q = position(p, &bounds) else { throw badPosition(p, path.index(i)) }
+      pts.append(q)
+    }
+    return pts
   }
 
   private static func line(_ v: JSONValue, _ path: JSONPath, _ bounds: inout Rect) throws(GeoJSONIssue) -> [Point] {
@@ -162,10 +178,7 @@ enum GeoJSONDecoder {
     guard a.count >= 2 else {
       throw GeoJSONIssue(path: path, message: "a line needs at least 2 positions, found \(a.count)")
     }
-    var pts: [Point] = []
-    pts.reserveCapacity(a.count)
-    for (i, p) in a.enumerated() { pts.append(try position(p, path.index(i), &bounds)) }
-    return pts
+    return try positions(a, path, &bounds)
   }
 
   private static func polygon(_ v: JSONValue, _ path: JSONPath, _ bounds: inout Rect) throws(GeoJSONIssue) -> [[Point]] {
@@ -181,9 +194,7 @@ enum GeoJSONDecoder {
       guard a.count >= 4 else {
         throw GeoJSONIssue(path: rp, message: "a ring needs at least 4 positions (first repeated last), found \(a.count)")
       }
-      var ring: [Point] = []
-      ring.reserveCapacity(a.count)
-      for (i, p) in a.enumerated() { ring.append(try position(p, rp.index(i), &bounds)) }
+      var ring = try positions(a, rp, &bounds)
       guard ring[0] == ring[ring.count - 1] else {
         throw GeoJSONIssue(path: rp, message: "ring is not closed: its last position differs from its first")
       }
