@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+import _MapSnapTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What one run of the `mapsnap` executable produced.
+struct CLIResult: CustomStringConvertible {
+  var status: Int32
+  /// True when the process ended by a signal (a crash) rather than `exit`.
+  var crashed: Bool
+  /// True when the run was killed for taking too long.
+  var timedOut: Bool
+  var stdout: [UInt8]
+  var stderr: String
+
+  var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+
+  var description: String {
+    "status \(status)\(crashed ? " (signal)" : "")\(timedOut ? " (timed out)" : ""), "
+      + "\(stdout.count) bytes on stdout, stderr: \(stderr.isEmpty ? "<empty>" : stderr)"
+  }
+}
+
+/// Runs the built `mapsnap` binary the way a user does.
+enum CLI {
+  /// The `mapsnap` executable in the products folder (`.build/<config>/`), which
+  /// is the folder holding the running test executable. `MAPSNAP_BINARY`
+  /// overrides it.
+  static let executable: URL? = {
+    let fm = FileManager.default
+    func isExecutableFile(_ url: URL) -> Bool {
+      var isDir: ObjCBool = false
+      return fm.fileExists(atPath: url.path, isDirectory: &isDir) && !isDir.boolValue
+        && fm.isExecutableFile(atPath: url.path)
+    }
+    if let env = ProcessInfo.processInfo.environment["MAPSNAP_BINARY"], !env.isEmpty {
+      return URL(fileURLWithPath: env)
+    }
+    var folders: [URL] = []
+    // Linux: …/debug/mapsnapPackageTests.xctest is the test executable itself.
+    if let arg0 = CommandLine.arguments.first {
+      folders.append(URL(fileURLWithPath: arg0).resolvingSymlinksInPath().deletingLastPathComponent())
+    }
+    #if os(Linux)
+      if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        folders.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+      }
+    #endif
+    // macOS: …/debug/mapsnapPackageTests.xctest/Contents/MacOS/mapsnapPackageTests.
+    for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+      folders.append(bundle.bundleURL.deletingLastPathComponent())
+    }
+    folders.append(Bundle.main.bundleURL)
+    for folder in folders {
+      let candidate = folder.appendingPathComponent("mapsnap")
+      if isExecutableFile(candidate) { return candidate }
+    }
+    return nil
+  }()
+
+  /// Runs `mapsnap arguments…` in `directory`.
+  ///
+  /// - Parameter stdin: bytes fed to standard input, which is then closed;
+  ///   `nil` gives an empty standard input (end of file at once).
+  static func run(
+    _ arguments: [String], in directory: String, stdin: [UInt8]? = nil, timeout: TimeInterval = 300,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> CLIResult {
+    let exe = try #require(executable, "mapsnap executable not found next to the test bundle (\(CommandLine.arguments.first ?? "?"))", sourceLocation: sourceLocation)
+    let process = Process()
+    process.executableURL = exe
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let inPipe = Pipe()
+    let outPipe = Pipe()
+    let errPipe = Pipe()
+    process.standardInput = inPipe
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+
+    let done = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in done.signal() }
+    try process.run()
+
+    // Drain both pipes concurrently so a large PNG on stdout cannot block the child.
+    let out = Box()
+    let err = Box()
+    let readers = DispatchGroup()
+    for (pipe, box) in [(outPipe, out), (errPipe, err)] {
+      readers.enter()
+      DispatchQueue.global().async {
+        box.set(pipe.fileHandleForReading.readDataToEndOfFile())
+        readers.leave()
+      }
+    }
+    if let stdin { inPipe.fileHandleForWriting.write(Data(stdin)) }
+    try? inPipe.fileHandleForWriting.close()
+
+    var timedOut = false
+    if done.wait(timeout: .now() + timeout) == .timedOut {
+      timedOut = true
+      process.terminate()
+      done.wait()
+    }
+    readers.wait()
+    process.waitUntilExit()
+    return CLIResult(
+      status: process.terminationStatus,
+      crashed: process.terminationReason == .uncaughtSignal,
+      timedOut: timedOut,
+      stdout: [UInt8](out.get()),
+      stderr: String(decoding: err.get(), as: UTF8.self))
+  }
+}
+
+/// A lock-protected cell for handing bytes back from a reader thread.
+private final class Box: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+  func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
+  func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}
+
+// MARK: - Temporary directories
+
+/// Runs `body` with a fresh directory from `mkdtemp`, removed afterwards.
+func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+  var base = NSTemporaryDirectory()
+  if !base.hasSuffix("/") { base += "/" }
+  var template = Array((base + "mapsnap-cli-XXXXXX").utf8CString)
+  let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+  guard made != nil else { throw CocoaError(.fileWriteUnknown) }
+  // Resolve symlinks (/tmp on some systems) so paths compare as the binary sees them.
+  let path = URL(fileURLWithPath: String(cString: template)).resolvingSymlinksInPath().path
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  return try body(path)
+}
+
+// MARK: - Files
+
+enum Files {
+  static func write(_ text: String, to path: String) throws {
+    let dir = (path as NSString).deletingLastPathComponent
+    if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+  }
+
+  static func write(_ bytes: [UInt8], to path: String) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+  }
+
+  static func read(_ path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
+  static func exists(_ path: String) -> Bool { Repository.exists(path) }
+
+  /// The sorted names in `path`, hidden ones included.
+  static func list(_ path: String) -> [String] { Repository.listDirectory(path).sorted() }
+
+  /// Every name under `path` (recursively, relative), hidden ones included.
+  static func listRecursively(_ path: String) -> [String] {
+    var names: [String] = []
+    for name in list(path) {
+      names.append(name)
+      var isDir: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isDir), isDir.boolValue {
+        names += listRecursively(path + "/" + name).map { name + "/" + $0 }
+      }
+    }
+    return names.sorted()
+  }
+
+  /// Leftover temporary files of atomic writes (`.mapsnap-XXXXXX`) under `path`.
+  static func leftovers(in path: String) -> [String] {
+    listRecursively(path).filter { ($0.split(separator: "/").last ?? "").hasPrefix(".mapsnap-") }
+  }
+}
+
+// MARK: - PNG
+
+enum PNG {
+  static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+  static func hasSignature(_ bytes: [UInt8]) -> Bool {
+    bytes.count >= 8 && Array(bytes[0..<8]) == signature
+  }
+
+  /// Width and height from the IHDR chunk (bytes 16–23, big-endian), or nil
+  /// when the bytes do not start like a PNG.
+  static func size(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    guard hasSignature(bytes), bytes.count >= 24, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
+    func be32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+    return (be32(16), be32(20))
+  }
+
+  /// True when the stream ends with an IEND chunk (the file is complete).
+  static func endsWithIEND(_ bytes: [UInt8]) -> Bool {
+    bytes.count >= 12 && Array(bytes[(bytes.count - 8)..<(bytes.count - 4)]) == Array("IEND".utf8)
+  }
+}
+
+// MARK: - Report JSON
+
+/// A parsed `--report` document with convenient accessors.
+struct Report {
+  let root: [String: Any]
+
+  init(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let value = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+    root = try #require(value as? [String: Any], "the report is not a JSON object", sourceLocation: sourceLocation)
+  }
+
+  init(path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try self.init(try Files.read(path), sourceLocation: sourceLocation)
+  }
+
+  var map: [String: Any]? { root["map"] as? [String: Any] }
+  var scale: Double? { (map?["scale"] as? NSNumber)?.doubleValue }
+  var center: [Double]? { (map?["center"] as? [NSNumber])?.map(\.doubleValue) }
+  var layers: [[String: Any]] { root["layers"] as? [[String: Any]] ?? [] }
+
+  func layer(_ id: String) -> [String: Any]? { layers.first { $0["id"] as? String == id } }
+  func status(_ id: String) -> [String]? { layer(id)?["status"] as? [String] }
+  func features(_ id: String) -> (total: Int, drawn: Int)? {
+    guard let f = layer(id)?["features"] as? [String: Any],
+      let t = (f["total"] as? NSNumber)?.intValue, let d = (f["drawn"] as? NSNumber)?.intValue
+    else { return nil }
+    return (t, d)
+  }
+}

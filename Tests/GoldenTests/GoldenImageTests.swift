@@ -1,0 +1,77 @@
+import MapSnap
+import Testing
+import _MapSnapTestSupport
+
+/// Every `Golden/<case>` rendered at each of its scales and compared with the
+/// expected image as decoded pixels. Record missing goldens with
+/// `MAPSNAP_RECORD=missing swift test --filter GoldenImageTests` (never in CI);
+/// a recorded golden fails the run until it is checked.
+@Suite struct GoldenImageTests {
+  @Test(arguments: GoldenCase.all())
+  func matchesGolden(_ golden: GoldenCase) throws {
+    let snapshot = try golden.render()
+    let outcome = checkGolden(golden, snapshot: snapshot)
+    if let failure = outcome.failure {
+      Issue.record(Comment(rawValue: failure))
+    }
+  }
+
+  @Test func everyGoldenFolderHasCases() {
+    let folders = Repository.listDirectory(Repository.root + "/Golden").filter {
+      Repository.exists(Repository.root + "/Golden/\($0)/scene.json")
+    }
+    let named = Set(GoldenCase.all().map(\.name))
+    #expect(!folders.isEmpty)
+    for folder in folders {
+      #expect(named.contains(folder), "Golden/\(folder) has a scene.json but no cases in golden.json")
+    }
+  }
+}
+
+/// The bytes of a frame do not depend on how it is cut into tiles or on how
+/// many threads draw it (Blend2D's single- versus multi-threaded check).
+@Suite struct DeterminismTests {
+  static let layouts: [RenderOptions] = [
+    RenderOptions(threads: 2, tileRows: 1),
+    RenderOptions(threads: 2, tileRows: 16),
+    RenderOptions(threads: 4, tileRows: 7),
+    RenderOptions(threads: 3, tileRows: 64),
+  ]
+
+  @Test(arguments: GoldenCase.all().filter { $0.pixelRatio == nil || $0.pixelRatio == 1 })
+  func identicalForAnyThreadCountAndTileHeight(_ golden: GoldenCase) throws {
+    let reference = try golden.render(options: RenderOptions(threads: 1, tileRows: 100_000))
+    let expected = Array(reference.canvas.buffer)
+    for layout in Self.layouts {
+      let other = try golden.render(options: layout)
+      let actual = Array(other.canvas.buffer)
+      let firstDifference = zip(expected, actual).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+      #expect(
+        firstDifference == nil,
+        "\(golden) with \(layout.threads) threads and \(layout.tileRows)-row tiles differs at pixel \(firstDifference ?? -1)")
+    }
+  }
+}
+
+/// The scale-range golden's decisions, read from the report so a failure says
+/// what became visible or hidden (section 2: both bounds inclusive).
+@Suite struct ScaleRangeReportTests {
+  @Test(arguments: [
+    (499.0, ["outOfScale"], "#0050c0"), (500, ["active"], "#0050c0"), (1000, ["active"], "#c00000"),
+    (2000, ["active"], "#c00000"), (2001, ["outOfScale"], "#c00000"),
+  ])
+  func openLayerAndRuleRanges(scale: Double, openStatus: [String], ruleColour: String) throws {
+    let golden = try #require(GoldenCase.all().first { $0.name == "scale-range" && $0.scale == scale })
+    let snapshot = try golden.render()
+    let open = try #require(snapshot.state.layers.first { $0.id == "open-500-2000" })
+    #expect(open.status.names == openStatus, "layer open-500-2000 at 1:\(scale)")
+    #expect(open.features.drawn == (openStatus == ["active"] ? 1 : 0))
+    // The rules layer: the red rule has maxScale 1000 (its most zoomed-in
+    // scale), so it applies from 1:1000 outwards; closer in, the fallback
+    // blue rule takes the feature.
+    let rules = try #require(snapshot.state.layers.first { $0.id == "rules" })
+    #expect(rules.features.drawn == 1)
+    let colour = try #require(rules.drawables.first?.style.fill)
+    #expect(colour == ColorParser.parse(ruleColour), "rule chosen at 1:\(scale)")
+  }
+}
