@@ -136,7 +136,7 @@ func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
   let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
   guard made != nil else { throw CocoaError(.fileWriteUnknown) }
   // Resolve symlinks (/tmp on some systems) so paths compare as the binary sees them.
-  let path = URL(fileURLWithPath: String(cString: template)).resolvingSymlinksInPath().path
+  let path = URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)).resolvingSymlinksInPath().path
   defer { try? FileManager.default.removeItem(atPath: path) }
   return try body(path)
 }
@@ -174,6 +174,24 @@ enum Files {
       }
     }
     return names.sorted()
+  }
+
+  /// The permission bits of `path`.
+  static func permissions(_ path: String) -> Int? {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+  }
+
+  /// This process's umask (which the child inherits), read without changing it.
+  static func currentUmask() -> Int? {
+    #if os(Linux)
+      guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+      for line in status.split(separator: "\n") where line.hasPrefix("Umask:") {
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8)
+      }
+      return nil
+    #else
+      return nil
+    #endif
   }
 
   /// Leftover temporary files of atomic writes (`.mapsnap-XXXXXX`) under `path`.

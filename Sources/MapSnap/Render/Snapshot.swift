@@ -15,6 +15,9 @@ public struct Snapshot: Sendable {
     public var resolve: Double = 0
     public var displayList: Double = 0
     public var rasterize: Double = 0
+    /// Size of the display list: fill commands and fixed-point edges.
+    public var fills = 0
+    public var edges = 0
   }
 
   /// Resolves, builds and rasterises `scene` with `overrides` applied.
@@ -31,6 +34,8 @@ public struct Snapshot: Sendable {
     t.resolve = lap(&clock)
     let list = DisplayListBuilder(state: state).build()
     t.displayList = lap(&clock)
+    t.fills = list.fillCount
+    t.edges = list.edgeCount
     let canvas = Canvas(width: list.width, height: list.height)
     TileRenderer.render(list, into: canvas, options: options)
     t.rasterize = lap(&clock)

@@ -1,0 +1,54 @@
+# mapsnap: the commands a newcomer needs.
+#
+#   make setup   install the system libraries (apt), build, render the example
+#   make test    run every test (unit, golden images, CLI end to end)
+#   make bench   time load / render / encode on the Helsinki scenes (medians)
+#   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
+
+SWIFT ?= swift
+APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev pkg-config
+BENCH_RUNS ?= 15
+SHARED ?= ../shared
+
+.PHONY: setup deps build example test bench peers record-goldens clean
+
+setup: deps build example
+
+# Installs only what is missing; needs root or sudo when something is.
+deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  echo "apt-get install$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "system libraries present: $(APT_PACKAGES)"; fi
+
+build:
+	$(SWIFT) build -c release --product mapsnap
+
+example: build
+	.build/release/mapsnap Examples/helsinki.json --scale 8000 -o helsinki.png --report helsinki-report.json
+	@echo "wrote helsinki.png and helsinki-report.json"
+
+test:
+	$(SWIFT) test
+
+bench:
+	$(SWIFT) build -c release --product mapsnap-bench
+	@for s in 2000 8000 25000; do \
+	  .build/release/mapsnap-bench Benchmarks/scenes/helsinki-$$s.json --runs $(BENCH_RUNS); \
+	done
+	@.build/release/mapsnap-bench Benchmarks/scenes/world.json --runs $(BENCH_RUNS)
+	@.build/release/mapsnap-bench Benchmarks/scenes/nyc-250000.json --runs $(BENCH_RUNS)
+
+peers: build
+	MAPSNAP=$(CURDIR)/.build/release/mapsnap MAPSNAP_SCENES=$(CURDIR)/Benchmarks/scenes \
+	  bash $(SHARED)/bench/peers/run_peers.sh
+
+# Rewrites every golden image; look at each one before committing it.
+record-goldens:
+	MAPSNAP_RECORD=all $(SWIFT) test --filter GoldenImageTests || true
+
+clean:
+	rm -rf .build helsinki.png helsinki-report.json
