@@ -41,8 +41,9 @@ let package = Package(
         .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
       ]
     ),
-    /// C shims that own libpng's setjmp/longjmp error handling.
-    .target(name: "_PNGShims", dependencies: ["CLibPNG"]),
+    /// C shims that own libpng's setjmp/longjmp error handling, and the
+    /// parallel zlib compression of the image data.
+    .target(name: "_PNGShims", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z")]),
     .systemLibrary(
       name: "CLibPNG",
       pkgConfig: "libpng",

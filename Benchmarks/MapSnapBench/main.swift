@@ -2,6 +2,7 @@
 // medians over several runs, and reports peak resident memory.
 //
 //   mapsnap-bench <scene.json> [--scale S] [--runs N] [--threads T]
+//   mapsnap-bench <scene.json> --png-survey [--runs N]   PNG settings compared on this frame
 import MapSnap
 
 #if canImport(Glibc)
@@ -18,6 +19,8 @@ var args = Array(CommandLine.arguments.dropFirst())
 let scale = option("--scale").flatMap(Double.init)
 let runs = option("--runs").flatMap(Int.init) ?? 9
 let threads = option("--threads").flatMap(Int.init) ?? 0
+let survey = args.contains("--png-survey")
+args.removeAll { $0 == "--png-survey" }
 guard let scenePath = args.first else {
   print("usage: mapsnap-bench <scene.json> [--scale S] [--runs N] [--threads T]")
   exit(64)
@@ -26,6 +29,38 @@ guard let scenePath = args.first else {
 func median(_ xs: [Double]) -> Double {
   let s = xs.sorted()
   return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+if survey {
+  // Encode one rendered frame with each candidate setting: median ms and bytes.
+  do {
+    let scene = try SceneLoader.load(path: scenePath)
+    let snap = try Snapshot.render(scene, overrides: ViewOverrides(scale: scale))
+    let candidates: [(String, PNGEncodingOptions)] = [
+      ("none, level 1, 1 thread", PNGEncodingOptions(compressionLevel: 1, filter: .none, threads: 1)),
+      ("none, level 2, 1 thread", PNGEncodingOptions(compressionLevel: 2, filter: .none, threads: 1)),
+      ("none, level 2 (fast)", .fast),
+      ("none, level 3", PNGEncodingOptions(compressionLevel: 3, filter: .none)),
+      ("none, level 6 (small)", .small),
+      ("adaptive, level 2", PNGEncodingOptions(compressionLevel: 2, filter: .adaptive)),
+      ("adaptive, level 6 (libpng default)", PNGEncodingOptions(compressionLevel: 6, filter: .adaptive)),
+    ]
+    print("\(scenePath) \(snap.canvas.width)x\(snap.canvas.height), median of \(runs):")
+    for (name, options) in candidates {
+      var times: [Double] = []
+      var size = 0
+      for _ in 0..<runs {
+        let t0 = monotonicSeconds()
+        size = try snap.pngData(options: options).count
+        times.append(monotonicSeconds() - t0)
+      }
+      print("  \(name): \(String(Int((median(times) * 10000).rounded())).withDecimal) ms, \(size) bytes")
+    }
+  } catch {
+    print("error: \(error)")
+    exit(2)
+  }
+  exit(0)
 }
 
 var load: [Double] = []

@@ -7,7 +7,19 @@ struct Mapsnap: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "mapsnap",
     abstract: "Render map scenes (JSON) to PNG on the CPU.",
+    usage: """
+      mapsnap <scene.json> [--scale <denominator>] [-o <file>] [--report <file>] [options]
+      mapsnap render <scene.json> [options]
+      """,
     discussion: """
+      Main options (run 'mapsnap render --help' for all of them):
+        -o, --output <file>        the PNG ('-' for standard output)
+        --scale <denominator>      map scale: 2000 means 1:2000
+        --zoom <level>             256-px zoom level instead of a scale
+        --center <lon,lat>         --size <WxH>         --pixel-ratio <ratio>
+        --report <file>            the JSON report of what was drawn and why
+        --strict                   fail when a layer's source cannot be loaded
+
       Exit status: 0 rendered; 1 render failed (a source could not be loaded with --strict, \
       or the output could not be written); 2 invalid scene (nothing is written); 64 usage error.
       """,

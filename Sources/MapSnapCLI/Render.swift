@@ -17,19 +17,19 @@ struct Render: ParsableCommand {
   @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG; '-' writes to standard output. Default: the scene's name with .png, in the current folder.", valueName: "file"))
   var output: String?
 
-  @Option(help: ArgumentHelp("Map scale denominator: 2000 means 1:2000.", valueName: "denominator"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Map scale denominator: 2000 means 1:2000.", valueName: "denominator"))
   var scale: Double?
 
-  @Option(help: "Zoom level of the 256-px tiling scheme (scale = 591657527.591555 / 2^zoom).")
+  @Option(parsing: .unconditional, help: "Zoom level of the 256-px tiling scheme (scale = 591657527.591555 / 2^zoom).")
   var zoom: Double?
 
-  @Option(help: ArgumentHelp("Map centre as lon,lat in degrees.", valueName: "lon,lat"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Map centre as lon,lat in degrees (a negative longitude is fine: --center -73.98,40.71).", valueName: "lon,lat"))
   var center: String?
 
   @Option(help: ArgumentHelp("Image size in logical pixels.", valueName: "WxH"))
   var size: String?
 
-  @Option(name: .customLong("pixel-ratio"), help: "Output pixels per logical pixel (2 = @2x).")
+  @Option(name: .customLong("pixel-ratio"), parsing: .unconditional, help: "Output pixels per logical pixel (2 = @2x).")
   var pixelRatio: Double?
 
   @Option(help: "The floor to show; things on other floors are hidden.")
@@ -41,10 +41,10 @@ struct Render: ParsableCommand {
   @Flag(help: "Fail (exit status 1, no output) when a layer's source cannot be loaded.")
   var strict = false
 
-  @Option(help: "Worker threads (0 = one per processor). The image is identical for any value.")
+  @Option(parsing: .unconditional, help: "Worker threads (0 = one per processor). The image is identical for any value.")
   var threads = 0
 
-  @Option(name: .customLong("tile-rows"), help: "Height of a tile band in rows. The image is identical for any value.")
+  @Option(name: .customLong("tile-rows"), parsing: .unconditional, help: "Height of a tile band in rows. The image is identical for any value.")
   var tileRows = 32
 
   @Option(help: "PNG compression: fast (zlib level 2) or small (level 6).")
@@ -84,24 +84,25 @@ struct Render: ParsableCommand {
       printError("error: --strict: a layer's source could not be loaded; no output written")
       throw ExitStatus.renderFailed
     }
+    // All or nothing: every file is staged next to its target first and
+    // renamed into place only when all of them were written.
+    var staged: [FileIO.StagedFile] = []
     do {
       let png = try snapshot.pngData(options: compression == .fast ? .fast : .small)
+      var reportBytes: [UInt8]? = nil
+      if report != nil {
+        reportBytes = JSONWriter().writeBytes(snapshot.report)
+        reportBytes!.append(10)
+      }
       let target = output ?? defaultOutput(for: scene)
-      if target == "-" {
-        try FileIO.writeToStandardOutput(png)
-      } else {
-        try FileIO.writeAtomically(png, to: target)
-      }
-      if let report {
-        var bytes = JSONWriter().writeBytes(snapshot.report)
-        bytes.append(10)
-        if report == "-" {
-          try FileIO.writeToStandardOutput(bytes)
-        } else {
-          try FileIO.writeAtomically(bytes, to: report)
-        }
-      }
+      if target != "-" { staged.append(try FileIO.stage(png, for: target)) }
+      if let report, report != "-", let reportBytes { staged.append(try FileIO.stage(reportBytes, for: report)) }
+      for file in staged { try file.commit() }
+      staged.removeAll()
+      if target == "-" { try FileIO.writeToStandardOutput(png) }
+      if report == "-", let reportBytes { try FileIO.writeToStandardOutput(reportBytes) }
     } catch {
+      for file in staged { file.discard() }
       printError("error: \(error)")
       throw ExitStatus.renderFailed
     }

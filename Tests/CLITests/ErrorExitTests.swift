@@ -304,6 +304,19 @@ struct ErrorExitTests {
     }
   }
 
+  @Test("a report that cannot be written leaves the previous PNG in place: outputs are all or nothing")
+  func reportFailureKeepsPreviousPNG() throws {
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir)
+      let previous: [UInt8] = Array("not a png, from an earlier run".utf8)
+      try Files.write(previous, to: dir + "/out.png")
+      let r = try CLI.run(["scene.json", "-o", "out.png", "--report", "missing/r.json"], in: dir)
+      #expect(r.status == 1, "\(r)")
+      #expect(try Files.read(dir + "/out.png") == previous, "out.png was replaced although the run failed")
+      #expect(Files.leftovers(in: dir).isEmpty)
+    }
+  }
+
   @Test("output path that is a folder: exit 1, the folder and the directory are left as they were")
   func outputIsADirectory() throws {
     try withTemporaryDirectory { dir in

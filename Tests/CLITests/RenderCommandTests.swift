@@ -294,4 +294,18 @@ struct RenderCommandTests {
       #expect(r.stdoutText == "0.1.0\n")
     }
   }
+
+  @Test("a negative longitude or number after an option is a value, not an option")
+  func negativeValues() throws {
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir)
+      let r = try CLI.run(["scene.json", "--center", "-73.9778,40.7062", "-o", "out.png", "--report", "r.json"], in: dir)
+      #expect(r.status == 0, "\(r)")
+      let report = try Report(path: dir + "/r.json")
+      #expect(report.center == [-73.9778, 40.7062])
+      let bad = try CLI.run(["scene.json", "--scale", "-3"], in: dir)
+      #expect(bad.status == 64)
+      #expect(bad.stderr.contains("--scale must be a number > 0"), "stderr: \(bad.stderr)")
+    }
+  }
 }

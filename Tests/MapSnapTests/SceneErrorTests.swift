@@ -134,6 +134,16 @@ private let unknownKeyCases: [ErrorCase] = [
     path: "layers[0].sublayers", .unknownKey, message: [#"unknown key "sublayers" in a features layer"#],
     hint: .exactly("allowed: id, type, visible, opacity, minScale, maxScale, floorField, idField, source, style, rules")),
   ErrorCase(
+    "key of a features layer in a graphics layer",
+    sceneWithLayers(#"{"id": "g", "type": "graphics", "graphics": [], "source": \#(okInlineSource)}"#),
+    path: "layers[0].source", .unknownKey, message: [#"unknown key "source" in a graphics layer"#],
+    hint: .exactly("allowed: id, type, visible, opacity, minScale, maxScale, floorField, idField, graphics")),
+  ErrorCase(
+    "annotation layer",
+    sceneWithLayers(#"{"id": "t", "type": "annotation", "source": \#(okInlineSource), "textFeild": "text"}"#),
+    path: "layers[0].textFeild", .unknownKey, message: [#"unknown key "textFeild" in an annotation layer"#],
+    hint: .exactly(#"did you mean "textField"?"#)),
+  ErrorCase(
     "style", sceneWithStyle(#""fil": "red""#), path: "layers[2].style.fil", .unknownKey,
     message: [#"unknown key "fil" in a style"#], hint: .exactly(#"did you mean "fill"?"#)),
   ErrorCase(
@@ -261,7 +271,7 @@ private let styleCases: [ErrorCase] = [
     message: ["expected a miter limit >= 1", "found number 0.5"]),
   ErrorCase(
     "strokeDash empty", sceneWithStyle(#""strokeDash": []"#), path: "layers[2].style.strokeDash",
-    message: ["expected a non-empty array of lengths [on, off, …]", "found an array"]),
+    message: ["expected a non-empty array of lengths [on, off, …]", "found an empty array"]),
   ErrorCase(
     "strokeDash string", sceneWithStyle(#""strokeDash": "4 2""#), path: "layers[2].style.strokeDash",
     message: ["expected a non-empty array of lengths", #"found string "4 2""#]),
@@ -294,6 +304,9 @@ private let styleCases: [ErrorCase] = [
   ErrorCase(
     "marker offset element", sceneWithStyle(#""marker": {"offset": [1, "2"]}"#),
     path: "layers[2].style.marker.offset[1]", message: ["expected [dx, dy]", #"found string "2""#]),
+  ErrorCase(
+    "marker collides string", sceneWithStyle(#""marker": {"collides": "yes"}"#), path: "layers[2].style.marker.collides",
+    message: ["expected true or false", #"found string "yes""#]),
   ErrorCase(
     "marker not an object", sceneWithStyle(#""marker": "circle""#), path: "layers[2].style.marker",
     message: ["expected a marker (a JSON object)", #"found string "circle""#]),
@@ -488,7 +501,8 @@ private let graphicCases: [ErrorCase] = [
   ErrorCase(
     "graphic geometry type misspelt",
     sceneWithGraphics(#"{"geometry": {"type": "Linestring", "coordinates": [[0, 0], [1, 1]]}, "style": {}}"#),
-    path: "layers[0].graphics[0].geometry.type", message: [#"unknown geometry type "Linestring""#, #"did you mean "LineString"?"#]),
+    path: "layers[0].graphics[0].geometry.type", message: [#"unknown geometry type "Linestring""#],
+    hint: .exactly(#"did you mean "LineString"?"#)),
   ErrorCase(
     "graphic geometry not an object", sceneWithGraphics(#"{"geometry": [0, 0], "style": {}}"#),
     path: "layers[0].graphics[0].geometry", message: ["expected a geometry object", "found an array"]),

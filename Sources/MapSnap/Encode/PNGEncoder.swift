@@ -20,9 +20,15 @@ public struct PNGEncodingOptions: Sendable, Equatable, Hashable {
   /// Row filtering. Default ``PNGFilter/none``.
   public var filter: PNGFilter
 
-  public init(compressionLevel: Int = 2, filter: PNGFilter = .none) {
+  /// Threads compressing with ``PNGFilter/none``; 0 means one per active
+  /// processor. The bytes written are the same for every value: the zlib
+  /// stream is cut into segments by image width alone.
+  public var threads: Int
+
+  public init(compressionLevel: Int = 2, filter: PNGFilter = .none, threads: Int = 0) {
     self.compressionLevel = compressionLevel
     self.filter = filter
+    self.threads = threads
   }
 
   /// Level 2, no filtering: the default, tuned for encode speed.
@@ -186,11 +192,19 @@ public enum PNGEncoder {
       case .adaptive: PNG_SHIM_FILTER_ADAPTIVE
       }
     var output = PNGShimBuffer(data: nil, size: 0)
+    let threads = options.threads > 0 ? options.threads : activeProcessors()
     let (status, message) = withShimErrorMessage { buffer, capacity in
-      png_shim_encode_rgba8(
-        rows, UInt32(width), UInt32(height), width * 4, writeRGB ? 1 : 0,
-        Int32(options.compressionLevel), PNG_SHIM_STRATEGY_DEFAULT, Int32(filter.rawValue),
-        &output, buffer, capacity)
+      if options.filter == .none {
+        // Segmented zlib stream compressed on several threads (png_parallel.c).
+        png_shim_encode_parallel(
+          rows, UInt32(width), UInt32(height), width * 4, writeRGB ? 1 : 0,
+          Int32(options.compressionLevel), Int32(threads), &output, buffer, capacity)
+      } else {
+        png_shim_encode_rgba8(
+          rows, UInt32(width), UInt32(height), width * 4, writeRGB ? 1 : 0,
+          Int32(options.compressionLevel), PNG_SHIM_STRATEGY_DEFAULT, Int32(filter.rawValue),
+          &output, buffer, capacity)
+      }
     }
     switch status {
     case PNG_SHIM_OK:
@@ -217,4 +231,14 @@ func withShimErrorMessage(
     let message = String(cString: base)
     return (PNGShimStatus(rawValue: UInt32(bitPattern: status)), message)
   }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+private func activeProcessors() -> Int {
+  max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

@@ -22,7 +22,9 @@ public struct MapResolver {
       let inScale = layer.scaleRange.contains(viewport.scale)
       if !visible { state.status.insert(.notVisible) }
       if !inScale { state.status.insert(.outOfScale) }
-      let shown = visible && inScale && layer.opacity > 0
+      let shown = visible && inScale
+      // An invisible layer (opacity 0) stays active but draws nothing.
+      let draws = shown && layer.opacity > 0
       switch layer.content {
       case .features(let source, let styling):
         switch sources.load(source) {
@@ -35,13 +37,13 @@ public struct MapResolver {
           state.features.invalid = collection.invalidCount
           if collection.invalidCount > 0 {
             state.status.insert(.warning)
-            state.message = "skipped \(collection.invalidCount) feature\(collection.invalidCount == 1 ? "" : "s") with invalid geometry (\(collection.invalidSamples.joined(separator: "; ")))"
+            state.message = "skipped \(collection.invalidCount) invalid feature\(collection.invalidCount == 1 ? "" : "s") (\(collection.invalidSamples.joined(separator: "; ")))"
           }
-          if shown { resolveFeatures(collection, styling: styling, layer: layer, into: &state) }
+          if draws { resolveFeatures(collection, styling: styling, layer: layer, into: &state) }
         }
       case .graphics(let graphics):
         state.features.total = graphics.count
-        if shown {
+        if draws {
           for g in graphics {
             if let floor, let f = g.floor, f != floor {
               state.features.otherFloor += 1

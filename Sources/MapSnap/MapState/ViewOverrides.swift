@@ -42,7 +42,7 @@ public struct ViewOverrides: Sendable {
     if v.deviceWidth > SceneDecoder.maxSide || v.deviceHeight > SceneDecoder.maxSide || v.deviceWidth * v.deviceHeight > SceneDecoder.maxPixels {
       throw SceneError(
         file: scene.file, path: "map.size", kind: .invalidValue,
-        message: "the image would be \(v.deviceWidth)×\(v.deviceHeight) pixels; at most \(SceneDecoder.maxSide) per side and \(SceneDecoder.maxPixels) pixels in all")
+        message: "the image would be \(v.deviceWidth)×\(v.deviceHeight) pixels (size × pixelRatio, after command-line overrides); at most \(SceneDecoder.maxSide) per side and \(SceneDecoder.maxPixels) pixels in all")
     }
     return v
   }

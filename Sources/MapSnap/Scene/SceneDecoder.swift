@@ -103,7 +103,7 @@ struct SceneDecoder {
     case .graphics: specific = ["graphics"]
     case .annotation: specific = ["source", "textField", "angleField", "referenceScale", "sublayers"]
     }
-    let r = try ObjectReader(value, at: path, file: file, what: "a \(kind.rawValue) layer", allowed: common + specific)
+    let r = try ObjectReader(value, at: path, file: file, what: "\(kind == .annotation ? "an" : "a") \(kind.rawValue) layer", allowed: common + specific)
     guard let id = try r.string("id", nonEmpty: true) else {
       throw r.error("id", "missing required key \"id\": expected a unique layer id", kind: .missingKey)
     }
@@ -144,7 +144,7 @@ struct SceneDecoder {
       do {
         return .inline(try GeoJSONDecoder.decodeDocument(data, path: path.key("data")))
       } catch {
-        throw SceneError(file: file, path: error.path.description, kind: .invalidValue, message: error.message)
+        throw SceneError(file: file, path: error.path.description, kind: .invalidValue, message: error.message, hint: error.hint)
       }
     }
   }
@@ -183,7 +183,7 @@ struct SceneDecoder {
         clauses.append((key, [v]))
       case .array(let values):
         guard !values.isEmpty else {
-          throw SceneError(file: file, path: kp.description, kind: .invalidValue, message: "expected a non-empty array of values to match")
+          throw SceneError(file: file, path: kp.description, kind: .invalidValue, message: "expected a non-empty array of values to match, found an empty array")
         }
         for (i, e) in values.enumerated() {
           switch e {
@@ -280,7 +280,7 @@ struct SceneDecoder {
     do {
       geometry = try GeoJSONDecoder.decodeGeometry(try r.require("geometry", "a GeoJSON geometry"), path: path.key("geometry"))
     } catch let e as GeoJSONIssue {
-      throw SceneError(file: file, path: e.path.description, kind: .invalidValue, message: e.message)
+      throw SceneError(file: file, path: e.path.description, kind: .invalidValue, message: e.message, hint: e.hint)
     } catch let e as SceneError {
       throw e
     } catch {

@@ -29,9 +29,10 @@ public final class SourceLoader {
     case .inline(let collection):
       return .success(collection)
     case .file(let shown, let resolved):
-      if let hit = cache[resolved] { return hit }
+      let key = FileIO.canonicalPath(resolved) ?? resolved
+      if let hit = cache[key] { return hit }
       let result = Self.read(shown: shown, resolved: resolved)
-      cache[resolved] = result
+      cache[key] = result
       return result
     }
   }

@@ -45,32 +45,59 @@ public enum FileIO {
     return bytes
   }
 
-  /// Writes `bytes` to `path` all or nothing: into a temporary file in the same
-  /// folder, then renamed over `path`. On failure the temporary file is removed
-  /// and `path` is untouched.
-  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+  /// A complete file written next to its target under a temporary name,
+  /// waiting to be renamed into place (`commit`) or removed (`discard`).
+  public struct StagedFile: Sendable {
+    public let temporaryPath: String
+    public let path: String
+
+    /// Renames the staged file over `path`.
+    public func commit() throws(FileError) {
+      if rename(temporaryPath, path) != 0 {
+        let error = FileError.fromErrno(path)
+        unlink(temporaryPath)
+        throw error
+      }
+    }
+
+    /// Removes the staged file, leaving `path` untouched.
+    public func discard() {
+      unlink(temporaryPath)
+    }
+  }
+
+  /// Writes `bytes` to a temporary file in the folder of `path`. Nothing
+  /// visible changes until the result is committed.
+  public static func stage(_ bytes: [UInt8], for path: String) throws(FileError) -> StagedFile {
     let dir = directory(of: path)
     var template = Array(((dir == "" ? "" : dir + "/") + ".mapsnap-XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     if fd < 0 { throw .fromErrno(path) }
-    let tmp = String(cString: template)
-    var ok = false
-    defer {
-      if !ok { unlink(tmp) }
-    }
+    let tmp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     do throws(FileError) {
       try writeAll(fd: fd, bytes, path: path)
     } catch {
       close(fd)
+      unlink(tmp)
       throw error
     }
     // mkstemp creates 0600; give the file the usual permissions (umask applies).
     let mask = umask(0)
     umask(mask)
     fchmod(fd, 0o666 & ~mask)
-    if close(fd) != 0 { throw .fromErrno(path) }
-    if rename(tmp, path) != 0 { throw .fromErrno(path) }
-    ok = true
+    if close(fd) != 0 {
+      let error = FileError.fromErrno(path)
+      unlink(tmp)
+      throw error
+    }
+    return StagedFile(temporaryPath: tmp, path: path)
+  }
+
+  /// Writes `bytes` to `path` all or nothing: into a temporary file in the same
+  /// folder, then renamed over `path`. On failure the temporary file is removed
+  /// and `path` is untouched.
+  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+    try stage(bytes, for: path).commit()
   }
 
   /// Writes `bytes` to standard output.
@@ -93,6 +120,14 @@ public enum FileIO {
       }
       offset += n
     }
+  }
+
+  /// The absolute path with symbolic links and `.`/`..` resolved, or nil when
+  /// the file does not exist.
+  public static func canonicalPath(_ path: String) -> String? {
+    guard let p = realpath(path, nil) else { return nil }
+    defer { free(p) }
+    return String(cString: p)
   }
 
   /// The folder part of `path` ("" for a bare file name, "/" for root files).

@@ -130,6 +130,17 @@ int png_shim_decode_rgba8(const void *data, size_t size, uint64_t max_pixels,
 /** Frees memory returned by the shim. Accepts NULL. */
 void png_shim_free(void *pointer);
 
+/**
+ * Encodes 8-bit pixels (4 bytes per pixel: R, G, B, A straight alpha, or any
+ * 4th byte when write_rgb is set) with filter type NONE at zlib_level, the
+ * zlib stream compressed in fixed segments on up to `threads` threads (see
+ * png_parallel.c). The output bytes are the same for every thread count.
+ * On success *out holds the PNG file; free it with png_shim_free(out->data).
+ */
+int png_shim_encode_parallel(const void *pixels, uint32_t width, uint32_t height,
+                             size_t row_stride, int write_rgb, int zlib_level, int threads,
+                             PNGShimBuffer *out, char *error_message, size_t error_capacity);
+
 #ifdef __cplusplus
 }
 #endif

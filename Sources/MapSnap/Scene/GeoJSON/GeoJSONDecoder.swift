@@ -3,6 +3,7 @@
 struct GeoJSONIssue: Error, Sendable {
   var path: JSONPath
   var message: String
+  var hint: String? = nil
 }
 
 /// Reads GeoJSON (RFC 7946) values into projected `Geometry` and features.
@@ -35,7 +36,7 @@ enum GeoJSONDecoder {
       }
     case "Feature":
       decodeFeature(value, path: path, into: &collection)
-    default:
+    case _ where geometryTypes.contains(type):
       let geometry: Geometry
       do {
         geometry = try decodeGeometry(value, path: path)
@@ -45,17 +46,31 @@ enum GeoJSONDecoder {
         return collection
       }
       collection.features.append(Feature(id: nil, properties: JSONObject([]), geometry: geometry))
+    default:
+      throw GeoJSONIssue(
+        path: path.key("type"),
+        message: "expected a FeatureCollection, a Feature or a geometry, found type \"\(type)\"",
+        hint: closestMatch(to: type, in: ["FeatureCollection", "Feature"] + geometryTypes).map { "did you mean \"\($0)\"?" })
     }
     return collection
   }
 
+  static let geometryTypes = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
+
   private static func decodeFeature(_ value: JSONValue, path: JSONPath, into c: inout FeatureCollection) {
     func skip(_ issue: GeoJSONIssue) {
       c.invalidCount += 1
-      if c.invalidSamples.count < 3 { c.invalidSamples.append("\(issue.path): \(issue.message)") }
+      if c.invalidSamples.count < 3 {
+        c.invalidSamples.append("\(issue.path): \(issue.message)\(issue.hint.map { " (\($0))" } ?? "")")
+      }
     }
     guard case .object(let obj) = value else {
       skip(GeoJSONIssue(path: path, message: "expected a Feature object, found \(describe(value))"))
+      return
+    }
+    guard case .string("Feature")? = obj["type"] else {
+      let found = obj["type"].map(describe) ?? "no \"type\""
+      skip(GeoJSONIssue(path: path.key("type"), message: "expected \"type\": \"Feature\", found \(found)"))
       return
     }
     let properties: JSONObject
@@ -112,6 +127,11 @@ enum GeoJSONDecoder {
       }
       return
     }
+    guard geometryTypes.contains(type) else {
+      throw GeoJSONIssue(
+        path: path.key("type"), message: "unknown geometry type \"\(type)\"",
+        hint: closestMatch(to: type, in: geometryTypes).map { "did you mean \"\($0)\"?" })
+    }
     guard let coords = obj["coordinates"] else {
       throw GeoJSONIssue(path: path.key("coordinates"), message: "a \(type) needs \"coordinates\"")
     }
@@ -131,10 +151,7 @@ enum GeoJSONDecoder {
     case "MultiPolygon":
       for (i, p) in try array(coords, cp).enumerated() { g.polygons.append(try polygon(p, cp.index(i), &g.bounds)) }
     default:
-      let known = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
-      var msg = "unknown geometry type \"\(type)\""
-      if let m = closestMatch(to: type, in: known) { msg += " (did you mean \"\(m)\"?)" }
-      throw GeoJSONIssue(path: path.key("type"), message: msg)
+      break  // unknown types are rejected above
     }
   }
 
@@ -194,10 +211,12 @@ enum GeoJSONDecoder {
       guard a.count >= 4 else {
         throw GeoJSONIssue(path: rp, message: "a ring needs at least 4 positions (first repeated last), found \(a.count)")
       }
-      var ring = try positions(a, rp, &bounds)
-      guard ring[0] == ring[ring.count - 1] else {
+      // Closure is checked on the numbers as written, before latitudes are clamped.
+      guard a[0] == a[a.count - 1] else {
+        _ = try positions(a, rp, &bounds)  // a bad position is the better message
         throw GeoJSONIssue(path: rp, message: "ring is not closed: its last position differs from its first")
       }
+      var ring = try positions(a, rp, &bounds)
       ring.removeLast()
       // Outer ring counter-clockwise (positive area with y north), holes clockwise.
       let area = signedArea(ring)
@@ -229,7 +248,8 @@ func describe(_ v: JSONValue) -> String {
   case .string(let s):
     let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
     return "string \"\(shown)\""
-  case .array: return "an array"
+  case .array(let a):
+    return a.isEmpty ? "an empty array" : "an array of \(a.count) value\(a.count == 1 ? "" : "s")"
   case .object: return "an object"
   }
 }
