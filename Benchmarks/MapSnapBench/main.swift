@@ -73,6 +73,7 @@ var bytes = 0
 var size = (0, 0)
 var drawn = 0
 var listSize = (0, 0)
+var shownScale = ""
 do {
   for _ in 0..<runs {
     var t0 = monotonicSeconds()
@@ -96,6 +97,7 @@ do {
     bytes = png.count
     size = (snap.canvas.width, snap.canvas.height)
     listSize = (snap.timings.fills, snap.timings.edges)
+    shownScale = String(Int(snap.state.viewport.scale.rounded()))
     drawn = snap.state.layers.reduce(0) { $0 + $1.features.drawn }
   }
 } catch {
@@ -106,7 +108,7 @@ var usage = rusage()
 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
 let ms = { (x: [Double]) in String(Int((median(x) * 10000).rounded())).withDecimal }
 print(
-  "\(scenePath) 1:\(scale.map { String(Int($0)) } ?? "scene") \(size.0)x\(size.1), \(drawn) features drawn (\(listSize.0) fills, \(listSize.1) edges), median of \(runs): "
+  "\(scenePath) 1:\(shownScale) \(size.0)x\(size.1), \(drawn) features drawn (\(listSize.0) fills, \(listSize.1) edges), median of \(runs): "
     + "load \(ms(load)) ms, render \(ms(render)) ms (resolve \(ms(resolve)), display list \(ms(list)), rasterise \(ms(raster))), "
     + "encode \(ms(encode)) ms, PNG \(bytes) bytes, peak RSS \(usage.ru_maxrss / 1024) MB")
 

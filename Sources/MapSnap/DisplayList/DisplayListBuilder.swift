@@ -1,3 +1,19 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Parts written by index from parallel workers, each index by one worker only.
+private struct SendableBuffer: @unchecked Sendable {
+  let buffer: UnsafeMutableBufferPointer<DisplayList>
+}
+
+private func activeProcessorCount() -> Int {
+  max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
+
 /// Turns a resolved `MapState` into a `DisplayList` in device pixels: layers
 /// bottom-up (a translucent layer as one group), and within a layer each
 /// feature in order: polygon fills, then strokes, then markers.
@@ -6,25 +22,86 @@
 /// thinner than one device pixel are drawn one pixel wide with their alpha
 /// scaled by the width (hairlines); lines are clipped to the frame grown by
 /// the stroke's reach before they are stroked, keeping the dash phase.
-public struct DisplayListBuilder {
+public struct DisplayListBuilder: Sendable {
   public let state: MapState
   /// Flattening tolerance in device pixels for round joins, caps and markers.
   public var tolerance = 0.1
+  /// Worker threads; 0 means one per active processor.
+  public var threads = 0
 
-  public init(state: MapState) {
+  public init(state: MapState, threads: Int = 0) {
     self.state = state
+    self.threads = threads
   }
 
+  /// A run of drawables of one layer, built into a part of its own.
+  private struct Chunk {
+    var layer: Int
+    var range: Range<Int>
+  }
+
+  /// Builds the list. Drawables are cut into chunks by their number of
+  /// points (never by the thread count), chunks are built in parallel and
+  /// appended in order, so the list is the same as a serial build.
   public func build() -> DisplayList {
     let v = state.viewport
     var list = DisplayList(width: v.deviceWidth, height: v.deviceHeight, background: state.background)
-    for layer in state.layers where layer.status.contains(.active) && !layer.drawables.isEmpty {
-      let grouped = layer.opacity < 1
-      if grouped { list.beginGroup(opacity: layer.opacity) }
-      for d in layer.drawables { draw(d, into: &list) }
-      if grouped { list.endGroup() }
+    var chunks: [Chunk] = []
+    for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) && !layer.drawables.isEmpty {
+      var start = 0
+      var points = 0
+      for (i, d) in layer.drawables.enumerated() {
+        points += d.geometry.pointCount
+        if points >= Self.chunkPoints || i - start + 1 >= Self.chunkDrawables {
+          chunks.append(Chunk(layer: li, range: start..<(i + 1)))
+          start = i + 1
+          points = 0
+        }
+      }
+      if start < layer.drawables.count { chunks.append(Chunk(layer: li, range: start..<layer.drawables.count)) }
     }
+    let parts = buildParts(chunks, width: v.deviceWidth, height: v.deviceHeight)
+    var open: Int? = nil
+    for (chunk, part) in zip(chunks, parts) {
+      if open != chunk.layer {
+        if open != nil, state.layers[open!].opacity < 1 { list.endGroup() }
+        open = chunk.layer
+        if state.layers[chunk.layer].opacity < 1 { list.beginGroup(opacity: state.layers[chunk.layer].opacity) }
+      }
+      list.append(part)
+    }
+    if let open, state.layers[open].opacity < 1 { list.endGroup() }
     return list
+  }
+
+  static let chunkPoints = 4096
+  static let chunkDrawables = 128
+
+  private func buildParts(_ chunks: [Chunk], width: Int, height: Int) -> [DisplayList] {
+    let empty = DisplayList(width: width, height: height, background: .transparent)
+    var parts = [DisplayList](repeating: empty, count: chunks.count)
+    let workers = min(chunks.count, threads > 0 ? threads : activeProcessorCount())
+    if workers <= 1 {
+      for (k, chunk) in chunks.enumerated() { build(chunk, into: &parts[k]) }
+      return parts
+    }
+    let next = Atomic<Int>(0)
+    parts.withUnsafeMutableBufferPointer { buffer in
+      let out = SendableBuffer(buffer: buffer)
+      DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        while true {
+          let k = next.add(1, ordering: .relaxed).oldValue
+          if k >= chunks.count { break }
+          self.build(chunks[k], into: &out.buffer[k])
+        }
+      }
+    }
+    return parts
+  }
+
+  private func build(_ chunk: Chunk, into list: inout DisplayList) {
+    let drawables = state.layers[chunk.layer].drawables
+    for i in chunk.range { draw(drawables[i], into: &list) }
   }
 
   private func draw(_ d: Drawable, into list: inout DisplayList) {

@@ -32,7 +32,7 @@ public struct Snapshot: Sendable {
     var clock = monotonicSeconds()
     let state = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor).resolve(sources: sources)
     t.resolve = lap(&clock)
-    let list = DisplayListBuilder(state: state).build()
+    let list = DisplayListBuilder(state: state, threads: options.threads).build()
     t.displayList = lap(&clock)
     t.fills = list.fillCount
     t.edges = list.edgeCount

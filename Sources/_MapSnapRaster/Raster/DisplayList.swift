@@ -89,6 +89,25 @@ public struct DisplayList: Sendable {
     return true
   }
 
+  /// Appends every item of `other` (a list of the same size), as if its
+  /// commands had been issued on this list: lists built apart, in parallel,
+  /// and appended in order give the same list as one serial build.
+  /// - Precondition: same size, and `other` has no open group.
+  public mutating func append(_ other: DisplayList) {
+    precondition(other.width == width && other.height == height, "display lists of different sizes")
+    precondition(other.openGroups == 0, "appending a display list with an open group")
+    let edgeBase = edges.count
+    let bucketBase = bucketOffsets.count
+    edges += other.edges
+    bucketOffsets += other.bucketOffsets
+    items.reserveCapacity(items.count + other.items.count)
+    for var item in other.items {
+      item.edgeStart += edgeBase
+      if item.bucketStart >= 0 { item.bucketStart += bucketBase }
+      items.append(item)
+    }
+  }
+
   /// Starts a group whose content is composited as a whole with `opacity`
   /// (0...1) at the matching `endGroup()`. Groups may nest.
   public mutating func beginGroup(opacity: Double) {

@@ -17,6 +17,14 @@ public struct Geometry: Sendable {
   public init() {}
 
   public var isEmpty: Bool { points.isEmpty && lines.isEmpty && polygons.isEmpty }
+
+  /// Number of positions in all parts (a measure of the work to draw it).
+  public var pointCount: Int {
+    var n = points.count
+    for l in lines { n += l.count }
+    for p in polygons { for r in p { n += r.count } }
+    return n
+  }
 }
 
 /// One GeoJSON feature.
