@@ -127,14 +127,8 @@ public struct DisplayListBuilder: Sendable {
   }
 
   private func stroke(_ path: Path, style s: Style, color: Color, into list: inout DisplayList) {
+    guard let (width, paint) = hairline(width: s.strokeWidth * state.viewport.pixelRatio, color: color) else { return }
     let ratio = state.viewport.pixelRatio
-    var width = s.strokeWidth * ratio
-    guard width > 0 else { return }
-    var paint = color
-    if width < 1 {
-      paint = color.withOpacity(width)
-      width = 1
-    }
     let reach = width / 2 * (s.lineJoin == .miter ? max(s.miterLimit, 1.5) : 1.5) + 2
     let frame = Rect(minX: -reach, minY: -reach, maxX: Double(list.width) + reach, maxY: Double(list.height) + reach)
     var clipped = Path()
@@ -151,6 +145,13 @@ public struct DisplayListBuilder: Sendable {
     list.fill(outline, rule: .nonZero, color: paint)
   }
 
+  /// The width and paint a stroke is drawn with: nil for no width; under one
+  /// device pixel, one pixel wide with the alpha scaled by the width.
+  private func hairline(width: Double, color: Color) -> (Double, Color)? {
+    guard width > 0 else { return nil }
+    return width < 1 ? (1, color.withOpacity(width)) : (width, color)
+  }
+
   private func drawMarker(_ m: MarkerStyle, at point: Point, into list: inout DisplayList) {
     let ratio = state.viewport.pixelRatio
     let center = point + Point(m.offset.0 * ratio, m.offset.1 * ratio)
@@ -159,13 +160,7 @@ public struct DisplayListBuilder: Sendable {
     guard center.x > -reach, center.y > -reach, center.x < Double(list.width) + reach, center.y < Double(list.height) + reach else { return }
     let shape = markerPath(m.shape, at: center, size: size, tolerance: tolerance)
     if let fill = m.fill { list.fill(shape, rule: .nonZero, color: fill.withOpacity(m.opacity)) }
-    if let stroke = m.stroke, m.strokeWidth > 0 {
-      var width = m.strokeWidth * ratio
-      var paint = stroke.withOpacity(m.opacity)
-      if width < 1 {
-        paint = paint.withOpacity(width)
-        width = 1
-      }
+    if let stroke = m.stroke, let (width, paint) = hairline(width: m.strokeWidth * ratio, color: stroke.withOpacity(m.opacity)) {
       let outline = strokeOutline(shape, style: StrokeStyle(width: width, join: .miter, cap: .butt, miterLimit: 4), tolerance: tolerance)
       list.fill(outline, rule: .nonZero, color: paint)
     }
