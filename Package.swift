@@ -21,7 +21,7 @@ let package = Package(
     /// The renderer as a library: scene → map state → display list → tiles → PNG.
     .target(
       name: "MapSnap",
-      dependencies: ["_MapSnapRaster", "_PNGShims"]
+      dependencies: ["_MapSnapRaster", "_PNGShims", "CFreeType"]
     ),
     /// The `mapsnap` command: argument parsing and exit statuses only.
     .executableTarget(

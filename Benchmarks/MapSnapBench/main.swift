@@ -41,7 +41,8 @@ if survey {
       ("none, level 2, 1 thread", PNGEncodingOptions(compressionLevel: 2, filter: .none, threads: 1)),
       ("none, level 2 (fast)", .fast),
       ("none, level 3", PNGEncodingOptions(compressionLevel: 3, filter: .none)),
-      ("none, level 6 (small)", .small),
+      ("none, level 6", PNGEncodingOptions(compressionLevel: 6, filter: .none)),
+      ("none, level 9 (small)", .small),
       ("adaptive, level 2", PNGEncodingOptions(compressionLevel: 2, filter: .adaptive)),
       ("adaptive, level 6 (libpng default)", PNGEncodingOptions(compressionLevel: 6, filter: .adaptive)),
     ]

@@ -38,6 +38,9 @@ struct Render: ParsableCommand {
   @Option(help: ArgumentHelp("Write the JSON report (map, layer statuses, counts) to this file; '-' for standard output.", valueName: "file"))
   var report: String?
 
+  @Option(name: .customLong("font-dir"), help: ArgumentHelp("A folder of .ttf/.otf fonts to use before the bundled ones (repeatable).", valueName: "folder"))
+  var fontDirs: [String] = []
+
   @Flag(help: "Fail (exit status 1, no output) when a layer's source cannot be loaded.")
   var strict = false
 
@@ -47,7 +50,7 @@ struct Render: ParsableCommand {
   @Option(name: .customLong("tile-rows"), parsing: .unconditional, help: "Height of a tile band in rows. The image is identical for any value.")
   var tileRows = 32
 
-  @Option(help: "PNG compression: fast (zlib level 2) or small (level 6).")
+  @Option(help: "PNG compression: fast (zlib level 2) or small (level 9, several times slower).")
   var compression: Compression = .fast
 
   enum Compression: String, ExpressibleByArgument, CaseIterable {
@@ -74,12 +77,28 @@ struct Render: ParsableCommand {
       let overrides = ViewOverrides(
         scale: scale, zoom: zoom, center: center.flatMap(parseCenter), size: size.flatMap(parseSize),
         pixelRatio: pixelRatio, floor: floor.map(FloorValue.init))
-      snapshot = try Snapshot.render(loaded, overrides: overrides, options: RenderOptions(threads: threads, tileRows: tileRows))
+      var fonts: FontLibrary? = nil
+      if !fontDirs.isEmpty {
+        do {
+          fonts = try FontLibrary(directories: fontDirs + [FontLibrary.bundledDirectory])
+        } catch {
+          printError("error: \(error)")
+          throw ExitStatus.invalidScene
+        }
+      }
+      snapshot = try Snapshot.render(
+        loaded, overrides: overrides, options: RenderOptions(threads: threads, tileRows: tileRows), fonts: fonts)
+    } catch let error as ExitCode {
+      throw error
     } catch {
       printError("error: \(error)")
       throw ExitStatus.invalidScene
     }
     for w in snapshot.state.warnings { printError("warning: \(w)") }
+    if !snapshot.text.missingCodePoints.isEmpty {
+      let names = snapshot.text.missingCodePoints.map { "U+" + String($0.value, radix: 16, uppercase: true) }
+      printError("warning: no font covers \(names.joined(separator: ", ")); those characters are not drawn (add a font with --font-dir)")
+    }
     if strict, snapshot.state.layers.contains(where: { $0.status.contains(.error) }) {
       printError("error: --strict: a layer's source could not be loaded; no output written")
       throw ExitStatus.renderFailed

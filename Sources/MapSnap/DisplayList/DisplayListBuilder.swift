@@ -24,18 +24,28 @@ private func activeProcessorCount() -> Int {
 /// the stroke's reach before they are stroked, keeping the dash phase.
 public struct DisplayListBuilder: Sendable {
   public let state: MapState
+  /// Laid-out annotation and label text (empty when the map has none).
+  public let text: TextPlacement
   /// Flattening tolerance in device pixels for round joins, caps and markers.
   public var tolerance = 0.1
   /// Worker threads; 0 means one per active processor.
   public var threads = 0
 
-  public init(state: MapState, threads: Int = 0) {
+  /// Marker icons, loaded before the build (see `Snapshot.render`).
+  public let icons: IconCache
+
+  public init(state: MapState, text: TextPlacement = TextPlacement(), icons: IconCache = IconCache(), threads: Int = 0) {
     self.state = state
+    self.text = text
+    self.icons = icons
     self.threads = threads
   }
 
-  /// A run of drawables of one layer, built into a part of its own.
+  /// A run of work built into a part of its own: drawables or annotation
+  /// texts of one layer, or labels (layer -1, above every layer).
   private struct Chunk {
+    enum Kind { case drawables, annotations, labels }
+    var kind: Kind
     var layer: Int
     var range: Range<Int>
   }
@@ -47,30 +57,39 @@ public struct DisplayListBuilder: Sendable {
     let v = state.viewport
     var list = DisplayList(width: v.deviceWidth, height: v.deviceHeight, background: state.background)
     var chunks: [Chunk] = []
-    for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) && !layer.drawables.isEmpty {
+    for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) {
       var start = 0
       var points = 0
       for (i, d) in layer.drawables.enumerated() {
         points += d.geometry.pointCount
         if points >= Self.chunkPoints || i - start + 1 >= Self.chunkDrawables {
-          chunks.append(Chunk(layer: li, range: start..<(i + 1)))
+          chunks.append(Chunk(kind: .drawables, layer: li, range: start..<(i + 1)))
           start = i + 1
           points = 0
         }
       }
-      if start < layer.drawables.count { chunks.append(Chunk(layer: li, range: start..<layer.drawables.count)) }
+      if start < layer.drawables.count { chunks.append(Chunk(kind: .drawables, layer: li, range: start..<layer.drawables.count)) }
+      if let texts = text.annotations[li] {
+        for s in stride(from: 0, to: texts.count, by: Self.chunkDrawables) {
+          chunks.append(Chunk(kind: .annotations, layer: li, range: s..<min(texts.count, s + Self.chunkDrawables)))
+        }
+      }
+    }
+    for s in stride(from: 0, to: text.labels.count, by: Self.chunkDrawables) {
+      chunks.append(Chunk(kind: .labels, layer: -1, range: s..<min(text.labels.count, s + Self.chunkDrawables)))
     }
     let parts = buildParts(chunks, width: v.deviceWidth, height: v.deviceHeight)
     var open: Int? = nil
+    func opacity(_ layer: Int?) -> Double { layer.map { $0 >= 0 ? state.layers[$0].opacity : 1 } ?? 1 }
     for (chunk, part) in zip(chunks, parts) {
       if open != chunk.layer {
-        if open != nil, state.layers[open!].opacity < 1 { list.endGroup() }
+        if opacity(open) < 1 { list.endGroup() }
         open = chunk.layer
-        if state.layers[chunk.layer].opacity < 1 { list.beginGroup(opacity: state.layers[chunk.layer].opacity) }
+        if opacity(open) < 1 { list.beginGroup(opacity: opacity(open)) }
       }
       list.append(part)
     }
-    if let open, state.layers[open].opacity < 1 { list.endGroup() }
+    if opacity(open) < 1 { list.endGroup() }
     return list
   }
 
@@ -100,8 +119,26 @@ public struct DisplayListBuilder: Sendable {
   }
 
   private func build(_ chunk: Chunk, into list: inout DisplayList) {
-    let drawables = state.layers[chunk.layer].drawables
-    for i in chunk.range { draw(drawables[i], into: &list) }
+    switch chunk.kind {
+    case .drawables:
+      let drawables = state.layers[chunk.layer].drawables
+      for i in chunk.range { draw(drawables[i], into: &list) }
+    case .annotations:
+      let texts = text.annotations[chunk.layer] ?? []
+      for i in chunk.range { draw(texts[i], into: &list) }
+    case .labels:
+      for i in chunk.range { draw(text.labels[i], into: &list) }
+    }
+  }
+
+  /// A text: its halo (the outlines stroked with round joins, reaching
+  /// `haloWidth` beyond them) under the glyphs.
+  private func draw(_ t: PlacedText, into list: inout DisplayList) {
+    if let halo = t.haloColor, t.haloWidth > 0 {
+      let outline = strokeOutline(t.path, style: StrokeStyle(width: 2 * t.haloWidth, join: .round, cap: .round), tolerance: tolerance)
+      list.fill(outline, rule: .nonZero, color: halo)
+    }
+    list.fill(t.path, rule: .nonZero, color: t.color)
   }
 
   private func draw(_ d: Drawable, into list: inout DisplayList) {
@@ -154,6 +191,12 @@ public struct DisplayListBuilder: Sendable {
 
   private func drawMarker(_ m: MarkerStyle, at point: Point, into list: inout DisplayList) {
     let ratio = state.viewport.pixelRatio
+    if let path = m.icon {
+      // A missing or unreadable icon was reported on its layer; it draws nothing.
+      guard case .success(let image) = icons.image(atPath: path) else { return }
+      list.drawImage(image, in: iconRect(for: image, at: point, size: m.size, offset: m.offset, pixelRatio: ratio), opacity: m.opacity)
+      return
+    }
     let center = point + Point(m.offset.0 * ratio, m.offset.1 * ratio)
     let size = m.size * ratio
     let reach = size * 1.5 + m.strokeWidth * ratio

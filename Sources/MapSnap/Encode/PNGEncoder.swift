@@ -33,8 +33,10 @@ public struct PNGEncodingOptions: Sendable, Equatable, Hashable {
 
   /// Level 2, no filtering: the default, tuned for encode speed.
   public static let fast = PNGEncodingOptions(compressionLevel: 2, filter: .none)
-  /// Level 6 (zlib's default), no filtering: smaller files, slower.
-  public static let small = PNGEncodingOptions(compressionLevel: 6, filter: .none)
+  /// Level 9, no filtering: the smallest files of zlib's levels on map frames
+  /// (level 6 is larger than level 2 on frames with haloed text), about
+  /// 4–6 times slower than `fast`.
+  public static let small = PNGEncodingOptions(compressionLevel: 9, filter: .none)
 }
 
 /// Encodes premultiplied RGBA8 pixel buffers as PNG files through libpng.

@@ -52,12 +52,41 @@ public struct LayerState: Sendable {
   public let opacity: Double
   /// Geometries to draw, bottom to top, each with its style.
   public internal(set) var drawables: [Drawable] = []
+  /// For annotation layers: each sublayer's status and counts.
+  public internal(set) var sublayers: [SublayerState] = []
+  /// For annotation layers: the texts to draw, in feature order.
+  public internal(set) var annotations: [AnnotationText] = []
+  /// Index of the scene layer this state belongs to.
+  public let index: Int
+}
+
+/// What one annotation sublayer (class) shows, and why. A sublayer is drawn
+/// only when it and its layer are both visible at the scale, so it carries
+/// its layer's `notVisible` and `outOfScale` flags as well as its own.
+public struct SublayerState: Sendable {
+  public let id: String
+  public internal(set) var status: LayerStatus = []
+  public internal(set) var features = FeatureCounts()
+}
+
+/// One annotation to draw: its anchor (Web Mercator metres), text, angle in
+/// degrees counter-clockwise from east, and the sublayer whose style it takes.
+public struct AnnotationText: Sendable {
+  public var point: Point
+  public var text: String
+  public var angle: Double
+  public var sublayer: Int
 }
 
 /// One geometry and the style it is drawn with.
 public struct Drawable: Sendable {
   public var geometry: Geometry
   public var style: Style
+  /// The label's text (the `label.field` property as text), when the style
+  /// labels features and the feature has a value.
+  public var labelText: String?
+  /// Position of the feature in its source (for placement order).
+  public var order: Int = 0
 }
 
 /// Everything decided about a frame before any pixel is drawn: the viewport
@@ -70,4 +99,26 @@ public struct MapState: Sendable {
   public internal(set) var layers: [LayerState]
   /// Messages for standard error (missing sources and the like), in layer order.
   public internal(set) var warnings: [String]
+
+  /// Loads every icon the drawn markers use, once, before the parallel build;
+  /// a missing or unreadable icon marks its layer `warning` and is reported.
+  mutating func loadIcons(_ icons: IconCache) {
+    for i in layers.indices {
+      var failed: [String: String] = [:]
+      for d in layers[i].drawables {
+        guard let m = d.style.marker, let path = m.icon, failed[path] == nil else { continue }
+        if case .failure(let error) = icons.image(atPath: path) { failed[path] = "icon \(m.iconName ?? path): \(error)" }
+      }
+      guard !failed.isEmpty else { continue }
+      let message = failed.keys.sorted().map { failed[$0]! }.joined(separator: "; ") + "; markers with it are not drawn"
+      layers[i].status.insert(.warning)
+      layers[i].message = layers[i].message.map { $0 + "; " + message } ?? message
+      warnings.append("layer \"\(layers[i].id)\": \(message)")
+    }
+  }
+
+  /// True when some layer draws annotation or labels, so fonts are needed.
+  public var hasText: Bool {
+    layers.contains { !$0.annotations.isEmpty || $0.drawables.contains { $0.labelText != nil } }
+  }
 }

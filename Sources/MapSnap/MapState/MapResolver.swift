@@ -16,8 +16,8 @@ public struct MapResolver {
   public func resolve(sources: SourceLoader) -> MapState {
     var layers: [LayerState] = []
     var warnings: [String] = []
-    for layer in scene.layers {
-      var state = LayerState(id: layer.id, kind: layer.kind, opacity: layer.opacity)
+    for (index, layer) in scene.layers.enumerated() {
+      var state = LayerState(id: layer.id, kind: layer.kind, opacity: layer.opacity, index: index)
       let visible = layer.visible
       let inScale = layer.scaleRange.contains(viewport.scale)
       if !visible { state.status.insert(.notVisible) }
@@ -49,13 +49,33 @@ public struct MapResolver {
               state.features.otherFloor += 1
               continue
             }
-            add(Drawable(geometry: g.geometry, style: g.style), to: &state)
+            add(Drawable(geometry: g.geometry, style: g.style, labelText: nil, order: state.drawables.count), to: &state)
           }
         }
-      case .annotation:
-        state.status.insert(.warning)
-        state.message = "annotation layers are not drawn by this version of mapsnap"
-        warnings.append("layer \"\(layer.id)\": \(state.message!)")
+      case .annotation(let anno):
+        state.sublayers = anno.sublayers.map { sub in
+          var s = SublayerState(id: sub.id)
+          if !visible || !sub.visible { s.status.insert(.notVisible) }
+          if !inScale || !sub.scaleRange.contains(viewport.scale) { s.status.insert(.outOfScale) }
+          return s
+        }
+        switch sources.load(anno.source) {
+        case .failure(let error):
+          state.status.insert(.error)
+          state.message = error.description
+          warnings.append("layer \"\(layer.id)\": \(error.description); the layer is not drawn")
+        case .success(let collection):
+          state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount
+          state.features.invalid = collection.invalidCount
+          if collection.invalidCount > 0 {
+            state.status.insert(.warning)
+            state.message = "skipped \(collection.invalidCount) invalid feature\(collection.invalidCount == 1 ? "" : "s") (\(collection.invalidSamples.joined(separator: "; ")))"
+          }
+          resolveAnnotations(collection, anno, layer: layer, draws: draws, into: &state)
+        }
+        for i in state.sublayers.indices where state.sublayers[i].status.isEmpty && !state.status.contains(.error) {
+          state.sublayers[i].status.insert(.active)
+        }
       }
       if shown && !state.status.contains(.error) { state.status.insert(.active) }
       layers.append(state)
@@ -64,6 +84,17 @@ public struct MapResolver {
       warnings.append("\(scene.viewAnnotations.count) view annotation\(scene.viewAnnotations.count == 1 ? " is" : "s are") not drawn by this version of mapsnap")
     }
     return MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: layers, warnings: warnings)
+  }
+
+  /// A property value as label text: strings as they are, integral numbers
+  /// without a fraction, booleans as true/false; null and objects give none.
+  func labelText(_ v: JSONValue) -> String? {
+    switch v {
+    case .string(let s): return s
+    case .number(let n): return format(n)
+    case .bool(let b): return b ? "true" : "false"
+    default: return nil
+    }
   }
 
   private func resolveFeatures(_ collection: FeatureCollection, styling: Styling, layer: Layer, into state: inout LayerState) {
@@ -75,7 +106,7 @@ public struct MapResolver {
     }
     if rules.isEmpty { return }
     state.drawables.reserveCapacity(collection.features.count)
-    for feature in collection.features {
+    for (index, feature) in collection.features.enumerated() {
       if let floor, let field = layer.floorField,
         let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
       {
@@ -83,13 +114,58 @@ public struct MapResolver {
         continue
       }
       guard let rule = rules.first(where: { $0.filter.matches(feature.properties) }) else { continue }
-      add(Drawable(geometry: feature.geometry, style: rule.style), to: &state)
+      let text = rule.style.label.flatMap { feature.properties[$0.field].flatMap(labelText) }
+      add(Drawable(geometry: feature.geometry, style: rule.style, labelText: text, order: index), to: &state)
+    }
+  }
+
+  /// Sorts annotation features into sublayers (first `where` that matches)
+  /// and keeps those whose sublayer draws at this scale and floor and whose
+  /// text can reach into the frame.
+  private func resolveAnnotations(
+    _ collection: FeatureCollection, _ anno: AnnotationLayer, layer: Layer, draws: Bool, into state: inout LayerState
+  ) {
+    let frame = viewport.extent
+    for feature in collection.features {
+      guard let s = anno.sublayers.firstIndex(where: { $0.filter.matches(feature.properties) }) else { continue }
+      state.sublayers[s].features.total += 1
+      if let floor, let field = layer.floorField,
+        let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
+      {
+        state.sublayers[s].features.otherFloor += 1
+        state.features.otherFloor += 1
+        continue
+      }
+      guard draws, state.sublayers[s].status.isEmpty,
+        let text = feature.properties[anno.textField].flatMap(labelText), !text.isEmpty
+      else { continue }
+      var angle = 0.0
+      if let field = anno.angleField, let v = feature.properties[field] {
+        switch v {
+        case .number(let n) where n.isFinite: angle = n
+        case .string(let t): angle = Double(t) ?? 0
+        default: break
+        }
+      }
+      // Conservative reach of the text: its size times its longest line.
+      let size = anno.sublayers[s].style.size * anno.referenceScale / viewport.scale
+      let longest = text.split(separator: "\n").map(\.count).max() ?? 0
+      let reach = (size * (Double(longest) + 2) + (anno.sublayers[s].style.halo?.width ?? 0)) * viewport.metersPerPixel
+      var counted = false
+      for p in feature.geometry.points where frame.insetBy(-reach).intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
+        state.annotations.append(AnnotationText(point: p, text: text, angle: angle, sublayer: s))
+        counted = true
+      }
+      if counted {
+        state.sublayers[s].features.drawn += 1
+        state.features.drawn += 1
+      }
     }
   }
 
   /// Keeps `d` when its geometry, grown by how far its style reaches, meets the frame.
   private func add(_ d: Drawable, to state: inout LayerState) {
-    let reach = StyleReach.pixels(of: d.style) / viewport.pixelsPerMeter * viewport.pixelRatio
+    let reach = StyleReach.pixels(of: d.style) * viewport.metersPerPixel
     let grown = d.geometry.bounds.insetBy(-reach)
     guard !d.geometry.isEmpty, grown.intersects(viewport.extent) else { return }
     state.features.drawn += 1
@@ -106,7 +182,9 @@ enum StyleReach {
       r += s.strokeWidth / 2 * joinFactor
     }
     if let m = s.marker {
-      r = max(r, m.size * 1.5 + m.strokeWidth + abs(m.offset.0) + abs(m.offset.1) + 1)
+      // An icon drawn at its own height (size 0) may be up to 256 px tall.
+      let size = m.icon != nil && m.size == 0 ? 256 : m.size
+      r = max(r, size * 1.5 + m.strokeWidth + abs(m.offset.0) + abs(m.offset.1) + 1)
     }
     return r
   }

@@ -7,12 +7,15 @@
 /// A rendered frame: the decisions (`state`) and the pixels (`canvas`).
 public struct Snapshot: Sendable {
   public let state: MapState
+  /// Annotation and label text as laid out and placed.
+  public let text: TextPlacement
   public let canvas: Canvas
   /// Wall time of each stage in seconds.
   public let timings: Timings
 
   public struct Timings: Sendable {
     public var resolve: Double = 0
+    public var text: Double = 0
     public var displayList: Double = 0
     public var rasterize: Double = 0
     /// Size of the display list: fill commands and fixed-point edges.
@@ -23,23 +26,45 @@ public struct Snapshot: Sendable {
   /// Resolves, builds and rasterises `scene` with `overrides` applied.
   /// File sources load through `sources` (pass one loader to reuse its cache).
   /// - Throws: `SceneError` when the overrides and scene give no valid view.
+  /// Fonts load on first use when a scene has text and none are given
+  /// (`FontLibrary.bundledDirectory`).
+  /// - Throws: `SceneError` when the overrides and scene give no valid view,
+  ///   or a style names a font that is not available.
   public static func render(
     _ scene: Scene, overrides: ViewOverrides = ViewOverrides(), options: RenderOptions = RenderOptions(),
-    sources: SourceLoader = SourceLoader()
+    sources: SourceLoader = SourceLoader(), fonts: FontLibrary? = nil
   ) throws(SceneError) -> Snapshot {
     let viewport = try overrides.viewport(for: scene)
     var t = Timings()
     var clock = monotonicSeconds()
-    let state = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor).resolve(sources: sources)
+    var state = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor).resolve(sources: sources)
+    let icons = IconCache()
+    state.loadIcons(icons)
     t.resolve = lap(&clock)
-    let list = DisplayListBuilder(state: state, threads: options.threads).build()
+    var text = TextPlacement()
+    if state.hasText {
+      let library: FontLibrary
+      if let fonts {
+        library = fonts
+      } else {
+        do {
+          library = try FontLibrary(directories: [FontLibrary.bundledDirectory])
+        } catch {
+          throw SceneError(file: scene.file, path: "", kind: .invalidValue, message: "the scene has text but \(error)")
+        }
+      }
+      try library.check(scene)
+      text = TextPlacer(state: state, scene: scene, fonts: library, icons: icons).place()
+    }
+    t.text = lap(&clock)
+    let list = DisplayListBuilder(state: state, text: text, icons: icons, threads: options.threads).build()
     t.displayList = lap(&clock)
     t.fills = list.fillCount
     t.edges = list.edgeCount
     let canvas = Canvas(width: list.width, height: list.height)
     TileRenderer.render(list, into: canvas, options: options)
     t.rasterize = lap(&clock)
-    return Snapshot(state: state, canvas: canvas, timings: t)
+    return Snapshot(state: state, text: text, canvas: canvas, timings: t)
   }
 
   /// The frame as PNG bytes (RGB when every pixel is opaque, RGBA otherwise).
@@ -48,7 +73,7 @@ public struct Snapshot: Sendable {
   }
 
   /// The report (section 6 of the format) as JSON.
-  public var report: JSONValue { ReportBuilder(state: state).build() }
+  public var report: JSONValue { ReportBuilder(state: state, text: text).build() }
 }
 
 /// Seconds from a monotonic clock.

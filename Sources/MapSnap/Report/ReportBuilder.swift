@@ -3,9 +3,21 @@
 /// annotations' outcomes.
 public struct ReportBuilder {
   public let state: MapState
+  public let text: TextPlacement
 
-  public init(state: MapState) {
+  public init(state: MapState, text: TextPlacement = TextPlacement()) {
     self.state = state
+    self.text = text
+  }
+
+  private func counts(_ f: FeatureCounts) -> JSONValue {
+    .object(
+      JSONObject([
+        ("total", .number(Double(f.total))),
+        ("drawn", .number(Double(f.drawn))),
+        ("invalid", .number(Double(f.invalid))),
+        ("otherFloor", .number(Double(f.otherFloor))),
+      ]))
   }
 
   public func build() -> JSONValue {
@@ -26,29 +38,48 @@ public struct ReportBuilder {
       ("floor", state.floor.map { .string($0.text) } ?? .null),
     ])
     let layers = state.layers.map { l -> JSONValue in
-      .object(
-        JSONObject([
-          ("id", .string(l.id)),
-          ("type", .string(l.kind.rawValue)),
-          ("status", .array(l.status.names.map(JSONValue.string))),
-          ("message", l.message.map(JSONValue.string) ?? .null),
+      var pairs: [(String, JSONValue)] = [
+        ("id", .string(l.id)),
+        ("type", .string(l.kind.rawValue)),
+        ("status", .array(l.status.names.map(JSONValue.string))),
+        ("message", l.message.map(JSONValue.string) ?? .null),
+        ("features", counts(l.features)),
+      ]
+      if l.kind == .annotation {
+        pairs.append(
           (
-            "features",
-            .object(
-              JSONObject([
-                ("total", .number(Double(l.features.total))),
-                ("drawn", .number(Double(l.features.drawn))),
-                ("invalid", .number(Double(l.features.invalid))),
-                ("otherFloor", .number(Double(l.features.otherFloor))),
-              ]))
-          ),
-        ]))
+            "sublayers",
+            .array(
+              l.sublayers.map { s in
+                .object(
+                  JSONObject([
+                    ("id", .string(s.id)), ("status", .array(s.status.names.map(JSONValue.string))), ("features", counts(s.features)),
+                  ]))
+              })
+          ))
+      }
+      if l.kind == .features {
+        let c = text.labelCounts[l.index] ?? (0, 0)
+        pairs.append(("labels", .object(JSONObject([("placed", .number(Double(c.placed))), ("dropped", .number(Double(c.dropped)))]))))
+      }
+      return .object(JSONObject(pairs))
     }
+    let textBlock = JSONObject([
+      ("fonts", .array(text.fontsUsed.map(JSONValue.string))),
+      ("missingCodePoints", .array(text.missingCodePoints.map { .string(codePointName($0)) })),
+    ])
     return .object(
       JSONObject([
         ("map", .object(map)),
         ("layers", .array(layers)),
+        ("text", .object(textBlock)),
         ("viewAnnotations", .array([])),
       ]))
   }
+}
+
+/// `U+4E2D` style name of a code point.
+func codePointName(_ s: Unicode.Scalar) -> String {
+  let hex = String(s.value, radix: 16, uppercase: true)
+  return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }

@@ -22,9 +22,8 @@ public struct Layer: Sendable {
     case features(source: Source, styling: Styling)
     /// Inline geometry, each with its own style.
     case graphics([Graphic])
-    /// Text at a fixed geographic size (drawn from the text issue on); the
-    /// parsed block is kept so the scene loads.
-    case annotation(JSONObject)
+    /// Text at a fixed geographic size, in sublayers.
+    case annotation(AnnotationLayer)
   }
 
   public init(id: String, kind: Kind, content: Content) {

@@ -11,6 +11,8 @@ public struct Scene: Sendable {
   public var file: String
   /// Folder that relative paths resolve against.
   public var baseDirectory: String
+  /// Every font a style names, with the JSON path that names it.
+  public var fontReferences: [(name: String, path: String)] = []
 
   public init(version: Int = 1, map: MapSettings, layers: [Layer], viewAnnotations: [JSONValue] = [], file: String, baseDirectory: String) {
     self.version = version

@@ -4,6 +4,10 @@
 struct SceneDecoder {
   let file: String
   let baseDirectory: String
+  /// Every `font` named in the scene with its JSON path, checked against the
+  /// fonts once they are loaded (`Scene.fontReferences`).
+  private let fontList = FontList()
+  private var fonts: FontList.Appender { FontList.Appender(list: fontList) }
 
   static let maxPixels = 1 << 28
   static let maxSide = 32768
@@ -45,7 +49,9 @@ struct SceneDecoder {
       }
       annotations = list
     }
-    return Scene(version: 1, map: map, layers: layers, viewAnnotations: annotations, file: file, baseDirectory: baseDirectory)
+    var scene = Scene(version: 1, map: map, layers: layers, viewAnnotations: annotations, file: file, baseDirectory: baseDirectory)
+    scene.fontReferences = fontList.items.compactMap { name, path in name.map { ($0, path.description) } }
+    return scene
   }
 
   // MARK: - map
@@ -119,7 +125,7 @@ struct SceneDecoder {
       for (i, g) in list.enumerated() { graphics.append(try decodeGraphic(g, at: path.key("graphics").index(i))) }
       content = .graphics(graphics)
     case .annotation:
-      content = .annotation(r.object)
+      content = .annotation(try decodeAnnotation(r))
     }
     var layer = Layer(id: id, kind: kind, content: content)
     layer.visible = try r.bool("visible") ?? true
@@ -235,12 +241,101 @@ struct SceneDecoder {
       s.lineCap = c == "butt" ? .butt : c == "round" ? .round : .square
     }
     if let m = r.object["marker"] { s.marker = try decodeMarker(m, at: path.key("marker")) }
-    if let l = r.object["label"] {
-      _ = try ObjectReader(
-        l, at: path.key("label"), file: file, what: "a label",
-        allowed: ["field", "size", "color", "font", "halo", "anchors", "offset", "allowOverlap", "priority"])
-      s.label = l
+    if let l = r.object["label"] { s.label = try decodeLabel(l, at: path.key("label")) }
+    return s
+  }
+
+  private func decodeLabel(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> LabelStyle {
+    let r = try ObjectReader(
+      value, at: path, file: file, what: "a label",
+      allowed: ["field", "size", "color", "font", "halo", "anchors", "offset", "allowOverlap", "priority"])
+    guard let field = try r.string("field", nonEmpty: true) else {
+      throw r.error("field", "missing required key \"field\": expected the property holding the label's text", kind: .missingKey)
     }
+    var l = LabelStyle(field: field)
+    l.size = try r.number("size", "a text size > 0 in logical pixels") { $0 > 0 && $0 <= 1000 } ?? 12
+    l.color = try r.color("color") ?? l.color
+    l.font = try r.string("font", nonEmpty: true)
+    fonts.append((l.font, path.key("font")))
+    if let h = r.object["halo"] { l.halo = try decodeHalo(h, at: path.key("halo")) }
+    if let av = r.object["anchors"] {
+      guard case .array(let list) = av, !list.isEmpty else {
+        throw r.error("anchors", "expected a non-empty array of anchors, found \(describe(av))")
+      }
+      let names = Anchor.allCases.map(\.rawValue)
+      l.anchors = []
+      for (i, a) in list.enumerated() {
+        guard case .string(let name) = a, let anchor = Anchor(rawValue: name) else {
+          var hint: String? = nil
+          if case .string(let name) = a { hint = closestMatch(to: name, in: names).map { "did you mean \"\($0)\"?" } }
+          throw SceneError(
+            file: file, path: path.key("anchors").index(i).description, kind: .invalidValue,
+            message: "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), found \(describe(a))", hint: hint)
+        }
+        l.anchors.append(anchor)
+      }
+    }
+    if let o = try r.numbers("offset", count: 2, "[dx, dy] in logical pixels") { l.offset = (o[0], o[1]) }
+    l.allowOverlap = try r.bool("allowOverlap") ?? false
+    l.priority = try r.number("priority", "a finite number") { $0.isFinite } ?? 0
+    return l
+  }
+
+  private func decodeHalo(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Halo {
+    let r = try ObjectReader(value, at: path, file: file, what: "a halo", allowed: ["color", "width"])
+    let color = try r.color("color") ?? .white
+    let width = try r.number("width", "a halo width >= 0 in logical pixels") { $0 >= 0 && $0 <= 100 } ?? 1
+    return Halo(color: color, width: width)
+  }
+
+  // MARK: - annotation
+
+  private func decodeAnnotation(_ r: ObjectReader) throws(SceneError) -> AnnotationLayer {
+    let source = try decodeSource(try r.require("source", "{ \"geojson\": \"file\" } or { \"data\": {…} }"), at: r.path.key("source"))
+    guard let textField = try r.string("textField", nonEmpty: true) else {
+      throw r.error("textField", "missing required key \"textField\": expected the property holding each annotation's text", kind: .missingKey)
+    }
+    let angleField = try r.string("angleField", nonEmpty: true)
+    guard let reference = try r.number("referenceScale", "a reference scale > 0 (the scale at which sizes hold)", where: { $0 > 0 && $0.isFinite }) else {
+      throw r.error("referenceScale", "missing required key \"referenceScale\": expected the scale at which text sizes hold", kind: .missingKey)
+    }
+    let sv = try r.require("sublayers", "an array of sublayers (annotation classes)")
+    guard case .array(let list) = sv, !list.isEmpty else {
+      throw r.error("sublayers", "expected a non-empty array of sublayers, found \(describe(sv))")
+    }
+    var sublayers: [AnnotationSublayer] = []
+    var seen: [String: Int] = [:]
+    for (i, item) in list.enumerated() {
+      let p = r.path.key("sublayers").index(i)
+      let sr = try ObjectReader(item, at: p, file: file, what: "an annotation sublayer", allowed: ["id", "where", "visible", "minScale", "maxScale", "style"])
+      guard let id = try sr.string("id", nonEmpty: true) else {
+        throw sr.error("id", "missing required key \"id\": expected the sublayer's (class's) name", kind: .missingKey)
+      }
+      if let first = seen[id] {
+        throw sr.error("id", "duplicate sublayer id \"\(id)\": sublayers[\(first)] already has it; ids must be unique in a layer")
+      }
+      seen[id] = i
+      var sub = AnnotationSublayer(id: id)
+      if let w = sr.object["where"] { sub.filter = try decodeFilter(w, at: p.key("where")) }
+      sub.visible = try sr.bool("visible") ?? true
+      sub.scaleRange = try sr.scaleRange()
+      if let st = sr.object["style"] { sub.style = try decodeAnnotationStyle(st, at: p.key("style")) }
+      sublayers.append(sub)
+    }
+    return AnnotationLayer(source: source, textField: textField, angleField: angleField, referenceScale: reference, sublayers: sublayers)
+  }
+
+  private func decodeAnnotationStyle(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> AnnotationStyle {
+    let r = try ObjectReader(
+      value, at: path, file: file, what: "an annotation style", allowed: ["size", "color", "font", "halo", "align", "baseline"])
+    var s = AnnotationStyle()
+    s.size = try r.number("size", "a text size > 0 in logical pixels at the reference scale") { $0 > 0 && $0 <= 10000 } ?? 10
+    s.color = try r.color("color") ?? .black
+    s.font = try r.string("font", nonEmpty: true)
+    fonts.append((s.font, path.key("font")))
+    if let h = r.object["halo"] { s.halo = try decodeHalo(h, at: path.key("halo")) }
+    if let a = try r.choice("align", TextAlign.allCases.map(\.rawValue)) { s.align = TextAlign(rawValue: a)! }
+    if let b = try r.choice("baseline", TextBaseline.allCases.map(\.rawValue)) { s.baseline = TextBaseline(rawValue: b)! }
     return s
   }
 
@@ -254,7 +349,9 @@ struct SceneDecoder {
     }
     if let shape = try r.choice("shape", MarkerShape.allCases.map(\.rawValue)) { m.shape = MarkerShape(rawValue: shape)! }
     m.icon = try r.string("icon", nonEmpty: true).map { FileIO.resolve($0, against: baseDirectory) }
-    m.size = try r.number("size", "a size > 0 in logical pixels") { $0 > 0 && $0.isFinite } ?? 8
+    m.iconName = try r.string("icon", nonEmpty: true)
+    // An icon without a size is drawn at its own height (size 0).
+    m.size = try r.number("size", "a size > 0 in logical pixels") { $0 > 0 && $0.isFinite } ?? (m.icon == nil ? 8 : 0)
     if r.has("fill") { m.fill = try r.color("fill") }
     m.stroke = try r.color("stroke")
     m.strokeWidth = try r.number("strokeWidth", "a width >= 0 in logical pixels") { $0 >= 0 && $0.isFinite } ?? 1
@@ -293,5 +390,15 @@ struct SceneDecoder {
       floor = fv
     }
     return Graphic(id: id, geometry: geometry, style: style, floor: floor)
+  }
+}
+
+/// Collects font names while decoding (the decoder is a value type).
+final class FontList {
+  var items: [(String?, JSONPath)] = []
+
+  struct Appender {
+    let list: FontList
+    func append(_ item: (String?, JSONPath)) { list.items.append(item) }
   }
 }

@@ -14,9 +14,8 @@ public struct Style: Sendable {
   public var miterLimit: Double = 4
   public var lineCap: LineCap = .butt
   public var marker: MarkerStyle?
-  /// Text labels arrive with the text issue; kept here so scenes that carry
-  /// them parse, and reported as not drawn.
-  public var label: JSONValue?
+  /// The feature's label, placed with collision detection.
+  public var label: LabelStyle?
 
   public init() {}
 }
@@ -33,8 +32,13 @@ public struct MarkerStyle: Sendable {
   public var opacity: Double = 1
   /// Shift in logical pixels, x right and y down.
   public var offset: (Double, Double) = (0, 0)
-  /// An icon file (drawn from the text issue on).
+  /// An icon PNG (resolved path); `size` is then its height, and 0 means the
+  /// PNG's own height.
   public var icon: String?
+  /// The icon as the scene names it, for messages.
+  public var iconName: String?
+  /// When true the marker's box blocks labels.
+  public var collides = false
 
   public init() {}
 

@@ -12,6 +12,8 @@ struct DrawItem: Sendable {
     case fill
     case beginGroup
     case endGroup
+    /// A `DisplayList.drawImage` command; binned by rows like a fill.
+    case image
   }
 
   var kind: Kind
@@ -20,6 +22,7 @@ struct DrawItem: Sendable {
   var pixel: UInt32 = 0
   /// Group opacity 0...255 for `.beginGroup`.
   var opacity: UInt32 = 255
+  /// First edge of a `.fill`; for `.image`, its index in `DisplayList.images`.
   var edgeStart: Int = 0
   var edgeCount: Int = 0
   /// Inclusive range of canvas rows the item touches.
@@ -46,6 +49,11 @@ public struct DisplayList: Sendable {
   var items: [DrawItem] = []
   var edges: [Edge] = []
   var bucketOffsets: [Int32] = []
+  /// Image commands (see `drawImage`), their sampling entries, and the images
+  /// whose pixels they point into (kept alive by the list).
+  var images: [ImageDraw] = []
+  var imageAxes: [ImageAxis] = []
+  var imageOwners: [RasterImage] = []
   private var openGroups = 0
   private let builder: EdgeBuilder
 
@@ -98,11 +106,19 @@ public struct DisplayList: Sendable {
     precondition(other.openGroups == 0, "appending a display list with an open group")
     let edgeBase = edges.count
     let bucketBase = bucketOffsets.count
+    let imageBase = images.count
+    let axisBase = imageAxes.count
     edges += other.edges
     bucketOffsets += other.bucketOffsets
+    for var image in other.images {
+      image.axisStart += axisBase
+      images.append(image)
+    }
+    imageAxes += other.imageAxes
+    imageOwners += other.imageOwners
     items.reserveCapacity(items.count + other.items.count)
     for var item in other.items {
-      item.edgeStart += edgeBase
+      item.edgeStart += item.kind == .image ? imageBase : edgeBase
       if item.bucketStart >= 0 { item.bucketStart += bucketBase }
       items.append(item)
     }

@@ -38,7 +38,10 @@ public enum TileRenderer {
     list.items.withUnsafeBufferPointer { items in
       list.edges.withUnsafeBufferPointer { edges in
        list.bucketOffsets.withUnsafeBufferPointer { buckets in
-        let input = SharedInput(items: items, edges: edges, buckets: buckets)
+       list.images.withUnsafeBufferPointer { images in
+       list.imageAxes.withUnsafeBufferPointer { imageAxes in
+        let input = SharedInput(
+          items: items, edges: edges, buckets: buckets, images: images, imageAxes: imageAxes)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
           var band = BandWorker(width: width, rows: bandRows)
           defer { band.deallocate() }
@@ -53,6 +56,8 @@ public enum TileRenderer {
           }
         }
        }
+       }
+       }
       }
     }
   }
@@ -63,6 +68,8 @@ private struct SharedInput: @unchecked Sendable {
   let items: UnsafeBufferPointer<DrawItem>
   let edges: UnsafeBufferPointer<Edge>
   let buckets: UnsafeBufferPointer<Int32>
+  let images: UnsafeBufferPointer<ImageDraw>
+  let imageAxes: UnsafeBufferPointer<ImageAxis>
 }
 
 private struct SharedFrame: @unchecked Sendable {
@@ -70,7 +77,8 @@ private struct SharedFrame: @unchecked Sendable {
 }
 
 /// For every band, the indices of the items it must draw, in paint order.
-/// Group markers go to every band; a band skips groups that hold nothing of it.
+/// Fills and images go to the bands their rows touch; group markers go to every
+/// band; a band skips groups that hold nothing of it.
 private struct Bins: Sendable {
   let offsets: [Int]
   let indices: [Int32]
@@ -78,7 +86,7 @@ private struct Bins: Sendable {
   init(list: DisplayList, bandRows: Int, bandCount: Int) {
     var counts = [Int](repeating: 0, count: bandCount + 1)
     for item in list.items {
-      if item.kind == .fill {
+      if item.kind == .fill || item.kind == .image {
         let b0 = Int(item.minRow) / bandRows
         let b1 = min(bandCount - 1, Int(item.maxRow) / bandRows)
         if b0 <= b1 { for b in b0...b1 { counts[b] += 1 } }
@@ -92,7 +100,7 @@ private struct Bins: Sendable {
     var indices = [Int32](repeating: 0, count: offsets[bandCount])
     for (i, item) in list.items.enumerated() {
       let range: ClosedRange<Int>
-      if item.kind == .fill {
+      if item.kind == .fill || item.kind == .image {
         let b0 = Int(item.minRow) / bandRows
         let b1 = min(bandCount - 1, Int(item.maxRow) / bandRows)
         if b0 > b1 { continue }
@@ -153,7 +161,7 @@ private struct BandWorker {
           let below = stack[stack.count - 1].pixels
           compositeRow(below, layer.pixels, pixels, layer.opacity)
         }
-      case .fill:
+      case .fill, .image:
         for opacity in pendingGroups {
           let depth = stack.count - 1
           if layers.count < depth + 1 { layers.append(.allocate(capacity: width * rows)) }
@@ -162,6 +170,12 @@ private struct BandWorker {
           stack.append((buffer, opacity))
         }
         pendingGroups.removeAll(keepingCapacity: true)
+        if item.kind == .image {
+          input.images[item.edgeStart].draw(
+            axes: input.imageAxes.baseAddress!, into: stack[stack.count - 1].pixels, width: width,
+            top: top, bottom: bottom)
+          continue
+        }
         let edges = input.edges
         var e = item.edgeStart
         var end = item.edgeStart + item.edgeCount

@@ -1,0 +1,273 @@
+import _MapSnapRaster
+
+/// A uniform grid of axis-aligned boxes for collision queries (the GridIndex of
+/// Mapbox/MapLibre symbol placement), in any pixel space with y down.
+///
+/// Rules:
+/// - Two boxes **overlap** only when their intersection has positive area:
+///   boxes that merely touch along an edge or at a corner do not overlap, and a
+///   box of zero width or height (or with a NaN coordinate) overlaps nothing.
+///   See ``overlaps(_:_:)``.
+/// - Boxes may lie partly or wholly outside `frame` (and may have infinite
+///   coordinates): cell ranges are clamped to the grid, so such boxes land in
+///   the border cells and are still found. Only speed suffers when many boxes
+///   are far outside.
+/// - Ids are the caller's; the same id may be inserted more than once.
+///
+/// Storage is flat: one head index per cell and one array of (next, box) list
+/// entries, so an insertion appends to two arrays and a query allocates nothing
+/// (except ``hits(_:)``, which returns an array).
+public struct CollisionGrid: Sendable {
+  /// The area the grid covers; boxes outside it are accepted too.
+  public let frame: Rect
+  /// The side of a cell. It is the `cellSize` given to the initialiser unless
+  /// that would make more than ``maxCellsPerSide`` cells along a side, in which
+  /// case it grows so that there are at most that many.
+  public let cellSize: Double
+  /// Number of cell columns (at least 1).
+  public let columns: Int
+  /// Number of cell rows (at least 1).
+  public let rows: Int
+
+  /// The largest number of cells along one side of the grid.
+  public static let maxCellsPerSide = 1024
+
+  private struct Entry: Sendable {
+    var next: Int32
+    var box: Int32
+  }
+
+  private let originX: Double
+  private let originY: Double
+  private let inverseCell: Double
+  /// Per cell (row-major), the first entry of its list, or -1.
+  private var heads: [Int32]
+  /// Linked list entries; each list is newest first.
+  private var entries: [Entry] = []
+  /// Every inserted box and its id, in insertion order.
+  private var boxes: [Rect] = []
+  private var ids: [Int] = []
+  /// Per box, the first (clamped) column and row it covers, or -1 when the box
+  /// is not in the cells (no area). Used to report a box once per query.
+  private var firstColumn: [Int32] = []
+  private var firstRow: [Int32] = []
+
+  /// An empty grid over `frame`. `cellSize` must be positive and finite. A frame
+  /// that is empty or not finite gives a grid of a single cell (still correct,
+  /// only slower).
+  public init(frame: Rect, cellSize: Double = 32) {
+    precondition(cellSize > 0 && cellSize.isFinite, "CollisionGrid: cellSize must be positive and finite")
+    self.frame = frame
+    let usable =
+      frame.minX.isFinite && frame.minY.isFinite && frame.maxX.isFinite && frame.maxY.isFinite
+      && frame.minX <= frame.maxX && frame.minY <= frame.maxY
+    if usable {
+      let side = Double(CollisionGrid.maxCellsPerSide)
+      let size = max(cellSize, frame.width / side, frame.height / side)
+      self.cellSize = size
+      columns = min(CollisionGrid.maxCellsPerSide, max(1, Int((frame.width / size).rounded(.up))))
+      rows = min(CollisionGrid.maxCellsPerSide, max(1, Int((frame.height / size).rounded(.up))))
+      originX = frame.minX
+      originY = frame.minY
+    } else {
+      self.cellSize = cellSize
+      columns = 1
+      rows = 1
+      originX = 0
+      originY = 0
+    }
+    inverseCell = 1 / self.cellSize
+    heads = [Int32](repeating: -1, count: columns * rows)
+  }
+
+  /// Number of boxes inserted.
+  public var count: Int { boxes.count }
+
+  /// True when `a` and `b` overlap: their intersection has positive area.
+  /// Boxes that only touch along an edge or at a corner do not overlap; a box
+  /// with zero width or height, or with a NaN coordinate, overlaps nothing.
+  @inlinable
+  public static func overlaps(_ a: Rect, _ b: Rect) -> Bool {
+    hasArea(a) && hasArea(b) && a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY
+  }
+
+  /// True when the box has positive width and height (false for NaN).
+  @inlinable
+  static func hasArea(_ r: Rect) -> Bool { r.minX < r.maxX && r.minY < r.maxY }
+
+  /// Interior overlap of two boxes both known to have area.
+  @inline(__always)
+  private static func overlapsKnownArea(_ a: Rect, _ b: Rect) -> Bool {
+    a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY
+  }
+
+  /// The clamped cell indices of the interval `lo…hi` along one axis.
+  @inline(__always)
+  private func cellSpan(_ lo: Double, _ hi: Double, origin: Double, count: Int) -> (Int, Int) {
+    let top = Double(count - 1)
+    var a = ((lo - origin) * inverseCell).rounded(.down)
+    var b = ((hi - origin) * inverseCell).rounded(.down)
+    // Clamp in floating point so infinities never reach the Int conversion.
+    a = a > 0 ? (a < top ? a : top) : 0
+    b = b > 0 ? (b < top ? b : top) : 0
+    return (Int(a), Int(b))
+  }
+
+  /// Adds a box with the caller's `id`. A box with no area (zero width or
+  /// height, NaN) is counted but can never be hit.
+  public mutating func insert(_ box: Rect, id: Int) {
+    let index = boxes.count
+    precondition(index < Int(Int32.max), "CollisionGrid: too many boxes")
+    boxes.append(box)
+    ids.append(id)
+    guard CollisionGrid.hasArea(box) else {
+      firstColumn.append(-1)
+      firstRow.append(-1)
+      return
+    }
+    let (c0, c1) = cellSpan(box.minX, box.maxX, origin: originX, count: columns)
+    let (r0, r1) = cellSpan(box.minY, box.maxY, origin: originY, count: rows)
+    firstColumn.append(Int32(c0))
+    firstRow.append(Int32(r0))
+    let boxIndex = Int32(index)
+    for r in r0...r1 {
+      var cell = r * columns + c0
+      for _ in c0...c1 {
+        let e = Int32(entries.count)
+        entries.append(Entry(next: heads[cell], box: boxIndex))
+        heads[cell] = e
+        cell += 1
+      }
+    }
+  }
+
+  /// Removes every box; the grid's frame and cells stay.
+  public mutating func removeAll(keepingCapacity: Bool = true) {
+    for i in heads.indices { heads[i] = -1 }
+    entries.removeAll(keepingCapacity: keepingCapacity)
+    boxes.removeAll(keepingCapacity: keepingCapacity)
+    ids.removeAll(keepingCapacity: keepingCapacity)
+    firstColumn.removeAll(keepingCapacity: keepingCapacity)
+    firstRow.removeAll(keepingCapacity: keepingCapacity)
+  }
+
+  /// True when some inserted box overlaps `box` (positive-area intersection;
+  /// touching does not count). Stops at the first overlap found; allocates
+  /// nothing.
+  public func hitsAny(_ box: Rect) -> Bool {
+    guard CollisionGrid.hasArea(box), !boxes.isEmpty else { return false }
+    let (c0, c1) = cellSpan(box.minX, box.maxX, origin: originX, count: columns)
+    let (r0, r1) = cellSpan(box.minY, box.maxY, origin: originY, count: rows)
+    return heads.withUnsafeBufferPointer { heads in
+      entries.withUnsafeBufferPointer { entries in
+        boxes.withUnsafeBufferPointer { boxes in
+          for r in r0...r1 {
+            var cell = r * columns + c0
+            for _ in c0...c1 {
+              var e = Int(heads[cell])
+              while e >= 0 {
+                let entry = entries[e]
+                if CollisionGrid.overlapsKnownArea(boxes[Int(entry.box)], box) { return true }
+                e = Int(entry.next)
+              }
+              cell += 1
+            }
+          }
+          return false
+        }
+      }
+    }
+  }
+
+  /// The **smallest id** among the inserted boxes that overlap `box`
+  /// (positive-area intersection; touching does not count), or nil. Taking the
+  /// smallest id makes the answer independent of insertion order. Allocates
+  /// nothing.
+  public func firstHit(_ box: Rect) -> Int? {
+    guard CollisionGrid.hasArea(box), !boxes.isEmpty else { return nil }
+    let (c0, c1) = cellSpan(box.minX, box.maxX, origin: originX, count: columns)
+    let (r0, r1) = cellSpan(box.minY, box.maxY, origin: originY, count: rows)
+    var best: Int?
+    heads.withUnsafeBufferPointer { heads in
+      entries.withUnsafeBufferPointer { entries in
+        boxes.withUnsafeBufferPointer { boxes in
+          ids.withUnsafeBufferPointer { ids in
+            for r in r0...r1 {
+              var cell = r * columns + c0
+              for _ in c0...c1 {
+                var e = Int(heads[cell])
+                while e >= 0 {
+                  let entry = entries[e]
+                  let b = Int(entry.box)
+                  if CollisionGrid.overlapsKnownArea(boxes[b], box) {
+                    let id = ids[b]
+                    if best == nil || id < best! { best = id }
+                  }
+                  e = Int(entry.next)
+                }
+                cell += 1
+              }
+            }
+          }
+        }
+      }
+    }
+    return best
+  }
+
+  /// The ids of all inserted boxes that overlap `box` (positive-area
+  /// intersection; touching does not count), each id once, in ascending order.
+  public func hits(_ box: Rect) -> [Int] {
+    var out: [Int] = []
+    appendHits(box, to: &out)
+    if out.count > 1 {
+      out.sort()
+      var w = 1
+      for i in 1..<out.count where out[i] != out[w - 1] {
+        out[w] = out[i]
+        w += 1
+      }
+      out.removeLast(out.count - w)
+    }
+    return out
+  }
+
+  /// Appends the ids of the boxes that overlap `box`, in no particular order.
+  /// With `dedupe` each inserted box is reported once (an id inserted twice
+  /// may still appear twice); without it a box is reported once per cell that
+  /// it shares with the query.
+  func appendHits(_ box: Rect, dedupe: Bool = true, to out: inout [Int]) {
+    guard CollisionGrid.hasArea(box), !boxes.isEmpty else { return }
+    let (c0, c1) = cellSpan(box.minX, box.maxX, origin: originX, count: columns)
+    let (r0, r1) = cellSpan(box.minY, box.maxY, origin: originY, count: rows)
+    heads.withUnsafeBufferPointer { heads in
+      entries.withUnsafeBufferPointer { entries in
+        boxes.withUnsafeBufferPointer { boxes in
+          firstColumn.withUnsafeBufferPointer { firstColumn in
+            firstRow.withUnsafeBufferPointer { firstRow in
+              for r in r0...r1 {
+                var cell = r * columns + c0
+                for c in c0...c1 {
+                  var e = Int(heads[cell])
+                  while e >= 0 {
+                    let entry = entries[e]
+                    let b = Int(entry.box)
+                    // A box spanning several cells is reported only in the first
+                    // cell of its overlap with the query's cell range.
+                    if CollisionGrid.overlapsKnownArea(boxes[b], box),
+                      !dedupe || (c == max(Int(firstColumn[b]), c0) && r == max(Int(firstRow[b]), r0))
+                    {
+                      out.append(ids[b])
+                    }
+                    e = Int(entry.next)
+                  }
+                  cell += 1
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import _MapSnapRaster
+
+/// One thing to place (a label, a view annotation): its boxes, one per anchor,
+/// in the order to try them.
+public struct PlacementCandidate: Sendable {
+  /// The caller's id, reported in ``PlacementResult/blockedBy``.
+  public var id: Int
+  /// One box per anchor, in the order to try; the first that fits is taken.
+  public var boxes: [Rect]
+  /// When true the candidate ignores collisions: its first box that passes the
+  /// frame test is taken even where it overlaps earlier boxes.
+  public var allowOverlap: Bool
+  /// When true (the default) the taken box is added to the collision grid, so
+  /// later candidates that do not allow overlap must avoid it. This holds for
+  /// candidates with `allowOverlap` too, as in Mapbox.
+  public var blocks: Bool
+
+  public init(id: Int, boxes: [Rect], allowOverlap: Bool = false, blocks: Bool = true) {
+    self.id = id
+    self.boxes = boxes
+    self.allowOverlap = allowOverlap
+    self.blocks = blocks
+  }
+}
+
+/// The outcome of ``place(_:in:mustFit:obstacles:)``, indexed like its input.
+public struct PlacementResult: Sendable, Equatable {
+  /// Per candidate, the index into its `boxes` of the box taken, or nil when the
+  /// candidate was dropped.
+  public var chosen: [Int?]
+  /// Per candidate, the ids (candidate or obstacle ids as the caller gave them)
+  /// of everything that kept it out: the union over **all** of its boxes that
+  /// passed the frame test of the ids of earlier placed blocking boxes and
+  /// obstacles overlapping them, ascending, each id once. Empty for a placed
+  /// candidate, and for a dropped one whose boxes all failed the frame test.
+  public var blockedBy: [[Int]]
+
+  public init(chosen: [Int?], blockedBy: [[Int]]) {
+    self.chosen = chosen
+    self.blockedBy = blockedBy
+  }
+}
+
+/// Greedy placement with collision detection, shared by labels and view
+/// annotations.
+///
+/// - Obstacles (e.g. markers with `"collides": true`) are inserted first; they
+///   block every candidate that does not allow overlap and are never tested
+///   against the frame.
+/// - Candidates are visited in the **order given** (the caller sorts by its own
+///   rules: priority, layer order, feature order, …). Each takes the first of
+///   its boxes that
+///   1. is a proper box: finite coordinates and `min <= max` on both axes;
+///   2. when `mustFit`, lies wholly inside `frame` — a box whose edge lies on
+///      the frame's border counts as inside, one crossing it does not;
+///   3. unless the candidate's `allowOverlap`, overlaps no obstacle and no box
+///      placed before it with `blocks`. Overlap means positive-area
+///      intersection: boxes that only touch along an edge or at a corner do not
+///      overlap, and a box of zero width or height overlaps nothing.
+/// - A candidate with no such box is dropped. A taken box with `blocks` is
+///   inserted and blocks later candidates.
+///
+/// The result depends only on the input: the same input gives the same result.
+public func place(
+  _ candidates: [PlacementCandidate], in frame: Rect, mustFit: Bool, obstacles: [(Rect, id: Int)] = []
+) -> PlacementResult {
+  // The grid holds internal ids: obstacle k is k, candidate i is obstacles.count + i.
+  var grid = CollisionGrid(frame: frame)
+  let m = obstacles.count
+  for (k, obstacle) in obstacles.enumerated() {
+    grid.insert(obstacle.0, id: k)
+  }
+  var chosen = [Int?](repeating: nil, count: candidates.count)
+  var blockedBy = [[Int]](repeating: [], count: candidates.count)
+  var scratch: [Int] = []
+
+  @inline(__always) func isProper(_ b: Rect) -> Bool {
+    b.minX.isFinite && b.minY.isFinite && b.maxX.isFinite && b.maxY.isFinite && b.minX <= b.maxX
+      && b.minY <= b.maxY
+  }
+  @inline(__always) func passesFrame(_ b: Rect) -> Bool {
+    isProper(b)
+      && (!mustFit || (b.minX >= frame.minX && b.maxX <= frame.maxX && b.minY >= frame.minY && b.maxY <= frame.maxY))
+  }
+
+  for (i, candidate) in candidates.enumerated() {
+    var taken: Int?
+    for (j, box) in candidate.boxes.enumerated() {
+      guard passesFrame(box) else { continue }
+      if !candidate.allowOverlap && grid.hitsAny(box) { continue }
+      taken = j
+      break
+    }
+    if let j = taken {
+      chosen[i] = j
+      if candidate.blocks { grid.insert(candidate.boxes[j], id: m + i) }
+      continue
+    }
+    // Dropped: collect what was in the way of each box that passed the frame test.
+    scratch.removeAll(keepingCapacity: true)
+    for box in candidate.boxes where passesFrame(box) {
+      grid.appendHits(box, to: &scratch)
+    }
+    if scratch.isEmpty { continue }
+    for n in scratch.indices {
+      let k = scratch[n]
+      scratch[n] = k < m ? obstacles[k].id : candidates[k - m].id
+    }
+    scratch.sort()
+    var ids: [Int] = []
+    ids.reserveCapacity(scratch.count)
+    for id in scratch where ids.last != id { ids.append(id) }
+    blockedBy[i] = ids
+  }
+  return PlacementResult(chosen: chosen, blockedBy: blockedBy)
+}

@@ -1,0 +1,149 @@
+internal import CFreeType
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The fonts mapsnap can draw with: the bundled ones (`Fonts/`: DejaVu Sans
+/// regular and bold, Droid Sans Fallback for CJK) plus any folders the user
+/// adds. A style's `font` names a face by its full name ("DejaVu Sans",
+/// "DejaVu Sans Bold") or its family (then the regular face), case-insensitive.
+/// Glyphs missing from the named face fall back through the bundled chain:
+/// DejaVu Sans, then Droid Sans Fallback.
+///
+/// Not thread-safe: use it from one thread (text is laid out before tiles).
+public final class FontLibrary {
+  /// The face used when a style names none.
+  public static let defaultFont = "DejaVu Sans"
+  /// Bundled faces tried, in order, for glyphs the chosen face lacks.
+  static let fallbackNames = ["DejaVu Sans", "Droid Sans Fallback"]
+
+  let faces: [FontFace]
+  private let fallback: [Int]
+  private var flattened: [GlyphKey: Path] = [:]
+
+  /// Opens every `.ttf`/`.otf` file in `directories` (each folder's files in
+  /// name order; earlier folders win when two faces share a name).
+  /// - Throws: `TextError.noFonts` when no font could be opened.
+  public init(directories: [String]) throws(TextError) {
+    guard let lib = FreeTypeLibrary() else { throw .freeTypeFailed("FT_Init_FreeType") }
+    var faces: [FontFace] = []
+    for dir in directories {
+      for name in listFiles(dir).sorted() where name.lowercased().hasSuffix(".ttf") || name.lowercased().hasSuffix(".otf") {
+        if let f = FontFace(library: lib, path: dir + "/" + name) { faces.append(f) }
+      }
+    }
+    guard !faces.isEmpty else { throw .noFonts(directories) }
+    self.faces = faces
+    var fallback: [Int] = []
+    for n in Self.fallbackNames {
+      if let i = faces.firstIndex(where: { $0.fullName.lowercased() == n.lowercased() }) { fallback.append(i) }
+    }
+    if fallback.isEmpty { fallback = [0] }
+    self.fallback = fallback
+  }
+
+  /// The bundled `Fonts/` folder: `$MAPSNAP_FONT_DIR` when set, else the
+  /// repository's `Fonts/` (found from this source file when mapsnap is built
+  /// from source), else `share/mapsnap/Fonts` beside the executable's folder.
+  public static var bundledDirectory: String {
+    if let env = getenv("MAPSNAP_FONT_DIR"), !String(cString: env).isEmpty { return String(cString: env) }
+    var root = #filePath
+    for _ in 0..<4 { root = FileIO.directory(of: root) }  // …/Sources/MapSnap/Text/FontLibrary.swift
+    let repo = root + "/Fonts"
+    if access(repo + "/DejaVuSans.ttf", R_OK) == 0 { return repo }
+    let exe = FileIO.canonicalPath("/proc/self/exe").map { FileIO.directory(of: $0) } ?? "."
+    return FileIO.directory(of: exe) + "/share/mapsnap/Fonts"
+  }
+
+  /// Checks that every font `scene` names is available.
+  /// - Throws: `SceneError` at the JSON path of the first unknown font, with
+  ///   the closest available name as a hint.
+  public func check(_ scene: Scene) throws(SceneError) {
+    for (name, path) in scene.fontReferences where faceIndex(named: name) == nil {
+      throw SceneError(
+        file: scene.file, path: path, kind: .invalidValue,
+        message: "no font named \"\(name)\"; available: \(names.joined(separator: ", "))",
+        hint: closestMatch(to: name, in: names, maxDistance: 3).map { "did you mean \"\($0)\"?" })
+    }
+  }
+
+  /// Every face's full name, for messages and `did you mean` hints.
+  public var names: [String] { faces.map(\.fullName) }
+
+  /// Index of the face a style's `font` names, or nil.
+  func faceIndex(named name: String) -> Int? {
+    let n = name.lowercased()
+    if let i = faces.firstIndex(where: { $0.fullName.lowercased() == n }) { return i }
+    return faces.firstIndex(where: { $0.family.lowercased() == n })
+  }
+
+  /// The faces tried for a style's font, in order: the face itself, then the
+  /// bundled fallbacks.
+  func chain(for name: String?) -> [Int] {
+    var out: [Int] = []
+    if let name, let i = faceIndex(named: name) { out.append(i) }
+    for i in fallback where !out.contains(i) { out.append(i) }
+    return out
+  }
+
+  /// The glyph flattened at `size` pixels per em, origin on the baseline, y
+  /// down; cached by face, size (1/64 px) and glyph.
+  func glyphPath(face: Int, glyph: UInt32, size: Double) -> Path {
+    let key = GlyphKey(face: Int32(face), glyph: glyph, size64: Int32((size * 64).rounded()))
+    if let p = flattened[key] { return p }
+    let f = faces[face]
+    let p = f.outline(glyph).flattened(scale: Double(key.size64) / 64 / f.unitsPerEm, tolerance: 0.05)
+    flattened[key] = p
+    return p
+  }
+
+  /// Number of glyph outlines cached at some size.
+  public var cachedGlyphCount: Int { flattened.count }
+}
+
+struct GlyphKey: Hashable {
+  var face: Int32
+  var glyph: UInt32
+  var size64: Int32
+}
+
+/// Why text could not be set up.
+public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
+  case freeTypeFailed(String)
+  case noFonts([String])
+
+  public var description: String {
+    switch self {
+    case .freeTypeFailed(let call): return "FreeType failed: \(call)"
+    case .noFonts(let dirs): return "no fonts found in \(dirs.joined(separator: ", ")) (set MAPSNAP_FONT_DIR or use --font-dir)"
+    }
+  }
+}
+
+private func listFiles(_ path: String) -> [String] {
+  guard let dir = opendir(path) else { return [] }
+  defer { closedir(dir) }
+  var names: [String] = []
+  while let entry = readdir(dir) {
+    let name = withUnsafePointer(to: entry.pointee.d_name) {
+      $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+    }
+    if name != "." && name != ".." { names.append(name) }
+  }
+  return names
+}
+
+/// The FreeType library handle, released after every face made from it
+/// (each face keeps a reference).
+final class FreeTypeLibrary {
+  let handle: FT_Library
+
+  init?() {
+    var lib: FT_Library?
+    guard FT_Init_FreeType(&lib) == 0, let lib else { return nil }
+    handle = lib
+  }
+
+  deinit { FT_Done_FreeType(handle) }
+}

@@ -1,0 +1,122 @@
+/// Horizontal alignment of the lines of a text block, and of the block on its anchor.
+public enum TextAlign: String, Sendable, CaseIterable {
+  case left, center, right
+}
+
+/// Vertical placement of a text block on its anchor.
+public enum TextBaseline: String, Sendable, CaseIterable {
+  case top, middle, bottom
+}
+
+/// One glyph of a laid-out block: its face, glyph id and pen position in
+/// pixels from the block's top-left corner (y is the line's baseline).
+struct PositionedGlyph: Sendable {
+  var face: Int
+  var glyph: UInt32
+  var x: Double
+  var y: Double
+}
+
+/// Text laid out at a pixel size: glyphs on lines, and the block's box.
+///
+/// Rules: lines break at `\n`; each line's height is the first face's ascent
+/// plus descent (DejaVu Sans: 1.164 em); the block is as wide as its widest
+/// line's advance; lines align left, centre or right within it; pairs of
+/// glyphs from the same face are kerned by the font's kern table.
+struct TextBlock: Sendable {
+  var glyphs: [PositionedGlyph] = []
+  var size: Double
+  var width: Double = 0
+  var height: Double = 0
+  var ascent: Double = 0
+  var lineHeight: Double = 0
+  /// Code points no font in the chain covers (drawn as nothing).
+  var missing: [Unicode.Scalar] = []
+}
+
+extension FontLibrary {
+  /// Lays out `text` in the face named `font` (or the default) at `size`
+  /// pixels per em.
+  func layout(_ text: String, font: String?, size: Double, align: TextAlign = .left) -> TextBlock {
+    let chain = chain(for: font ?? FontLibrary.defaultFont)
+    let primary = faces[chain[0]]
+    var block = TextBlock(size: size)
+    block.ascent = primary.ascender / primary.unitsPerEm * size
+    block.lineHeight = (primary.ascender - primary.descender) / primary.unitsPerEm * size
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    var lineRanges: [(start: Int, width: Double)] = []
+    for (li, line) in lines.enumerated() {
+      let start = block.glyphs.count
+      var pen = 0.0
+      var previous: (face: Int, glyph: UInt32)? = nil
+      let baseline = block.ascent + Double(li) * block.lineHeight
+      for scalar in line.unicodeScalars where scalar != "\r" {
+        guard let (face, glyph) = lookup(scalar, chain: chain) else {
+          if !block.missing.contains(scalar) { block.missing.append(scalar) }
+          continue
+        }
+        let f = faces[face]
+        let k = size / f.unitsPerEm
+        if let previous, previous.face == face { pen += f.kerning(previous.glyph, glyph) * k }
+        block.glyphs.append(PositionedGlyph(face: face, glyph: glyph, x: pen, y: baseline))
+        pen += f.advance(glyph) * k
+        previous = (face, glyph)
+      }
+      lineRanges.append((start, pen))
+      block.width = max(block.width, pen)
+    }
+    block.height = Double(lines.count) * block.lineHeight
+    if align != .left {
+      for (i, line) in lineRanges.enumerated() {
+        let end = i + 1 < lineRanges.count ? lineRanges[i + 1].start : block.glyphs.count
+        let shift = (block.width - line.width) * (align == .center ? 0.5 : 1)
+        for g in line.start..<end { block.glyphs[g].x += shift }
+      }
+    }
+    return block
+  }
+
+  private func lookup(_ scalar: Unicode.Scalar, chain: [Int]) -> (Int, UInt32)? {
+    for face in chain {
+      let g = faces[face].glyphIndex(scalar)
+      if g != 0 { return (face, g) }
+    }
+    return nil
+  }
+
+  /// The outlines of `block` with its top-left corner at `origin`, rotated by
+  /// `degrees` counter-clockwise (as seen on screen) about `pivot`, as one
+  /// path to fill with the non-zero rule.
+  func path(for block: TextBlock, at origin: Point, degrees: Double = 0, pivot: Point = Point(0, 0)) -> Path {
+    var out = Path()
+    let rotate = degrees != 0
+    let a = degrees * .pi / 180
+    let (c, s) = (cosine(a), sine(a))
+    for g in block.glyphs {
+      let glyph = glyphPath(face: g.face, glyph: g.glyph, size: block.size)
+      if glyph.isEmpty { continue }
+      let base = origin + Point(g.x, g.y)
+      let start = out.points.count
+      out.points.reserveCapacity(start + glyph.points.count)
+      if rotate {
+        for p in glyph.points {
+          let d = base + p - pivot
+          out.points.append(Point(pivot.x + d.x * c + d.y * s, pivot.y - d.x * s + d.y * c))
+        }
+      } else {
+        for p in glyph.points { out.points.append(base + p) }
+      }
+      for contour in glyph.contours {
+        out.contours.append(Contour(start: contour.start + start, count: contour.count, isClosed: true))
+      }
+    }
+    return out
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@inline(__always) private func cosine(_ x: Double) -> Double { cos(x) }
+@inline(__always) private func sine(_ x: Double) -> Double { sin(x) }
