@@ -134,11 +134,13 @@ public struct DisplayListBuilder: Sendable {
   /// A text: its halo (the outlines stroked with round joins, reaching
   /// `haloWidth` beyond them) under the glyphs.
   private func draw(_ t: PlacedText, into list: inout DisplayList) {
-    if let halo = t.haloColor, t.haloWidth > 0 {
-      let outline = strokeOutline(t.path, style: StrokeStyle(width: 2 * t.haloWidth, join: .round, cap: .round), tolerance: tolerance)
-      list.fill(outline, rule: .nonZero, color: halo)
+    if let atlas = t.atlas {
+      if let color = t.haloColor, !t.haloMasks.isEmpty { list.drawMasks(atlas, t.haloMasks, color: color) }
+      list.drawMasks(atlas, t.glyphMasks, color: t.color)
+      return
     }
-    list.fill(t.path, rule: .nonZero, color: t.color)
+    if let color = t.haloColor, let halo = t.halo { list.fill(halo, rule: .nonZero, color: color) }
+    if let path = t.path { list.fill(path, rule: .nonZero, color: t.color) }
   }
 
   private func draw(_ d: Drawable, into list: inout DisplayList) {

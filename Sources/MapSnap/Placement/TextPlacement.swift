@@ -1,11 +1,19 @@
 /// A text ready to draw, in device pixels: glyph outlines, colour and halo.
+///
+/// Unrotated text is a list of glyph masks (rasterised once per glyph, size,
+/// quarter-pixel offset and halo width, then copied); rotated text is drawn
+/// from its outlines.
 public struct PlacedText: Sendable {
-  /// Glyph outlines, filled with the non-zero rule.
-  public var path: Path
   public var color: Color
   public var haloColor: Color?
-  /// How far the halo reaches beyond the outline, in device pixels.
-  public var haloWidth: Double
+  /// Rotated text: glyph outlines, filled with the non-zero rule.
+  public var path: Path?
+  /// Rotated text: the halo, every glyph outline stroked with round joins.
+  public var halo: Path?
+  /// Unrotated text: glyph masks and their integer positions.
+  var glyphMasks: [(mask: Int, x: Int, y: Int)] = []
+  var haloMasks: [(mask: Int, x: Int, y: Int)] = []
+  var atlas: MaskAtlas?
 }
 
 /// What happened to one label candidate.
@@ -105,8 +113,17 @@ public struct TextPlacer {
         let fx = style.align == .left ? 0 : style.align == .center ? 0.5 : 1
         let fy = style.baseline == .top ? 0 : style.baseline == .middle ? 0.5 : 1
         let origin = anchor - Point(block.width * fx, block.height * fy)
-        let path = fonts.path(for: block, at: origin, degrees: a.angle, pivot: anchor)
-        texts.append(PlacedText(path: path, color: style.color, haloColor: style.halo?.color, haloWidth: (style.halo?.width ?? 0) * factor))
+        let haloWidth = (style.halo?.width ?? 0) * factor
+        var text = PlacedText(color: style.color, haloColor: style.halo?.color)
+        if a.angle.truncatingRemainder(dividingBy: 360) == 0 {
+          text.atlas = fonts.atlas
+          text.glyphMasks = fonts.masks(for: block, at: origin)
+          if haloWidth > 0 { text.haloMasks = fonts.masks(for: block, at: origin, halo: haloWidth) }
+        } else {
+          text.path = fonts.path(for: block, at: origin, degrees: a.angle, pivot: anchor)
+          if haloWidth > 0 { text.halo = fonts.path(for: block, at: origin, degrees: a.angle, pivot: anchor, halo: haloWidth) }
+        }
+        texts.append(text)
       }
       out.annotations[li] = texts
     }
@@ -181,8 +198,12 @@ public struct TextPlacer {
       let block = blocks[i]
       note(block)
       let halo = (c.style.halo?.width ?? 0) * v.pixelRatio
-      let path = fonts.path(for: block, at: Point(box.minX + halo, box.minY + halo))
-      drawn.append(PlacedText(path: path, color: c.style.color, haloColor: c.style.halo?.color, haloWidth: halo))
+      let origin = Point(box.minX + halo, box.minY + halo)
+      var text = PlacedText(color: c.style.color, haloColor: c.style.halo?.color)
+      text.atlas = fonts.atlas
+      text.glyphMasks = fonts.masks(for: block, at: origin)
+      if halo > 0 { text.haloMasks = fonts.masks(for: block, at: origin, halo: halo) }
+      drawn.append(text)
     }
     out.labels = drawn.reversed()
   }

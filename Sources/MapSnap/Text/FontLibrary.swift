@@ -21,6 +21,11 @@ public final class FontLibrary {
   let faces: [FontFace]
   private let fallback: [Int]
   private var flattened: [GlyphKey: Path] = [:]
+  private var halos: [HaloKey: Path] = [:]
+  private var masks: [MaskKey: Int] = [:]
+  /// Coverage masks of glyphs and halos, shared by every frame drawn with
+  /// this library.
+  public let atlas = MaskAtlas()
 
   /// Opens every `.ttf`/`.otf` file in `directories` (each folder's files in
   /// name order; earlier folders win when two faces share a name).
@@ -93,13 +98,58 @@ public final class FontLibrary {
     let key = GlyphKey(face: Int32(face), glyph: glyph, size64: Int32((size * 64).rounded()))
     if let p = flattened[key] { return p }
     let f = faces[face]
-    let p = f.outline(glyph).flattened(scale: Double(key.size64) / 64 / f.unitsPerEm, tolerance: 0.05)
+    let p = f.outline(glyph).flattened(scale: Double(key.size64) / 64 / f.unitsPerEm, tolerance: Self.tolerance)
     flattened[key] = p
     return p
   }
 
+  /// The glyph's halo: its outline stroked with round joins `width` pixels
+  /// beyond it on both sides, cached by glyph, size and width (1/64 px), so a
+  /// letter's halo is stroked once per frame however often it appears.
+  func haloPath(face: Int, glyph: UInt32, size: Double, width: Double) -> Path {
+    let key = HaloKey(glyph: GlyphKey(face: Int32(face), glyph: glyph, size64: Int32((size * 64).rounded())), width64: Int32((width * 64).rounded()))
+    if let p = halos[key] { return p }
+    let outline = glyphPath(face: face, glyph: glyph, size: size)
+    let p = strokeOutline(outline, style: StrokeStyle(width: 2 * Double(key.width64) / 64, join: .round, cap: .round), tolerance: Self.haloTolerance)
+    halos[key] = p
+    return p
+  }
+
+  /// The coverage mask of a glyph (halo width 0) or of its halo, with the
+  /// glyph's origin `subpixel` quarter pixels right of an integer position;
+  /// cached by face, glyph, size, sub-pixel offset and halo width. -1 for a
+  /// glyph with no ink (a space).
+  func glyphMask(face: Int, glyph: UInt32, size: Double, subpixel: Int, halo: Double) -> Int {
+    let key = MaskKey(
+      glyph: GlyphKey(face: Int32(face), glyph: glyph, size64: Int32((size * 64).rounded())),
+      subpixel: Int8(subpixel), halo64: Int32((halo * 64).rounded()))
+    if let m = masks[key] { return m }
+    var path = key.halo64 > 0 ? haloPath(face: face, glyph: glyph, size: size, width: halo) : glyphPath(face: face, glyph: glyph, size: size)
+    let dx = Double(subpixel) / 4
+    if dx != 0 { for i in path.points.indices { path.points[i].x += dx } }
+    let m = atlas.add(path) ?? -1
+    masks[key] = m
+    return m
+  }
+
+  /// Largest distance, in pixels, between a flattened glyph curve and the curve.
+  static let tolerance = 0.1
+  /// The same for the round joins of halos (they are drawn under the text).
+  static let haloTolerance = 0.2
+
   /// Number of glyph outlines cached at some size.
   public var cachedGlyphCount: Int { flattened.count }
+}
+
+struct MaskKey: Hashable {
+  var glyph: GlyphKey
+  var subpixel: Int8
+  var halo64: Int32
+}
+
+struct HaloKey: Hashable {
+  var glyph: GlyphKey
+  var width64: Int32
 }
 
 struct GlyphKey: Hashable {

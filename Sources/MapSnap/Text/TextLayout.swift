@@ -86,18 +86,19 @@ extension FontLibrary {
 
   /// The outlines of `block` with its top-left corner at `origin`, rotated by
   /// `degrees` counter-clockwise (as seen on screen) about `pivot`, as one
-  /// path to fill with the non-zero rule.
-  func path(for block: TextBlock, at origin: Point, degrees: Double = 0, pivot: Point = Point(0, 0)) -> Path {
+  /// path to fill with the non-zero rule; with `halo`, the glyphs' halos of
+  /// that width instead.
+  func path(for block: TextBlock, at origin: Point, degrees: Double = 0, pivot: Point = Point(0, 0), halo: Double? = nil) -> Path {
     var out = Path()
     let rotate = degrees != 0
     let a = degrees * .pi / 180
     let (c, s) = (cosine(a), sine(a))
     for g in block.glyphs {
-      let glyph = glyphPath(face: g.face, glyph: g.glyph, size: block.size)
+      let glyph = halo.map { haloPath(face: g.face, glyph: g.glyph, size: block.size, width: $0) }
+        ?? glyphPath(face: g.face, glyph: g.glyph, size: block.size)
       if glyph.isEmpty { continue }
       let base = origin + Point(g.x, g.y)
       let start = out.points.count
-      out.points.reserveCapacity(start + glyph.points.count)
       if rotate {
         for p in glyph.points {
           let d = base + p - pivot
@@ -109,6 +110,30 @@ extension FontLibrary {
       for contour in glyph.contours {
         out.contours.append(Contour(start: contour.start + start, count: contour.count, isClosed: true))
       }
+    }
+    return out
+  }
+}
+
+extension FontLibrary {
+  /// Mask placements for an unrotated `block` with its top-left corner at
+  /// `origin`: each glyph's pen position is split into an integer pixel and a
+  /// quarter-pixel offset in x; baselines snap to whole pixels. With `halo`,
+  /// the glyphs' halo masks of that width.
+  func masks(for block: TextBlock, at origin: Point, halo: Double = 0) -> [(mask: Int, x: Int, y: Int)] {
+    var out: [(mask: Int, x: Int, y: Int)] = []
+    out.reserveCapacity(block.glyphs.count)
+    let y = Int((origin.y + block.ascent).rounded()) - Int(block.ascent.rounded())
+    for g in block.glyphs {
+      let px = origin.x + g.x
+      var ix = Int(px.rounded(.down))
+      var q = Int(((px - Double(ix)) * 4).rounded())
+      if q == 4 {
+        ix += 1
+        q = 0
+      }
+      let m = glyphMask(face: g.face, glyph: g.glyph, size: block.size, subpixel: q, halo: halo)
+      if m >= 0 { out.append((m, ix, y + Int(g.y.rounded()))) }
     }
     return out
   }

@@ -14,6 +14,9 @@ struct DrawItem: Sendable {
     case endGroup
     /// A `DisplayList.drawImage` command; binned by rows like a fill.
     case image
+    /// A `DisplayList.drawMasks` command: `edgeStart`/`edgeCount` index
+    /// `maskPlacements`; binned by rows like a fill.
+    case masks
   }
 
   var kind: Kind
@@ -51,6 +54,9 @@ public struct DisplayList: Sendable {
   var bucketOffsets: [Int32] = []
   /// Image commands (see `drawImage`), their sampling entries, and the images
   /// whose pixels they point into (kept alive by the list).
+  var maskPlacements: [MaskPlacement] = []
+  /// The atlas every `.masks` item of this list reads.
+  var atlas: MaskAtlas?
   var images: [ImageDraw] = []
   var imageAxes: [ImageAxis] = []
   var imageOwners: [RasterImage] = []
@@ -106,6 +112,12 @@ public struct DisplayList: Sendable {
     precondition(other.openGroups == 0, "appending a display list with an open group")
     let edgeBase = edges.count
     let bucketBase = bucketOffsets.count
+    let maskBase = maskPlacements.count
+    if other.atlas != nil {
+      precondition(atlas == nil || atlas === other.atlas, "display lists with different mask atlases")
+      atlas = other.atlas
+    }
+    maskPlacements += other.maskPlacements
     let imageBase = images.count
     let axisBase = imageAxes.count
     edges += other.edges
@@ -116,12 +128,37 @@ public struct DisplayList: Sendable {
     }
     imageAxes += other.imageAxes
     imageOwners += other.imageOwners
-    items.reserveCapacity(items.count + other.items.count)
     for var item in other.items {
-      item.edgeStart += item.kind == .image ? imageBase : edgeBase
+      item.edgeStart += item.kind == .image ? imageBase : item.kind == .masks ? maskBase : edgeBase
       if item.bucketStart >= 0 { item.bucketStart += bucketBase }
       items.append(item)
     }
+  }
+
+  /// Paints masks of `atlas` (glyphs, halos) with `color`, each at an integer
+  /// device position. All masks of one list come from one atlas.
+  /// Returns false when nothing reaches the frame.
+  @discardableResult
+  public mutating func drawMasks(_ atlas: MaskAtlas, _ placements: [(mask: Int, x: Int, y: Int)], color: Color) -> Bool {
+    guard color.a > 0, !placements.isEmpty else { return false }
+    precondition(self.atlas == nil || self.atlas === atlas, "one mask atlas per display list")
+    self.atlas = atlas
+    var minRow = Int.max
+    var maxRow = Int.min
+    let start = maskPlacements.count
+    for p in placements {
+      let (r0, r1) = atlas.rows(of: p.mask, at: p.y)
+      if r1 < 0 || r0 >= height { continue }
+      minRow = min(minRow, max(0, r0))
+      maxRow = max(maxRow, min(height - 1, r1))
+      maskPlacements.append(MaskPlacement(mask: Int32(p.mask), x: Int32(clamping: p.x), y: Int32(clamping: p.y)))
+    }
+    guard maskPlacements.count > start else { return false }
+    items.append(
+      DrawItem(
+        kind: .masks, pixel: color.premultipliedPixel, edgeStart: start, edgeCount: maskPlacements.count - start,
+        minRow: Int32(minRow), maxRow: Int32(maxRow)))
+    return true
   }
 
   /// Starts a group whose content is composited as a whole with `opacity`

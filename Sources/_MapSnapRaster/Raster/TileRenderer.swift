@@ -40,8 +40,10 @@ public enum TileRenderer {
        list.bucketOffsets.withUnsafeBufferPointer { buckets in
        list.images.withUnsafeBufferPointer { images in
        list.imageAxes.withUnsafeBufferPointer { imageAxes in
+       list.maskPlacements.withUnsafeBufferPointer { masks in
         let input = SharedInput(
-          items: items, edges: edges, buckets: buckets, images: images, imageAxes: imageAxes)
+          items: items, edges: edges, buckets: buckets, images: images, imageAxes: imageAxes,
+          masks: masks, atlas: list.atlas)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
           var band = BandWorker(width: width, rows: bandRows)
           defer { band.deallocate() }
@@ -58,6 +60,7 @@ public enum TileRenderer {
        }
        }
        }
+       }
       }
     }
   }
@@ -70,6 +73,8 @@ private struct SharedInput: @unchecked Sendable {
   let buckets: UnsafeBufferPointer<Int32>
   let images: UnsafeBufferPointer<ImageDraw>
   let imageAxes: UnsafeBufferPointer<ImageAxis>
+  let masks: UnsafeBufferPointer<MaskPlacement>
+  let atlas: MaskAtlas?
 }
 
 private struct SharedFrame: @unchecked Sendable {
@@ -86,7 +91,7 @@ private struct Bins: Sendable {
   init(list: DisplayList, bandRows: Int, bandCount: Int) {
     var counts = [Int](repeating: 0, count: bandCount + 1)
     for item in list.items {
-      if item.kind == .fill || item.kind == .image {
+      if item.kind != .beginGroup && item.kind != .endGroup {
         let b0 = Int(item.minRow) / bandRows
         let b1 = min(bandCount - 1, Int(item.maxRow) / bandRows)
         if b0 <= b1 { for b in b0...b1 { counts[b] += 1 } }
@@ -100,7 +105,7 @@ private struct Bins: Sendable {
     var indices = [Int32](repeating: 0, count: offsets[bandCount])
     for (i, item) in list.items.enumerated() {
       let range: ClosedRange<Int>
-      if item.kind == .fill || item.kind == .image {
+      if item.kind != .beginGroup && item.kind != .endGroup {
         let b0 = Int(item.minRow) / bandRows
         let b1 = min(bandCount - 1, Int(item.maxRow) / bandRows)
         if b0 > b1 { continue }
@@ -161,7 +166,7 @@ private struct BandWorker {
           let below = stack[stack.count - 1].pixels
           compositeRow(below, layer.pixels, pixels, layer.opacity)
         }
-      case .fill, .image:
+      case .fill, .image, .masks:
         for opacity in pendingGroups {
           let depth = stack.count - 1
           if layers.count < depth + 1 { layers.append(.allocate(capacity: width * rows)) }
@@ -170,6 +175,11 @@ private struct BandWorker {
           stack.append((buffer, opacity))
         }
         pendingGroups.removeAll(keepingCapacity: true)
+        if item.kind == .masks, let atlas = input.atlas {
+          let run = UnsafeBufferPointer(rebasing: input.masks[item.edgeStart..<(item.edgeStart + item.edgeCount)])
+          blitMasks(run, atlas: atlas, paint: item.pixel, into: stack[stack.count - 1].pixels, width: width, top: top, bottom: bottom)
+          continue
+        }
         if item.kind == .image {
           input.images[item.edgeStart].draw(
             axes: input.imageAxes.baseAddress!, into: stack[stack.count - 1].pixels, width: width,
