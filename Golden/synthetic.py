@@ -213,6 +213,220 @@ c.graphics("far", [
 ])
 cases.append(c)
 
+# ---------------------------------------------------------------------------
+# Text: annotation, labels, halos, fonts, marker icons (issue 3, item 7).
+# The Swift assertions on these scenes are in Tests/GoldenTests/TextGoldenTests.swift.
+
+
+def feature(geometry, **props):
+    return {"type": "Feature", "properties": props, "geometry": geometry}
+
+
+def collection(features):
+    return {"type": "FeatureCollection", "features": features}
+
+
+def features_layer(case, lid, feats, **extra):
+    layer = {"id": lid, "type": "features", "source": {"data": collection(feats)}}
+    layer.update(extra)
+    case.layers.append(layer)
+    return layer
+
+
+# Utility: a gas network designed at 1:1000 (400 x 300) with valve icons and an
+# annotation layer whose "Open" class shows from 1:500 to 1:2000 and whose
+# "Closed" class shows at every scale. Central annotations (design x 130..270,
+# y 100..200) are inside the frame at every scale down to 1:400; the "far" ones
+# (x 20 and 380) only from 1:1000 outwards. "HP LINE" and "H" are isolated,
+# unrotated capitals whose ink the tests measure.
+c = Case("utility", 400, 300, scale=1000, background="#fbfaf7")
+c.graphics("pipes", [
+    (c.line([(10, 150), (390, 150)]), {"stroke": "#d4a017", "strokeWidth": 3}),
+    (c.line([(150, 150), (150, 40)]), {"stroke": "#d4a017", "strokeWidth": 2}),
+    (c.line([(230, 150), (230 + 0.866 * 150, 150 - 0.5 * 150)]), {"stroke": "#d4a017", "strokeWidth": 2}),
+    (c.line([(180, 150), (180, 290)]), {"stroke": "#d4a017", "strokeWidth": 1.5, "strokeDash": [6, 3]}),
+])
+features_layer(c, "valves", [
+    feature(c.point(x, y), id=f"V-{i + 101}")
+    for i, (x, y) in enumerate([(150, 150), (150, 115), (205, 150), (256, 135), (180, 185), (25, 150), (375, 150)])
+], style={"marker": {"icon": "../icons/valve.png", "size": 12}})
+anno = [
+    # text, status, (x, y), angle
+    ("V-101", "Open", (150, 163), 0),
+    ("V-102", "Closed", (161, 115), 90),
+    ("V-103", "Open", (205, 137), 0),
+    ("V-104", "Closed", (251, 126.3), 30),
+    ("V-105", "Open", (191, 190), -90),
+    ("HP LINE", "Closed", (240, 185), 0),
+    ("H", "Closed", (140, 188), 0),
+    ("V-106", "Open", (25, 137), 0),
+    ("V-108", "Open", (20, 60), 0),
+    ("V-107", "Closed", (375, 163), 0),
+]
+c.layers.append({
+    "id": "valve-anno", "type": "annotation",
+    "source": {"data": collection([feature(c.point(x, y), text=t, status=s, angle=a) for t, s, (x, y), a in anno])},
+    "textField": "text", "angleField": "angle", "referenceScale": 1000,
+    "sublayers": [
+        {"id": "Open", "where": {"status": "Open"}, "minScale": 2000, "maxScale": 500,
+         "style": {"size": 10, "color": "#1a7f37"}},
+        {"id": "Closed", "where": {"status": "Closed"},
+         "style": {"size": 10, "color": "#cc0000", "halo": {"color": "#ffffff", "width": 1}}}]})
+c.golden = {"scales": [400, 500, 1000, 2000, 2001, 4000]}
+cases.append(c)
+
+# Indoor: two floors. Rooms carry "level" 1 (a number), "2" (a string) or none
+# (the core, on every floor); points of interest likewise, labelled in Chinese
+# and English (DejaVu Sans with Droid Sans Fallback for the CJK glyphs).
+c = Case("indoor", 420, 300, scale=500, background="#eeeeee")
+room = lambda x0, y0, x1, y1: c.poly([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+features_layer(c, "rooms", [
+    feature(room(20, 20, 150, 140), name="Café", level=1),
+    feature(room(150, 20, 270, 140), name="Shop", level=1),
+    feature(room(20, 160, 150, 280), name="Toilets", level=1),
+    feature(room(20, 20, 200, 140), name="Meeting A", level="2"),
+    feature(room(200, 20, 400, 140), name="Office", level="2"),
+    feature(room(280, 160, 400, 280), name="Core"),
+], floorField="level", rules=[
+    {"where": {"level": 1}, "style": {"fill": "#fde2b8", "stroke": "#8a6d3b", "strokeWidth": 1.5}},
+    {"where": {"level": "2"}, "style": {"fill": "#c9e4f5", "stroke": "#3b6d8a", "strokeWidth": 1.5}},
+    {"style": {"fill": "#d8d8d8", "stroke": "#555555", "strokeWidth": 2}}])
+label = {"field": "name", "size": 13, "color": "#222222", "halo": {"color": "#ffffff", "width": 1.5}, "anchors": ["top", "bottom"], "offset": [0, 5]}
+features_layer(c, "pois", [
+    feature(c.point(85, 80), name="咖啡厅", level=1),
+    feature(c.point(210, 80), name="Café", level=1),
+    feature(c.point(85, 220), name="洗手间 Toilets"),
+    feature(c.point(340, 220), name="出口 Exit", level=1),
+    feature(c.point(110, 80), name="会议室 A", level=2),
+], floorField="level", style={"marker": {"shape": "circle", "size": 8, "fill": "#e76f51", "stroke": "#ffffff", "strokeWidth": 1.5},
+                              "label": label})
+c.golden = {"scales": [500], "floors": ["1", "2"]}
+cases.append(c)
+
+
+# Label collision: 300 labelled points on a jittered grid, each with four
+# anchors; classes A (priority 2), B (1), C (0) and O (0, allowOverlap: true);
+# 30 unlabelled points between them carry a square marker with "collides": true.
+class LCG:
+    def __init__(self, seed):
+        self.s = seed
+
+    def next(self):
+        self.s = (self.s * 1103515245 + 12345) % 2147483648
+        return self.s / 2147483648
+
+
+c = Case("label-collision", 600, 400, background="#f7f7f2")
+rng = LCG(20240607)
+pts = []
+for j in range(15):
+    for i in range(20):
+        x = 15 + i * 30 + (rng.next() - 0.5) * 12
+        y = 14 + j * 26.5 + (rng.next() - 0.5) * 12
+        r = rng.next()
+        cls = "A" if r < 0.12 else "B" if r < 0.4 else "O" if r < 0.48 else "C"
+        pts.append((x, y, cls, f"{cls}{len(pts)}"))
+for k in range(30):
+    x = 30 + (k % 6) * 90 + (rng.next() - 0.5) * 10
+    y = 27 + (k // 6) * 79.5 + (rng.next() - 0.5) * 10
+    pts.append((x, y, "M", None))
+dot = {"shape": "circle", "size": 4, "fill": "#333333"}
+anchors = ["left", "right", "bottom", "top"]
+lab = lambda color, prio, **k: dict({"field": "name", "size": 10, "color": color, "anchors": anchors, "priority": prio}, **k)
+features_layer(c, "points", [feature(c.point(x, y), name=n, cls=cl) if n else feature(c.point(x, y), cls=cl) for x, y, cl, n in pts], rules=[
+    {"where": {"cls": "A"}, "style": {"marker": dot, "label": lab("#b00020", 2, size=12, halo={"color": "#ffffff", "width": 1})}},
+    {"where": {"cls": "B"}, "style": {"marker": dot, "label": lab("#1d3557", 1)}},
+    {"where": {"cls": "M"}, "style": {"marker": {"shape": "square", "size": 10, "fill": "#2a9d8f", "collides": True}}},
+    {"where": {"cls": "O"}, "style": {"marker": dot, "label": lab("#7b2cbf", 0, allowOverlap=True)}},
+    {"style": {"marker": dot, "label": lab("#555555", 0, size=9)}}])
+cases.append(c)
+
+# Rotated annotation: align x baseline at angle 0 (top block), then angles 0,
+# 30, 90, 180 and -45 with mixed alignments; a red dot and hairline cross mark
+# each anchor; the last text has a halo over a dark band.
+c = Case("rotated-annotation", 640, 460, scale=1000)
+texts = []
+for i, al in enumerate(["left", "center", "right"]):
+    for j, bl in enumerate(["top", "middle", "bottom"]):
+        texts.append((f"{al} / {bl}", al, bl, (110 + i * 210, 35 + j * 50), 0))
+rot = [(0, "center", "middle", 75, 245), (30, "left", "bottom", 170, 245), (90, "center", "middle", 300, 245),
+       (180, "right", "top", 370, 245), (-45, "left", "middle", 500, 245),
+       (0, "right", "bottom", 140, 380), (30, "center", "middle", 230, 380), (90, "left", "top", 330, 380),
+       (180, "center", "bottom", 440, 380), (-45, "right", "top", 600, 380)]
+for a, al, bl, x, y in rot:
+    texts.append((f"{a}° {al}/{bl}", al, bl, (x, y), a))
+c.graphics("band", [(c.poly([(330, 420), (640, 420), (640, 450), (330, 450)]), {"fill": "#264653"})])
+c.graphics("guides", [
+    g for _, _, _, (x, y), _ in texts for g in [
+        (c.line([(x - 12, y), (x + 12, y)]), {"stroke": "#9ab", "strokeWidth": 0.5}),
+        (c.line([(x, y - 12), (x, y + 12)]), {"stroke": "#9ab", "strokeWidth": 0.5})]])
+subl = []
+for al in ["left", "center", "right"]:
+    for bl in ["top", "middle", "bottom"]:
+        subl.append({"id": f"{al}-{bl}", "where": {"align": al, "baseline": bl},
+                     "style": {"size": 13, "color": "#1d3557", "align": al, "baseline": bl}})
+subl.append({"id": "halo", "where": {"align": "halo"},
+             "style": {"size": 16, "color": "#264653", "align": "center", "baseline": "middle", "halo": {"color": "#ffd166", "width": 2}}})
+feats = [feature(c.point(x, y), text=t, align=al, baseline=bl, angle=a) for t, al, bl, (x, y), a in texts]
+feats.append(feature(c.point(485, 435), text="Halo 2 px at -10°", align="halo", baseline="-", angle=-10))
+c.layers.append({"id": "anno", "type": "annotation", "source": {"data": collection(feats)},
+                 "textField": "text", "angleField": "angle", "referenceScale": 1000, "sublayers": subl})
+c.graphics("anchors", [(c.point(x, y), {"marker": {"shape": "circle", "size": 4, "fill": "#e63946"}})
+                       for _, _, _, (x, y), _ in texts + [(None, None, None, (485, 435), None)]])
+cases.append(c)
+
+# Halos: widths 0, 1, 2, 4 (rows) at sizes 8, 12, 16, 24 (columns) in four
+# colours over stripes; multi-line labels anchored top-left, center and
+# bottom-right. A black dot marks each label's point.
+c = Case("halos", 480, 360)
+c.graphics("stripes", [
+    (c.poly([(0, y), (480, y), (480, y + 6), (0, y + 6)]), {"fill": "#2a9d8f" if k % 2 == 0 else "#e9c46a"})
+    for k, y in enumerate(range(0, 360, 12))] + [
+    (c.line([(x, 0), (x - 200, 360)]), {"stroke": "#264653", "strokeWidth": 3}) for x in range(40, 720, 60)])
+colours = ["#000000", "#ffffff", "#c1121f", "#003049"]
+halo_colours = ["#ffffff", "#000000", "#ffffff", "#fdf0d5"]
+feats = []
+for row, hw in enumerate([0, 1, 2, 4]):
+    for col, size in enumerate([8, 12, 16, 24]):
+        feats.append(feature(c.point(20 + col * 95 + (col * col * 4), 30 + row * 55), name=f"Halo {hw}", hw=hw, size=size))
+multi = [("top-left", (30, 255)), ("center", (240, 290)), ("bottom-right", (450, 330))]
+for anchor, (x, y) in multi:
+    feats.append(feature(c.point(x, y), name="Line one\nLine two", multi=anchor))
+rules = []
+for anchor, _ in multi:
+    rules.append({"where": {"multi": anchor}, "style": {"marker": {"shape": "circle", "size": 5, "fill": "#e63946", "stroke": "#ffffff", "strokeWidth": 1},
+                  "label": {"field": "name", "size": 16, "color": "#1d3557", "halo": {"color": "#ffffff", "width": 2}, "anchors": [anchor], "allowOverlap": True}}})
+for row, hw in enumerate([0, 1, 2, 4]):
+    for col, size in enumerate([8, 12, 16, 24]):
+        style = {"field": "name", "size": size, "color": colours[col], "anchors": ["left"], "offset": [4, 0], "allowOverlap": True}
+        if hw:
+            style["halo"] = {"color": halo_colours[col], "width": hw}
+        rules.append({"where": {"hw": hw, "size": size}, "style": {"marker": {"shape": "circle", "size": 4, "fill": "#000000"}, "label": style}})
+features_layer(c, "labels", feats, rules=rules)
+cases.append(c)
+
+# Icons: valve.png (32 x 32) at sizes 8, 16, 32, 48 and its natural size,
+# at opacity 0.5 over a band, moved by an offset, and pin.png (24 x 36) with its
+# tip put on the point by an offset; red dots mark the points. At 1x and 2x.
+c = Case("icons", 360, 200)
+c.graphics("band", [(c.poly([(0, 120), (360, 120), (360, 160), (0, 160)]), {"fill": "#457b9d"})])
+icon_items = []
+for i, s in enumerate([8, 16, 32, 48]):
+    icon_items.append(((30 + i * 60, 50), {"icon": "valve.png", "size": s}))
+icon_items += [
+    ((290, 50), {"icon": "valve.png"}),
+    ((40, 140), {"icon": "valve.png", "size": 32, "opacity": 0.5}),
+    ((110, 140), {"icon": "valve.png", "size": 32, "offset": [12, -12]}),
+    ((200, 140), {"icon": "pin.png"}),
+    ((260, 160), {"icon": "pin.png", "offset": [0, -18]}),
+    ((320, 160), {"icon": "pin.png", "size": 24, "offset": [0, -12], "opacity": 0.8}),
+]
+c.graphics("icons", [(c.point(x, y), {"marker": m}) for (x, y), m in icon_items])
+c.graphics("points", [(c.point(x, y), {"marker": {"shape": "circle", "size": 3, "fill": "#e63946"}}) for (x, y), _ in icon_items])
+c.golden["pixelRatios"] = [1, 2]
+cases.append(c)
+
+
 for c in cases:
     c.write()
 print("wrote", ", ".join(c.name for c in cases))

@@ -4,12 +4,16 @@ import MapSnap
   import Glibc
 #endif
 
-/// One rendering checked against `Golden/<case>/`: a scene, a scale and a pixel
-/// ratio, with the expected image `<scale>.png` (or `<scale>@<ratio>x.png`).
+/// One rendering checked against `Golden/<case>/`: a scene, a scale, a pixel
+/// ratio and a floor, with the expected image `<scale>.png` (or
+/// `<scale>@<ratio>x.png`; with a floor, `<scale>-floor<F>.png` or
+/// `<scale>@<ratio>x-floor<F>.png`).
 public struct GoldenCase: Sendable, CustomStringConvertible {
   public let name: String
   public let scale: Double
   public let pixelRatio: Double?
+  /// The floor shown (as `--floor` gives it), or nil for the scene's own.
+  public let floor: String?
   /// Largest channel difference that does not count as a differing pixel.
   public let channelTolerance: Int
   /// Differing pixels allowed before the case fails.
@@ -18,9 +22,10 @@ public struct GoldenCase: Sendable, CustomStringConvertible {
   public var directory: String { Repository.root + "/Golden/" + name }
   public var scenePath: String { directory + "/scene.json" }
   public var imageName: String {
-    let s = format(scale)
-    if let r = pixelRatio, r != 1 { return "\(s)@\(format(r))x.png" }
-    return "\(s).png"
+    var s = format(scale)
+    if let r = pixelRatio, r != 1 { s += "@\(format(r))x" }
+    if let floor { s += "-floor\(floor)" }
+    return s + ".png"
   }
   public var expectedPath: String { directory + "/" + imageName }
   public var description: String { "\(name)/\(imageName)" }
@@ -28,8 +33,9 @@ public struct GoldenCase: Sendable, CustomStringConvertible {
   /// Every case listed by the `golden.json` files under `Golden/`.
   ///
   /// `golden.json` holds `{"scales": [...], "pixelRatios": [...]?,
-  /// "channelTolerance": n?, "allowedPixels": n?}`; defaults: pixel ratio from
-  /// the scene, tolerance 2, no differing pixels allowed.
+  /// "floors": [...]?, "channelTolerance": n?, "allowedPixels": n?}`; defaults:
+  /// pixel ratio and floor from the scene, tolerance 2, no differing pixels
+  /// allowed. Floors are strings or numbers (`2` and `"2"` are one floor).
   public static func all() -> [GoldenCase] {
     var cases: [GoldenCase] = []
     for name in Repository.listDirectory(Repository.root + "/Golden").sorted() {
@@ -43,13 +49,20 @@ public struct GoldenCase: Sendable, CustomStringConvertible {
       if case .array(let a)? = meta["pixelRatios"] {
         ratios = a.compactMap { if case .number(let n) = $0 { return n } else { return nil } }
       }
+      var floors: [String?] = [nil]
+      if case .array(let a)? = meta["floors"] {
+        floors = a.compactMap { FloorValue(json: $0)?.text }
+      }
       var tolerance = 2
       if case .number(let n)? = meta["channelTolerance"] { tolerance = Int(n) }
       var allowed = 0
       if case .number(let n)? = meta["allowedPixels"] { allowed = Int(n) }
       for s in scales {
         for r in ratios {
-          cases.append(GoldenCase(name: name, scale: s, pixelRatio: r, channelTolerance: tolerance, allowedPixels: allowed))
+          for f in floors {
+            cases.append(
+              GoldenCase(name: name, scale: s, pixelRatio: r, floor: f, channelTolerance: tolerance, allowedPixels: allowed))
+          }
         }
       }
     }
@@ -59,7 +72,8 @@ public struct GoldenCase: Sendable, CustomStringConvertible {
   /// Renders the case with the library.
   public func render(options: RenderOptions = RenderOptions()) throws -> Snapshot {
     let scene = try SceneLoader.load(path: scenePath)
-    return try Snapshot.render(scene, overrides: ViewOverrides(scale: scale, pixelRatio: pixelRatio), options: options)
+    return try Snapshot.render(
+      scene, overrides: ViewOverrides(scale: scale, pixelRatio: pixelRatio, floor: floor.map { FloorValue($0) }), options: options)
   }
 }
 

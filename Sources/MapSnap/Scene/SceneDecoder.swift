@@ -357,7 +357,7 @@ struct SceneDecoder {
     m.strokeWidth = try r.number("strokeWidth", "a width >= 0 in logical pixels") { $0 >= 0 && $0.isFinite } ?? 1
     m.opacity = try r.number("opacity", "an opacity from 0 to 1") { $0 >= 0 && $0 <= 1 } ?? 1
     if let o = try r.numbers("offset", count: 2, "[dx, dy] in logical pixels") { m.offset = (o[0], o[1]) }
-    _ = try r.bool("collides")
+    m.collides = try r.bool("collides") ?? false
     return m
   }
 
