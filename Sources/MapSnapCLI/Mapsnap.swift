@@ -10,6 +10,7 @@ struct Mapsnap: ParsableCommand {
     usage: """
       mapsnap <scene.json> [--scale <denominator>] [-o <file>] [--report <file>] [options]
       mapsnap render <scene.json> [options]
+      mapsnap explain <scene.json> [--scale <denominator>] [options]
       """,
     discussion: """
       Main options (run 'mapsnap render --help' for all of them):
@@ -24,7 +25,7 @@ struct Mapsnap: ParsableCommand {
       or the output could not be written); 2 invalid scene (nothing is written); 64 usage error.
       """,
     version: "0.1.0",
-    subcommands: [Render.self],
+    subcommands: [Render.self, Explain.self],
     defaultSubcommand: Render.self
   )
 }

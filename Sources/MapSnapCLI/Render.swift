@@ -17,29 +17,10 @@ struct Render: ParsableCommand {
   @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG; '-' writes to standard output. Default: the scene's name with .png, in the current folder.", valueName: "file"))
   var output: String?
 
-  @Option(parsing: .unconditional, help: ArgumentHelp("Map scale denominator: 2000 means 1:2000.", valueName: "denominator"))
-  var scale: Double?
-
-  @Option(parsing: .unconditional, help: "Zoom level of the 256-px tiling scheme (scale = 591657527.591555 / 2^zoom).")
-  var zoom: Double?
-
-  @Option(parsing: .unconditional, help: ArgumentHelp("Map centre as lon,lat in degrees (a negative longitude is fine: --center -73.98,40.71).", valueName: "lon,lat"))
-  var center: String?
-
-  @Option(help: ArgumentHelp("Image size in logical pixels.", valueName: "WxH"))
-  var size: String?
-
-  @Option(name: .customLong("pixel-ratio"), parsing: .unconditional, help: "Output pixels per logical pixel (2 = @2x).")
-  var pixelRatio: Double?
-
-  @Option(help: "The floor to show; things on other floors are hidden.")
-  var floor: String?
+  @OptionGroup var view: ViewOptions
 
   @Option(help: ArgumentHelp("Write the JSON report (map, layer statuses, counts) to this file; '-' for standard output.", valueName: "file"))
   var report: String?
-
-  @Option(name: .customLong("font-dir"), help: ArgumentHelp("A folder of .ttf/.otf fonts to use before the bundled ones (repeatable).", valueName: "folder"))
-  var fontDirs: [String] = []
 
   @Flag(help: "Fail (exit status 1, no output) when a layer's source cannot be loaded.")
   var strict = false
@@ -58,12 +39,6 @@ struct Render: ParsableCommand {
   }
 
   mutating func validate() throws {
-    if let s = scale, !(s > 0 && s.isFinite) { throw ValidationError("--scale must be a number > 0, got \(s)") }
-    if let z = zoom, !(z >= 0 && z <= 30) { throw ValidationError("--zoom must be between 0 and 30, got \(z)") }
-    if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
-    if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (latitude within ±90), got '\(c)'") }
-    if let s = size, parseSize(s) == nil { throw ValidationError("--size must be WxH in whole logical pixels (1…32768), got '\(s)'") }
-    if let r = pixelRatio, !(r > 0 && r <= 16) { throw ValidationError("--pixel-ratio must be > 0 and <= 16, got \(r)") }
     if threads < 0 { throw ValidationError("--threads must be 0 or more, got \(threads)") }
     if tileRows < 1 { throw ValidationError("--tile-rows must be at least 1, got \(tileRows)") }
     if output == "-" && report == "-" { throw ValidationError("only one of --output and --report can be '-'") }
@@ -74,22 +49,8 @@ struct Render: ParsableCommand {
     let snapshot: Snapshot
     do {
       loaded = try SceneLoader.load(path: scene)
-      let overrides = ViewOverrides(
-        scale: scale, zoom: zoom, center: center.flatMap(parseCenter), size: size.flatMap(parseSize),
-        pixelRatio: pixelRatio, floor: floor.map(FloorValue.init))
-      var fonts: FontLibrary? = nil
-      if !fontDirs.isEmpty {
-        do {
-          fonts = try FontLibrary(directories: fontDirs + [FontLibrary.bundledDirectory])
-        } catch {
-          printError("error: \(error)")
-          throw ExitStatus.invalidScene
-        }
-      }
-      snapshot = try Snapshot.render(
-        loaded, overrides: overrides, options: RenderOptions(threads: threads, tileRows: tileRows), fonts: fonts)
-    } catch let error as ExitCode {
-      throw error
+      let plan = try FramePlan.make(loaded, overrides: view.overrides, fonts: try view.fonts())
+      snapshot = Snapshot.render(plan, options: RenderOptions(threads: threads, tileRows: tileRows))
     } catch {
       printError("error: \(error)")
       throw ExitStatus.invalidScene

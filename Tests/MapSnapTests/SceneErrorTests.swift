@@ -524,7 +524,7 @@ private let viewAnnotationCases: [ErrorCase] = [
     "viewAnnotations not an array", sceneDoc(okMapBlock + #", "viewAnnotations": {"id": "a"}"#), path: "viewAnnotations",
     message: ["expected an array of view annotations", "found an object"]),
   ErrorCase(
-    "view annotation not an object", sceneDoc(okMapBlock + #", "viewAnnotations": [{"id": "a"}, "b"]"#),
+    "view annotation not an object", sceneDoc(okMapBlock + #", "viewAnnotations": [{"id": "a", "coordinate": [0, 0], "text": "A"}, "b"]"#),
     path: "viewAnnotations[1]", message: ["expected a view annotation (a JSON object)", #"found string "b""#]),
 ]
 

@@ -26,6 +26,8 @@ public struct DisplayListBuilder: Sendable {
   public let state: MapState
   /// Laid-out annotation and label text (empty when the map has none).
   public let text: TextPlacement
+  /// Placed view annotations, drawn above everything else.
+  public let boxes: [PlacedBox]
   /// Flattening tolerance in device pixels for round joins, caps and markers.
   public var tolerance = 0.1
   /// Worker threads; 0 means one per active processor.
@@ -34,9 +36,12 @@ public struct DisplayListBuilder: Sendable {
   /// Marker icons, loaded before the build (see `Snapshot.render`).
   public let icons: IconCache
 
-  public init(state: MapState, text: TextPlacement = TextPlacement(), icons: IconCache = IconCache(), threads: Int = 0) {
+  public init(
+    state: MapState, text: TextPlacement = TextPlacement(), boxes: [PlacedBox] = [], icons: IconCache = IconCache(), threads: Int = 0
+  ) {
     self.state = state
     self.text = text
+    self.boxes = boxes
     self.icons = icons
     self.threads = threads
   }
@@ -44,7 +49,7 @@ public struct DisplayListBuilder: Sendable {
   /// A run of work built into a part of its own: drawables or annotation
   /// texts of one layer, or labels (layer -1, above every layer).
   private struct Chunk {
-    enum Kind { case drawables, annotations, labels }
+    enum Kind { case drawables, annotations, labels, boxes }
     var kind: Kind
     var layer: Int
     var range: Range<Int>
@@ -77,6 +82,9 @@ public struct DisplayListBuilder: Sendable {
     }
     for s in stride(from: 0, to: text.labels.count, by: Self.chunkDrawables) {
       chunks.append(Chunk(kind: .labels, layer: -1, range: s..<min(text.labels.count, s + Self.chunkDrawables)))
+    }
+    for s in stride(from: 0, to: boxes.count, by: Self.chunkDrawables) {
+      chunks.append(Chunk(kind: .boxes, layer: -1, range: s..<min(boxes.count, s + Self.chunkDrawables)))
     }
     let parts = buildParts(chunks, width: v.deviceWidth, height: v.deviceHeight)
     var open: Int? = nil
@@ -128,7 +136,47 @@ public struct DisplayListBuilder: Sendable {
       for i in chunk.range { draw(texts[i], into: &list) }
     case .labels:
       for i in chunk.range { draw(text.labels[i], into: &list) }
+    case .boxes:
+      for i in chunk.range { draw(boxes[i], into: &list) }
     }
+  }
+
+  /// A view annotation: the rounded box in its border colour, the inside
+  /// (inset by the border width) in its background, then the text.
+  private func draw(_ b: PlacedBox, into list: inout DisplayList) {
+    let s = b.style
+    if s.borderWidth > 0 {
+      list.fill(roundedRect(b.box, radius: s.cornerRadius), rule: .nonZero, color: s.borderColor)
+    }
+    let inner = b.box.insetBy(s.borderWidth)
+    if !inner.isEmpty {
+      list.fill(roundedRect(inner, radius: max(0, s.cornerRadius - s.borderWidth)), rule: .nonZero, color: s.background)
+    }
+    draw(b.text, into: &list)
+  }
+
+  /// A rectangle with round corners as one flattened contour.
+  private func roundedRect(_ r: Rect, radius: Double) -> Path {
+    let rad = min(radius, r.width / 2, r.height / 2)
+    var p = Path()
+    if rad <= 0.01 {
+      p.addContour([Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)], closed: true)
+      return p
+    }
+    let steps = max(2, Int((Double.pi / 2 / (2 * acos(max(-1, 1 - tolerance / rad)))).rounded(.up)))
+    var pts: [Point] = []
+    let corners = [
+      (Point(r.maxX - rad, r.minY + rad), -Double.pi / 2), (Point(r.maxX - rad, r.maxY - rad), 0.0),
+      (Point(r.minX + rad, r.maxY - rad), Double.pi / 2), (Point(r.minX + rad, r.minY + rad), Double.pi),
+    ]
+    for (c, start) in corners {
+      for k in 0...steps {
+        let a = start + Double(k) / Double(steps) * Double.pi / 2
+        pts.append(Point(c.x + rad * cos(a), c.y + rad * sin(a)))
+      }
+    }
+    p.addContour(pts, closed: true)
+    return p
   }
 
   /// A text: its halo (the outlines stroked with round joins, reaching

@@ -58,6 +58,9 @@ public struct LayerState: Sendable {
   public internal(set) var annotations: [AnnotationText] = []
   /// Index of the scene layer this state belongs to.
   public let index: Int
+  /// Ids of features styled at this scale and floor that lie outside the
+  /// frame (so view annotations tied to them are `outOfBounds`, not hidden).
+  public internal(set) var offFrameIDs: Set<FloorValue> = []
 }
 
 /// What one annotation sublayer (class) shows, and why. A sublayer is drawn
@@ -87,6 +90,9 @@ public struct Drawable: Sendable {
   public var labelText: String?
   /// Position of the feature in its source (for placement order).
   public var order: Int = 0
+  /// The feature's id (GeoJSON `id`, the layer's `idField` property, or the
+  /// graphic's `id`), for view annotations tied to features.
+  public var featureID: FloorValue? = nil
 }
 
 /// Everything decided about a frame before any pixel is drawn: the viewport

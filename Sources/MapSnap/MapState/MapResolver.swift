@@ -49,7 +49,9 @@ public struct MapResolver {
               state.features.otherFloor += 1
               continue
             }
-            add(Drawable(geometry: g.geometry, style: g.style, labelText: nil, order: state.drawables.count), to: &state)
+            add(
+              Drawable(geometry: g.geometry, style: g.style, labelText: nil, order: state.drawables.count, featureID: g.id.map(FloorValue.init)),
+              to: &state)
           }
         }
       case .annotation(let anno):
@@ -79,9 +81,6 @@ public struct MapResolver {
       }
       if shown && !state.status.contains(.error) { state.status.insert(.active) }
       layers.append(state)
-    }
-    if !scene.viewAnnotations.isEmpty {
-      warnings.append("\(scene.viewAnnotations.count) view annotation\(scene.viewAnnotations.count == 1 ? " is" : "s are") not drawn by this version of mapsnap")
     }
     return MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: layers, warnings: warnings)
   }
@@ -115,7 +114,8 @@ public struct MapResolver {
       }
       guard let rule = rules.first(where: { $0.filter.matches(feature.properties) }) else { continue }
       let text = rule.style.label.flatMap { feature.properties[$0.field].flatMap(labelText) }
-      add(Drawable(geometry: feature.geometry, style: rule.style, labelText: text, order: index), to: &state)
+      let id = (layer.idField.flatMap { feature.properties[$0] } ?? feature.id).flatMap(FloorValue.init(json:))
+      add(Drawable(geometry: feature.geometry, style: rule.style, labelText: text, order: index, featureID: id), to: &state)
     }
   }
 
@@ -167,7 +167,11 @@ public struct MapResolver {
   private func add(_ d: Drawable, to state: inout LayerState) {
     let reach = StyleReach.pixels(of: d.style) * viewport.metersPerPixel
     let grown = d.geometry.bounds.insetBy(-reach)
-    guard !d.geometry.isEmpty, grown.intersects(viewport.extent) else { return }
+    guard !d.geometry.isEmpty else { return }
+    guard grown.intersects(viewport.extent) else {
+      if let id = d.featureID { state.offFrameIDs.insert(id) }
+      return
+    }
     state.features.drawn += 1
     state.drawables.append(d)
   }

@@ -9,6 +9,8 @@ public struct Snapshot: Sendable {
   public let state: MapState
   /// Annotation and label text as laid out and placed.
   public let text: TextPlacement
+  /// View annotations as resolved: outcomes and the boxes drawn.
+  public let viewAnnotations: ViewAnnotationPlacement
   public let canvas: Canvas
   /// Wall time of each stage in seconds.
   public let timings: Timings
@@ -26,45 +28,36 @@ public struct Snapshot: Sendable {
   /// Resolves, builds and rasterises `scene` with `overrides` applied.
   /// File sources load through `sources` (pass one loader to reuse its cache).
   /// - Throws: `SceneError` when the overrides and scene give no valid view.
-  /// Fonts load on first use when a scene has text and none are given
-  /// (`FontLibrary.bundledDirectory`).
+  /// Resolves, lays out, builds and rasterises `scene` with `overrides`
+  /// applied (see `FramePlan.make`). File sources load through `sources`
+  /// (pass one loader to reuse its cache); pass `fonts` to keep glyph caches
+  /// warm across frames.
   /// - Throws: `SceneError` when the overrides and scene give no valid view,
   ///   or a style names a font that is not available.
   public static func render(
     _ scene: Scene, overrides: ViewOverrides = ViewOverrides(), options: RenderOptions = RenderOptions(),
     sources: SourceLoader = SourceLoader(), fonts: FontLibrary? = nil
   ) throws(SceneError) -> Snapshot {
-    let viewport = try overrides.viewport(for: scene)
+    let plan = try FramePlan.make(scene, overrides: overrides, sources: sources, fonts: fonts)
+    return render(plan, options: options)
+  }
+
+  /// Draws a resolved frame.
+  public static func render(_ plan: FramePlan, options: RenderOptions = RenderOptions()) -> Snapshot {
     var t = Timings()
+    t.resolve = plan.resolveTime
+    t.text = plan.textTime
     var clock = monotonicSeconds()
-    var state = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor).resolve(sources: sources)
-    let icons = IconCache()
-    state.loadIcons(icons)
-    t.resolve = lap(&clock)
-    var text = TextPlacement()
-    if state.hasText {
-      let library: FontLibrary
-      if let fonts {
-        library = fonts
-      } else {
-        do {
-          library = try FontLibrary(directories: [FontLibrary.bundledDirectory])
-        } catch {
-          throw SceneError(file: scene.file, path: "", kind: .invalidValue, message: "the scene has text but \(error)")
-        }
-      }
-      try library.check(scene)
-      text = TextPlacer(state: state, scene: scene, fonts: library, icons: icons).place()
-    }
-    t.text = lap(&clock)
-    let list = DisplayListBuilder(state: state, text: text, icons: icons, threads: options.threads).build()
+    let list = DisplayListBuilder(
+      state: plan.state, text: plan.text, boxes: plan.viewAnnotations.boxes, icons: plan.icons, threads: options.threads
+    ).build()
     t.displayList = lap(&clock)
     t.fills = list.fillCount
     t.edges = list.edgeCount
     let canvas = Canvas(width: list.width, height: list.height)
     TileRenderer.render(list, into: canvas, options: options)
     t.rasterize = lap(&clock)
-    return Snapshot(state: state, text: text, canvas: canvas, timings: t)
+    return Snapshot(state: plan.state, text: plan.text, viewAnnotations: plan.viewAnnotations, canvas: canvas, timings: t)
   }
 
   /// The frame as PNG bytes (RGB when every pixel is opaque, RGBA otherwise).
@@ -73,7 +66,7 @@ public struct Snapshot: Sendable {
   }
 
   /// The report (section 6 of the format) as JSON.
-  public var report: JSONValue { ReportBuilder(state: state, text: text).build() }
+  public var report: JSONValue { ReportBuilder(state: state, text: text, viewAnnotations: viewAnnotations).build() }
 }
 
 /// Seconds from a monotonic clock.
@@ -83,8 +76,3 @@ public func monotonicSeconds() -> Double {
   return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-private func lap(_ clock: inout Double) -> Double {
-  let now = monotonicSeconds()
-  defer { clock = now }
-  return now - clock
-}

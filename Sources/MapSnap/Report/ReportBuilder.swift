@@ -4,10 +4,12 @@
 public struct ReportBuilder {
   public let state: MapState
   public let text: TextPlacement
+  public let viewAnnotations: ViewAnnotationPlacement
 
-  public init(state: MapState, text: TextPlacement = TextPlacement()) {
+  public init(state: MapState, text: TextPlacement = TextPlacement(), viewAnnotations: ViewAnnotationPlacement = ViewAnnotationPlacement()) {
     self.state = state
     self.text = text
+    self.viewAnnotations = viewAnnotations
   }
 
   private func counts(_ f: FeatureCounts) -> JSONValue {
@@ -73,8 +75,24 @@ public struct ReportBuilder {
         ("map", .object(map)),
         ("layers", .array(layers)),
         ("text", .object(textBlock)),
-        ("viewAnnotations", .array([])),
+        ("viewAnnotations", .array(viewAnnotations.outcomes.map(outcome))),
       ]))
+  }
+}
+
+extension ReportBuilder {
+  /// `{ id, visible: true, anchor, box: [x, y, w, h] }` or
+  /// `{ id, visible: false, reason, blockedBy? }`, boxes in logical pixels.
+  func outcome(_ o: ViewAnnotationOutcome) -> JSONValue {
+    var pairs: [(String, JSONValue)] = [("id", .string(o.id)), ("visible", .bool(o.visible))]
+    if o.visible, let anchor = o.anchor, let b = o.box {
+      pairs.append(("anchor", .string(anchor.rawValue)))
+      pairs.append(("box", .array([b.minX, b.minY, b.width, b.height].map(JSONValue.number))))
+    } else {
+      pairs.append(("reason", .string(o.reason?.rawValue ?? "outOfBounds")))
+      if o.reason == .collision { pairs.append(("blockedBy", .array(o.blockedBy.map(JSONValue.string)))) }
+    }
+    return .object(JSONObject(pairs))
   }
 }
 

@@ -5,8 +5,8 @@ public struct Scene: Sendable {
   public var version: Int
   public var map: MapSettings
   public var layers: [Layer]
-  /// View annotations arrive with their own issue; the parsed entries are kept.
-  public var viewAnnotations: [JSONValue]
+  /// Boxes drawn above the map, resolved without overlaps (section 4).
+  public var viewAnnotations: [ViewAnnotation]
   /// The scene file as named by the user, for messages.
   public var file: String
   /// Folder that relative paths resolve against.
@@ -14,7 +14,7 @@ public struct Scene: Sendable {
   /// Every font a style names, with the JSON path that names it.
   public var fontReferences: [(name: String, path: String)] = []
 
-  public init(version: Int = 1, map: MapSettings, layers: [Layer], viewAnnotations: [JSONValue] = [], file: String, baseDirectory: String) {
+  public init(version: Int = 1, map: MapSettings, layers: [Layer], viewAnnotations: [ViewAnnotation] = [], file: String, baseDirectory: String) {
     self.version = version
     self.map = map
     self.layers = layers

@@ -35,19 +35,22 @@ struct SceneDecoder {
         layers.append(layer)
       }
     }
-    var annotations: [JSONValue] = []
+    var annotations: [ViewAnnotation] = []
     if let va = top.object["viewAnnotations"] {
       guard case .array(let list) = va else {
         throw top.error("viewAnnotations", "expected an array of view annotations, found \(describe(va))")
       }
+      var seen: [String: Int] = [:]
       for (i, a) in list.enumerated() {
-        guard case .object = a else {
+        let annotation = try decodeViewAnnotation(a, at: JSONPath().key("viewAnnotations").index(i), index: i, layers: layers)
+        if let first = seen[annotation.id] {
           throw SceneError(
-            file: file, path: JSONPath().key("viewAnnotations").index(i).description, kind: .invalidValue,
-            message: "expected a view annotation (a JSON object), found \(describe(a))")
+            file: file, path: JSONPath().key("viewAnnotations").index(i).key("id").description, kind: .invalidValue,
+            message: "duplicate view annotation id \"\(annotation.id)\": viewAnnotations[\(first)] already has it; ids must be unique")
         }
+        seen[annotation.id] = i
+        annotations.append(annotation)
       }
-      annotations = list
     }
     var scene = Scene(version: 1, map: map, layers: layers, viewAnnotations: annotations, file: file, baseDirectory: baseDirectory)
     scene.fontReferences = fontList.items.compactMap { name, path in name.map { ($0, path.description) } }
@@ -286,6 +289,107 @@ struct SceneDecoder {
     let color = try r.color("color") ?? .white
     let width = try r.number("width", "a halo width >= 0 in logical pixels") { $0 >= 0 && $0 <= 100 } ?? 1
     return Halo(color: color, width: width)
+  }
+
+  // MARK: - view annotations
+
+  private func decodeViewAnnotation(_ value: JSONValue, at path: JSONPath, index: Int, layers: [Layer]) throws(SceneError) -> ViewAnnotation {
+    let r = try ObjectReader(
+      value, at: path, file: file, what: "a view annotation",
+      allowed: [
+        "id", "coordinate", "feature", "text", "size", "style", "anchors", "priority", "selected", "allowOverlap", "visible", "floor",
+        "minScale", "maxScale",
+      ])
+    let id = try r.string("id", nonEmpty: true) ?? "viewAnnotations[\(index)]"
+    let target: ViewAnnotation.Target
+    switch (r.object["coordinate"], r.object["feature"]) {
+    case (.some, .some):
+      throw r.error("feature", "give either \"coordinate\" or \"feature\", not both")
+    case (.none, .none):
+      throw SceneError(
+        file: file, path: path.description, kind: .missingKey,
+        message: "a view annotation needs \"coordinate\" ([lon, lat]) or \"feature\" ({ \"layer\", \"id\" })")
+    case (.some, .none):
+      let c = try r.numbers("coordinate", count: 2, "[lon, lat] in degrees", where: { $0.isFinite })!
+      guard c[1] >= -90 && c[1] <= 90 else {
+        throw SceneError(file: file, path: path.key("coordinate").index(1).description, kind: .invalidValue, message: "latitude must be within -90…90, found \(format(c[1]))")
+      }
+      target = .coordinate(lon: c[0], lat: c[1])
+    case (.none, .some(let f)):
+      let fr = try ObjectReader(f, at: path.key("feature"), file: file, what: "a feature reference", allowed: ["layer", "id"])
+      guard let layer = try fr.string("layer", nonEmpty: true) else {
+        throw fr.error("layer", "missing required key \"layer\": expected the id of a features or graphics layer", kind: .missingKey)
+      }
+      guard let target = layers.first(where: { $0.id == layer }) else {
+        throw fr.error(
+          "layer", "no layer with id \"\(layer)\"", hint: closestMatch(to: layer, in: layers.map(\.id)).map { "did you mean \"\($0)\"?" })
+      }
+      guard target.kind != .annotation else {
+        throw fr.error("layer", "layer \"\(layer)\" is an annotation layer; view annotations tie to features or graphics layers")
+      }
+      guard let idValue = fr.object["id"] else {
+        throw fr.error("id", "missing required key \"id\": expected the feature's id (string or number)", kind: .missingKey)
+      }
+      guard let fid = FloorValue(json: idValue) else {
+        throw fr.error("id", "expected a feature id (string or number), found \(describe(idValue))")
+      }
+      _ = target
+      return try finishViewAnnotation(r, id: id, target: .feature(layer: layer, id: fid), path: path)
+    }
+    return try finishViewAnnotation(r, id: id, target: target, path: path)
+  }
+
+  private func finishViewAnnotation(_ r: ObjectReader, id: String, target: ViewAnnotation.Target, path: JSONPath) throws(SceneError) -> ViewAnnotation {
+    guard let text = try r.string("text") else {
+      throw r.error("text", "missing required key \"text\": expected the box's text (\\n breaks lines)", kind: .missingKey)
+    }
+    var a = ViewAnnotation(id: id, target: target, text: text)
+    if let s = try r.numbers("size", count: 2, "[width, height] in logical pixels, each > 0", where: { $0 > 0 && $0 <= 8192 }) {
+      a.size = (s[0], s[1])
+    }
+    if let sv = r.object["style"] {
+      let sr = try ObjectReader(
+        sv, at: path.key("style"), file: file, what: "a view annotation style",
+        allowed: ["background", "borderColor", "borderWidth", "cornerRadius", "padding", "textColor", "fontSize", "font"])
+      a.style.background = try sr.color("background") ?? a.style.background
+      a.style.borderColor = try sr.color("borderColor") ?? a.style.borderColor
+      a.style.borderWidth = try sr.number("borderWidth", "a width >= 0 in logical pixels") { $0 >= 0 && $0 <= 100 } ?? a.style.borderWidth
+      a.style.cornerRadius = try sr.number("cornerRadius", "a radius >= 0 in logical pixels") { $0 >= 0 && $0 <= 1000 } ?? a.style.cornerRadius
+      a.style.padding = try sr.number("padding", "a padding >= 0 in logical pixels") { $0 >= 0 && $0 <= 1000 } ?? a.style.padding
+      a.style.textColor = try sr.color("textColor") ?? a.style.textColor
+      a.style.fontSize = try sr.number("fontSize", "a text size > 0 in logical pixels") { $0 > 0 && $0 <= 1000 } ?? a.style.fontSize
+      a.style.font = try sr.string("font", nonEmpty: true)
+      fonts.append((a.style.font, path.key("style").key("font")))
+    }
+    if let av = r.object["anchors"] {
+      guard case .array(let list) = av, !list.isEmpty else {
+        throw r.error("anchors", "expected a non-empty array of { \"anchor\", \"offsetX\", \"offsetY\" }, found \(describe(av))")
+      }
+      let names = Anchor.allCases.map(\.rawValue)
+      a.anchors = []
+      for (i, item) in list.enumerated() {
+        let ap = path.key("anchors").index(i)
+        let ar = try ObjectReader(item, at: ap, file: file, what: "an anchor", allowed: ["anchor", "offsetX", "offsetY"])
+        guard let name = try ar.choice("anchor", names) else {
+          throw ar.error("anchor", "missing required key \"anchor\": expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))", kind: .missingKey)
+        }
+        a.anchors.append(
+          ViewAnnotation.AnchorConfig(
+            anchor: Anchor(rawValue: name)!,
+            offsetX: try ar.number("offsetX", "a finite number of logical pixels") { $0.isFinite } ?? 0,
+            offsetY: try ar.number("offsetY", "a finite number of logical pixels") { $0.isFinite } ?? 0))
+      }
+    }
+    a.priority = try r.number("priority", "a finite number") { $0.isFinite } ?? 0
+    a.selected = try r.bool("selected") ?? false
+    a.allowOverlap = try r.bool("allowOverlap") ?? false
+    a.visible = try r.bool("visible") ?? true
+    if let f = r.object["floor"] {
+      guard let fv = FloorValue(json: f) else { throw r.error("floor", "expected a floor as a string or number, found \(describe(f))") }
+      a.floor = fv
+    }
+    a.scaleRange = try r.scaleRange()
+    return a
   }
 
   // MARK: - annotation

@@ -1,0 +1,53 @@
+import ArgumentParser
+import MapSnap
+
+/// The options that choose the frame, shared by `render` and `explain`; they
+/// override the scene's map block.
+struct ViewOptions: ParsableArguments {
+  @Option(parsing: .unconditional, help: ArgumentHelp("Map scale denominator: 2000 means 1:2000.", valueName: "denominator"))
+  var scale: Double?
+
+  @Option(parsing: .unconditional, help: "Zoom level of the 256-px tiling scheme (scale = 591657527.591555 / 2^zoom).")
+  var zoom: Double?
+
+  @Option(parsing: .unconditional, help: ArgumentHelp("Map centre as lon,lat in degrees (a negative longitude is fine: --center -73.98,40.71).", valueName: "lon,lat"))
+  var center: String?
+
+  @Option(help: ArgumentHelp("Image size in logical pixels.", valueName: "WxH"))
+  var size: String?
+
+  @Option(name: .customLong("pixel-ratio"), parsing: .unconditional, help: "Output pixels per logical pixel (2 = @2x).")
+  var pixelRatio: Double?
+
+  @Option(help: "The floor to show; things on other floors are hidden.")
+  var floor: String?
+
+  @Option(name: .customLong("font-dir"), help: ArgumentHelp("A folder of .ttf/.otf fonts to use before the bundled ones (repeatable).", valueName: "folder"))
+  var fontDirs: [String] = []
+
+  mutating func validate() throws {
+    if let s = scale, !(s > 0 && s.isFinite) { throw ValidationError("--scale must be a number > 0, got \(s)") }
+    if let z = zoom, !(z >= 0 && z <= 30) { throw ValidationError("--zoom must be between 0 and 30, got \(z)") }
+    if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
+    if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (latitude within ±90), got '\(c)'") }
+    if let s = size, parseSize(s) == nil { throw ValidationError("--size must be WxH in whole logical pixels (1…32768), got '\(s)'") }
+    if let r = pixelRatio, !(r > 0 && r <= 16) { throw ValidationError("--pixel-ratio must be > 0 and <= 16, got \(r)") }
+  }
+
+  var overrides: ViewOverrides {
+    ViewOverrides(
+      scale: scale, zoom: zoom, center: center.flatMap(parseCenter), size: size.flatMap(parseSize),
+      pixelRatio: pixelRatio, floor: floor.map(FloorValue.init))
+  }
+
+  /// The fonts to draw with: `--font-dir` folders before the bundled ones;
+  /// nil (load on demand) without `--font-dir`.
+  func fonts() throws(SceneError) -> FontLibrary? {
+    guard !fontDirs.isEmpty else { return nil }
+    do {
+      return try FontLibrary(directories: fontDirs + [FontLibrary.bundledDirectory])
+    } catch {
+      throw SceneError(file: fontDirs.joined(separator: ", "), path: "", kind: .unreadable, message: "\(error)")
+    }
+  }
+}
