@@ -75,14 +75,14 @@ struct RenderCommandTests {
   @Test("without -o, a scene in another folder renders into the working directory, not next to the scene")
   func defaultOutputGoesToWorkingDirectory() throws {
     try withTemporaryDirectory { dir in
-      try Files.write("", to: dir + "/work/.keep")
+      try Files.write("", to: dir + "/cwd/.keep")
       try Fixture.write(in: dir + "/maps", name: "city.json")
-      let r = try CLI.run(["../maps/city.json"], in: dir + "/work")
+      let r = try CLI.run(["../maps/city.json"], in: dir + "/cwd")
       #expect(r.status == 0, "\(r)")
-      let png = try Files.read(dir + "/work/city.png")
+      let png = try Files.read(dir + "/cwd/city.png")
       #expect(PNG.size(png).map { [$0.width, $0.height] } == [160, 120])
       #expect(!Files.exists(dir + "/maps/city.png"))
-      #expect(Files.list(dir + "/work") == [".keep", "city.png"])
+      #expect(Files.list(dir + "/cwd") == [".keep", "city.png"])
     }
   }
 
