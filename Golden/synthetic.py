@@ -427,6 +427,263 @@ c.golden["pixelRatios"] = [1, 2]
 cases.append(c)
 
 
+# ---------------------------------------------------------------------------
+# View annotations (issue 4, item 7): boxes of fixed screen size drawn above
+# the map, tied to a coordinate or a feature (scene format section 4). The
+# Swift assertions on these scenes are in Tests/GoldenTests/ViewAnnotationTests.swift.
+
+
+class VACase(Case):
+    """A case with a `viewAnnotations` list (written after `layers`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.annotations = []
+
+    def at(self, x, y):
+        return lonlat(x, y, self.w, self.h, self.scale)
+
+    def annotate(self, aid, text, x=None, y=None, feature=None, **extra):
+        a = {"id": aid}
+        if feature is not None:
+            a["feature"] = feature
+        else:
+            a["coordinate"] = self.at(x, y)
+        a["text"] = text
+        a.update(extra)
+        self.annotations.append(a)
+        return a
+
+    def write(self):
+        d = os.path.join("Golden", self.name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "scene.json"), "w") as f:
+            json.dump({"version": 1, "map": self.map, "layers": self.layers, "viewAnnotations": self.annotations}, f, indent=1)
+            f.write("\n")
+        with open(os.path.join(d, "golden.json"), "w") as f:
+            json.dump(self.golden, f)
+            f.write("\n")
+
+
+def cross(case, x, y, arm=14, colour="#e63946"):
+    """A hairline cross and a dot marking a point."""
+    return [
+        (case.line([(x - arm, y), (x + arm, y)]), {"stroke": colour, "strokeWidth": 0.75}),
+        (case.line([(x, y - arm), (x, y + arm)]), {"stroke": colour, "strokeWidth": 0.75}),
+        (case.point(x, y), {"marker": {"shape": "circle", "size": 4, "fill": colour}}),
+    ]
+
+
+ANCHORS = ["center", "top", "bottom", "left", "right", "top-left", "top-right", "bottom-left", "bottom-right"]
+UNIT = {"center": (0.5, 0.5), "top": (0.5, 0), "bottom": (0.5, 1), "left": (0, 0.5), "right": (1, 0.5),
+        "top-left": (0, 0), "top-right": (1, 0), "bottom-left": (0, 1), "bottom-right": (1, 1)}
+
+# Anchors: the nine anchors, one annotation each at its own point (text = the
+# anchor's name), laid out so every box points away from the middle of its
+# 3 x 3 grid (`right` boxes, left of their point, in the left column; `bottom`
+# boxes, above their point, in the top row). Left grid without offsets (white
+# boxes); right grid with offsetX 10, offsetY 10 (yellow boxes: 10 px right
+# and 10 px UP of the anchor position). A red cross marks each point.
+c = VACase("va-anchors", 800, 300)
+marks = []
+for g, (x0, extra, bg) in enumerate([(110, {}, "#ffffff"), (530, {"offsetX": 10, "offsetY": 10}, "#fff3c4")]):
+    for name in ANCHORS:
+        ux, uy = UNIT[name]
+        x = x0 + 80 * round(2 * (1 - ux))
+        y = 60 + 90 * round(2 * (1 - uy))
+        marks += cross(c, x, y)
+        c.annotate(("o-" if extra else "a-") + name, name, x, y, anchors=[dict({"anchor": name}, **extra)],
+                   style={"background": bg, "fontSize": 11})
+c.graphics("points", marks)
+cases.append(c)
+
+# Priority: (1) one point, centre anchors, priorities 1, 3, 2: priority 3 wins;
+# a priority-0 allowOverlap box (yellow) is placed too but drawn below it;
+# (2) `selected` (priority 0) beats priority 5; (3) equal priority: the earlier
+# in the list wins; (4) variable anchors at one point, 14 px above, below and
+# 10 px beside it: v1 [bottom] is placed, v2 [bottom, top] takes top, v3
+# [bottom, top, left] left, v4 [.., right] right (none of them overlap), v5
+# [bottom, top, center] has none free; (5) stacking: a row of five
+# allowOverlap boxes, each overlapping its neighbours by 20 px, drawn with
+# unselected below selected (b over a and over c, priority 2), lower priority
+# below higher (c over d), equal priority later in the list on top (d over e,
+# e being listed before d); a sixth without allowOverlap collides with them.
+c = VACase("va-priority", 640, 360, background="#f4f4f0")
+pts = [(90, 70), (270, 70), (450, 70), (110, 210)]
+c.graphics("points", [g for x, y in pts for g in cross(c, x, y)] + [g for x in (250, 300, 350, 400, 450) for g in cross(c, x, 300, arm=6)])
+x, y = pts[0]
+c.annotate("p1", "priority 1", x, y, priority=1)
+c.annotate("p3", "priority 3", x, y, priority=3, style={"background": "#d8f3dc"})
+c.annotate("p2", "priority 2", x, y, priority=2)
+c.annotate("p0-overlap", "overlap 0", x, y, allowOverlap=True, anchors=[{"anchor": "center", "offsetX": 26, "offsetY": -12}],
+           style={"background": "#ffd166"})
+x, y = pts[1]
+c.annotate("prio5", "priority 5", x, y, priority=5)
+c.annotate("sel", "selected", x, y, selected=True, style={"background": "#ffccd5", "borderColor": "#c9184a", "borderWidth": 2})
+x, y = pts[2]
+c.annotate("first", "first (1)", x, y, priority=1)
+c.annotate("second", "second (1)", x, y, priority=1)
+x, y = pts[3]
+va = [{"anchor": "bottom", "offsetY": 14}, {"anchor": "top", "offsetY": -14}, {"anchor": "left", "offsetX": 10},
+      {"anchor": "right", "offsetX": -10}]
+for k in range(4):
+    c.annotate(f"v{k + 1}", f"v{k + 1} {va[k]['anchor']}", x, y, anchors=va[:k + 1])
+c.annotate("v5", "v5 none", x, y, anchors=va[:2] + [{"anchor": "center"}])
+stack = [  # id, x, colour, extra; listed a, b, c, e, d
+    ("st-a", 250, "#95d5b2", {"priority": 1}),
+    ("st-b", 300, "#e63946", {"selected": True}),
+    ("st-c", 350, "#4895ef", {"priority": 2}),
+    ("st-e", 450, "#ffb703", {"priority": 1}),
+    ("st-d", 400, "#b5179e", {"priority": 1}),
+]
+for aid, x, colour, extra in stack:
+    c.annotate(aid, aid[-1], x, 300, size=[70, 36], allowOverlap=True, style={"background": colour, "textColor": "#ffffff"}, **extra)
+c.annotate("st-f", "f", 300, 300, size=[40, 20])
+cases.append(c)
+
+# Edges: all boxes must lie wholly inside the frame (400 x 300); touching the
+# border is inside. At the centre (200, 150), where the arithmetic is exact:
+# touch-frame (200 x 30, top-left) touches the right border; touch-a and
+# touch-b touch it and each other along an edge; corner sits in the top-left
+# corner (offsets -200, +150); bottom-edge touches the bottom border; cross-1px
+# reaches 1 px past the left border (outOfBounds). flip-left and flip-top would
+# cross the border with their first anchor and take their second; no-fit has
+# no anchor that fits, too-big is wider than the frame, outside lies right of
+# the frame and outside-near just left of it, its box (moved 30 px right) inside.
+c = VACase("va-edges", 400, 300, background="#eef2f3")
+c.graphics("frame", [(c.poly([(0.5, 0.5), (399.5, 0.5), (399.5, 299.5), (0.5, 299.5)]), {"stroke": "#94a3b8", "strokeWidth": 1})])
+c.graphics("points", [g for x, y in [(200, 150), (12, 80), (300, 10), (390, 60), (200, 250)] for g in cross(c, x, y, arm=8)])
+def at_centre(aid, text, size, anchor, **k):
+    a = {"id": aid, "coordinate": [0, 0], "text": text, "size": size, "anchors": [dict({"anchor": anchor}, **k)]}
+    c.annotations.append(a)
+at_centre("touch-frame", "touches the right border", [200, 30], "top-left")
+at_centre("touch-a", "touch-a", [80, 30], "top-right")
+at_centre("touch-b", "touch-b", [80, 30], "bottom-right")
+at_centre("corner", "corner", [60, 30], "top-left", offsetX=-200, offsetY=150)
+at_centre("bottom-edge", "bottom edge", [80, 20], "bottom", offsetY=-150)
+at_centre("cross-1px", "1 px out", [60, 30], "top-left", offsetX=-201, offsetY=-60)
+c.annotate("flip-left", "flip left", 12, 80, anchors=[{"anchor": "right"}, {"anchor": "left"}])
+c.annotate("flip-top", "flip top", 300, 10, anchors=[{"anchor": "bottom"}, {"anchor": "top"}])
+c.annotate("no-fit", "no room", 390, 60, anchors=[{"anchor": a} for a in ["left", "top-left", "bottom-left"]])
+c.annotate("too-big", "too big", 200, 250, size=[401, 20])
+c.annotate("outside", "outside", 430, 100)
+c.annotate("outside-near", "position outside", -4, 230, anchors=[{"anchor": "left", "offsetX": 30}])
+cases.append(c)
+
+# Features: annotations tied to features (scene format section 4). Map floor 1.
+# areas (idField "ref", floorField "level"): rect-cut runs past the right
+# border (interior point of its visible part), "L" is concave (its bounding
+# box's centre is outside it), 7 is a number id; "minor" is taken only by a
+# rule with minScale 1000 (not drawn at 1:2000), "upstairs" is on level 2,
+# "away" lies wholly outside the frame. roads (GeoJSON ids): 42 leaves and
+# re-enters the frame (two visible runs, 190 and 280 px: the annotation sits
+# 140 px along the longer, at (360, 110)); "ml" is a MultiLineString whose
+# longer part (100 px) holds it at (250, 60). pois (idField "ref"): "P1" and
+# the number 5, referenced as "5". marks: graphics with ids marks-0 and
+# marks-1 (floor 2). hidden: a layer with visible false.
+c = VACase("va-features", 500, 340, background="#f6f5f0")
+c.map["floor"] = 1
+areas = [
+    feature(c.poly([(380, 220), (560, 220), (560, 320), (380, 320)]), ref="rect-cut", kind="area", level=1),
+    feature(c.poly([(30, 180), (150, 180), (150, 220), (70, 220), (70, 320), (30, 320)]), ref="L", kind="area"),
+    feature(c.poly([(200, 250), (260, 250), (260, 310), (200, 310)]), ref=7, kind="area", level="1"),
+    feature(c.poly([(300, 250), (340, 250), (340, 290), (300, 290)]), ref="minor", kind="minor"),
+    feature(c.poly([(300, 180), (340, 180), (340, 220), (300, 220)]), ref="upstairs", kind="area", level=2),
+    feature(c.poly([(560, 30), (600, 30), (600, 60), (560, 60)]), ref="away", kind="area"),
+]
+features_layer(c, "areas", areas, idField="ref", floorField="level", rules=[
+    {"where": {"kind": "minor"}, "minScale": 1000, "style": {"fill": "#adb5bd"}},
+    {"where": {"kind": "area"}, "style": {"fill": "#cfe8cf", "stroke": "#588157", "strokeWidth": 1}}])
+road42 = [(-100, 40), (150, 40), (150, -100), (330, -100), (330, 110), (620, 110)]
+roads = [
+    dict(feature(c.line(road42)), id=42),
+    dict(feature({"type": "MultiLineString", "coordinates": [c.ll([(170, 140), (250, 140)]), c.ll([(200, 60), (300, 60)])]}), id="ml"),
+]
+features_layer(c, "roads", roads, style={"stroke": "#f4a261", "strokeWidth": 4, "lineJoin": "round"})
+features_layer(c, "pois", [feature(c.point(440, 40), ref="P1"), feature(c.point(80, 90), ref=5)], idField="ref",
+               style={"marker": {"shape": "circle", "size": 7, "fill": "#1d3557", "stroke": "#ffffff", "strokeWidth": 1}})
+c.layers.append({"id": "marks", "type": "graphics", "graphics": [
+    {"id": "marks-0", "geometry": c.point(260, 200), "style": {"marker": {"shape": "square", "size": 8, "fill": "#6a4c93"}}},
+    {"id": "marks-1", "geometry": c.point(120, 150), "style": {"marker": {"shape": "square", "size": 8, "fill": "#6a4c93"}}, "floor": 2}]})
+features_layer(c, "hidden", [feature(c.point(420, 170), ref="h1")], idField="ref", visible=False,
+               style={"marker": {"shape": "circle", "size": 8, "fill": "#000000"}})
+fref = lambda layer, fid: {"layer": layer, "id": fid}
+c.annotations += [
+    {"id": "on-P1", "feature": fref("pois", "P1"), "text": "P1", "anchors": [{"anchor": "bottom", "offsetY": 4}]},
+    {"id": "on-5", "feature": fref("pois", "5"), "text": "five", "anchors": [{"anchor": "bottom", "offsetY": 4}]},
+    {"id": "on-42", "feature": fref("roads", 42), "text": "road 42", "style": {"background": "#fde2c4"}},
+    {"id": "on-ml", "feature": fref("roads", "ml"), "text": "ml"},
+    {"id": "on-rect", "feature": fref("areas", "rect-cut"), "text": "rect"},
+    {"id": "on-L", "feature": fref("areas", "L"), "text": "L", "style": {"fontSize": 10, "padding": 3}},
+    {"id": "on-7", "feature": fref("areas", 7), "text": "seven"},
+    {"id": "on-g", "feature": fref("marks", "marks-0"), "text": "marks-0", "anchors": [{"anchor": "top", "offsetY": -6}]},
+    {"id": "on-minor", "feature": fref("areas", "minor"), "text": "minor"},
+    {"id": "on-upstairs", "feature": fref("areas", "upstairs"), "text": "upstairs"},
+    {"id": "on-g-floor2", "feature": fref("marks", "marks-1"), "text": "marks-1"},
+    {"id": "on-missing", "feature": fref("pois", "nope"), "text": "nope"},
+    {"id": "on-hidden-layer", "feature": fref("hidden", "h1"), "text": "h1"},
+    {"id": "on-away", "feature": fref("areas", "away"), "text": "away"},
+]
+cases.append(c)
+
+# Floors and scales: designed at 1:1000, recorded at 1:1000 and 1:2001 on
+# floors 1 and 2. Top row: floor 2 (a number), floor "2" (a string), floor 1;
+# middle: no floor, "open" (maxScale 500, minScale 2000: 1:1000 yes, 1:2001
+# no), "zoomed-out" (maxScale 1500: 1:2001 only); bottom: "zoomed-in"
+# (minScale 1500: 1:1000 only), floor 1 with minScale 2000, and visible false.
+# A floor-1 (orange) or floor-2 (blue) band behind shows the floor.
+c = VACase("va-floors-scales", 400, 260, scale=1000)
+c.layers.append({"id": "floor-bands", "type": "graphics", "graphics": [
+    {"id": "band-1", "geometry": c.poly([(0, 0), (400, 0), (400, 20), (0, 20)]), "style": {"fill": "#f4a261"}, "floor": 1},
+    {"id": "band-2", "geometry": c.poly([(0, 0), (400, 0), (400, 20), (0, 20)]), "style": {"fill": "#4895ef"}, "floor": "2"}]})
+grid = [(x, y) for y in (60, 130, 200) for x in (80, 200, 320)]
+c.graphics("points", [g for x, y in grid for g in cross(c, x, y, arm=5)])
+specs = [
+    ("floor-2-num", "f2", {"floor": 2}),
+    ("floor-2-str", "f\"2\"", {"floor": "2"}),
+    ("floor-1", "f1", {"floor": 1}),
+    ("all-floors", "all", {}),
+    ("open", "500-2000", {"maxScale": 500, "minScale": 2000}),
+    ("zoomed-out", ">=1500", {"maxScale": 1500}),
+    ("zoomed-in", "<=1500", {"minScale": 1500}),
+    ("floor-1-open", "f1 <=2000", {"floor": 1, "minScale": 2000}),
+    ("invisible", "hidden", {"visible": False}),
+]
+for (aid, text, extra), (x, y) in zip(specs, grid):
+    c.annotate(aid, text, x, y, style={"fontSize": 10, "padding": 4}, **extra)
+c.golden = {"scales": [1000, 2001], "floors": ["1", "2"]}
+cases.append(c)
+
+# Crowded: 300 annotations at seeded random positions with 1-4 anchors each,
+# priorities 0-3 (background by priority), every 50th selected (red border)
+# and every 25th (not selected) allowOverlap (dashed look: grey text).
+c = VACase("va-crowded", 600, 400, background="#f7f7f2")
+rng = LCG(20250412)
+backgrounds = ["#ffffff", "#e9f5db", "#caf0f8", "#ffe5ec"]
+crowd_pts = []
+for i in range(300):
+    x = 8 + rng.next() * 584
+    y = 8 + rng.next() * 384
+    n = 1 + int(rng.next() * 4)
+    pool = list(ANCHORS)
+    chosen = []
+    for _ in range(n):
+        chosen.append(pool.pop(int(rng.next() * len(pool))))
+    prio = int(rng.next() * 4)
+    style = {"background": backgrounds[prio], "fontSize": 9, "padding": 3}
+    extra = {"priority": prio}
+    if i % 50 == 7:
+        extra["selected"] = True
+        style.update({"borderColor": "#d00000", "borderWidth": 2})
+    elif i % 25 == 11:
+        extra["allowOverlap"] = True
+        style.update({"textColor": "#6c757d"})
+    c.annotate(f"c{i}", f"c{i}", x, y, anchors=[{"anchor": a} for a in chosen], style=style, **extra)
+    crowd_pts.append((x, y))
+c.graphics("points", [(c.point(x, y), {"marker": {"shape": "circle", "size": 3, "fill": "#333333"}}) for x, y in crowd_pts])
+cases.append(c)
+
+
 for c in cases:
     c.write()
 print("wrote", ", ".join(c.name for c in cases))

@@ -3,6 +3,10 @@
 //
 //   mapsnap-bench <scene.json> [--scale S] [--runs N] [--threads T]
 //   mapsnap-bench <scene.json> --png-survey [--runs N]   PNG settings compared on this frame
+//   mapsnap-bench <scene.json> --synthetic-view-annotations N [--scale S] [--runs R]
+//       times ViewAnnotationPlacer.place() for N coordinate annotations at
+//       seeded random positions in the scene's frame (4 anchors each, short
+//       texts), with one FontLibrary for all runs: the first run is cold.
 import MapSnap
 
 #if canImport(Glibc)
@@ -19,6 +23,7 @@ var args = Array(CommandLine.arguments.dropFirst())
 let scale = option("--scale").flatMap(Double.init)
 let runs = option("--runs").flatMap(Int.init) ?? 9
 let threads = option("--threads").flatMap(Int.init) ?? 0
+let syntheticViewAnnotations = option("--synthetic-view-annotations").flatMap(Int.init)
 let survey = args.contains("--png-survey")
 args.removeAll { $0 == "--png-survey" }
 guard let scenePath = args.first else {
@@ -29,6 +34,49 @@ guard let scenePath = args.first else {
 func median(_ xs: [Double]) -> Double {
   let s = xs.sorted()
   return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+if let count = syntheticViewAnnotations {
+  // The frame of the given scene (its map block, with --scale applied), no
+  // layers, and `count` annotations tied to coordinates inside the frame.
+  do {
+    var scene = try SceneLoader.load(path: scenePath)
+    scene.layers = []
+    scene.viewAnnotations = []
+    let fonts = try FontLibrary(directories: [FontLibrary.bundledDirectory])
+    let state = try FramePlan.make(scene, overrides: ViewOverrides(scale: scale), fonts: fonts).state
+    let extent = state.viewport.extent
+    var seed: UInt64 = 20_250_412
+    func random() -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(seed >> 11) / Double(1 << 53)
+    }
+    for i in 0..<count {
+      let p = WebMercator.unproject(Point(extent.minX + random() * extent.width, extent.minY + random() * extent.height))
+      var a = ViewAnnotation(id: "va\(i)", target: .coordinate(lon: p.lon, lat: p.lat), text: "P\(i % 1000)")
+      var pool = Anchor.allCases
+      a.anchors = (0..<4).map { _ in ViewAnnotation.AnchorConfig(anchor: pool.remove(at: Int(random() * Double(pool.count)))) }
+      a.priority = Double(Int(random() * 4))
+      scene.viewAnnotations.append(a)
+    }
+    var times: [Double] = []
+    var placed = 0
+    for _ in 0..<runs {
+      let t0 = monotonicSeconds()
+      let result = ViewAnnotationPlacer(state: state, scene: scene, fonts: fonts).place()
+      times.append(monotonicSeconds() - t0)
+      placed = result.boxes.count
+    }
+    let ms = { (x: Double) in String(Int((x * 10000).rounded())).withDecimal }
+    print(
+      "\(scenePath) 1:\(Int(state.viewport.scale.rounded())) \(state.viewport.width)x\(state.viewport.height), \(count) view annotations "
+        + "(4 anchors each), \(placed) placed: place() first (cold) \(ms(times[0])) ms, median of \(runs) \(ms(median(times))) ms, "
+        + "fastest \(ms(times.min()!)) ms")
+  } catch {
+    print("error: \(error)")
+    exit(2)
+  }
+  exit(0)
 }
 
 if survey {

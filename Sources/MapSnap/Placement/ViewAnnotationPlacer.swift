@@ -20,6 +20,8 @@ public struct ViewAnnotationOutcome: Sendable {
   public var visible: Bool
   /// The anchor taken, when placed.
   public var anchor: Anchor?
+  /// Which entry of `anchors` was taken (0 is the first), when placed.
+  public var anchorIndex: Int?
   /// The box in logical pixels from the image's top-left corner, when placed.
   public var box: Rect?
   public var reason: HiddenReason?
@@ -105,10 +107,11 @@ public struct ViewAnnotationPlacer {
       }
     }
     // Selected first, then higher priority, then list order.
+    let selected = annotations.map(\.selected)
+    let priority = annotations.map(\.priority)
     candidates.sort {
-      let (a, b) = (annotations[$0], annotations[$1])
-      if a.selected != b.selected { return a.selected }
-      if a.priority != b.priority { return a.priority > b.priority }
+      if selected[$0] != selected[$1] { return selected[$0] }
+      if priority[$0] != priority[$1] { return priority[$0] > priority[$1] }
       return $0 < $1
     }
     var placement: [PlacementCandidate] = []
@@ -128,6 +131,7 @@ public struct ViewAnnotationPlacer {
       if let chosen = result.chosen[k] {
         outcomes[i].visible = true
         outcomes[i].anchor = annotations[i].anchors[chosen].anchor
+        outcomes[i].anchorIndex = chosen
         outcomes[i].box = placement[k].boxes[chosen]
         placedOrder.append(i)
       } else if result.blockedBy[k].isEmpty {
@@ -140,9 +144,8 @@ public struct ViewAnnotationPlacer {
     // Drawing order: unselected below selected, lower priority below higher,
     // equal priority in list order (later on top).
     placedOrder.sort {
-      let (a, b) = (annotations[$0], annotations[$1])
-      if a.selected != b.selected { return !a.selected }
-      if a.priority != b.priority { return a.priority < b.priority }
+      if selected[$0] != selected[$1] { return !selected[$0] }
+      if priority[$0] != priority[$1] { return priority[$0] < priority[$1] }
       return $0 < $1
     }
     var out = ViewAnnotationPlacement()

@@ -93,7 +93,7 @@ public struct Explanation {
   }
 
   private func placedWhy(_ a: ViewAnnotation, _ o: ViewAnnotationOutcome) -> String {
-    guard let anchor = o.anchor, let k = a.anchors.firstIndex(where: { $0.anchor == anchor }) else { return "" }
+    guard let k = o.anchorIndex else { return "" }
     var parts = [k == 0 ? "first anchor" : "anchor \(k + 1) of \(a.anchors.count)"]
     if a.selected { parts.append("selected") }
     if a.priority != 0 { parts.append("priority \(number(a.priority))") }

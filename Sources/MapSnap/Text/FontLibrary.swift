@@ -23,6 +23,7 @@ public final class FontLibrary {
   private var flattened: [GlyphKey: Path] = [:]
   private var halos: [HaloKey: Path] = [:]
   private var masks: [MaskKey: Int] = [:]
+  private var chains: [String: [Int]] = [:]
   /// Coverage masks of glyphs and halos, shared by every frame drawn with
   /// this library.
   public let atlas = MaskAtlas()
@@ -86,6 +87,14 @@ public final class FontLibrary {
   /// The faces tried for a style's font, in order: the face itself, then the
   /// bundled fallbacks.
   func chain(for name: String?) -> [Int] {
+    let key = name ?? ""
+    if let hit = chains[key] { return hit }
+    let out = makeChain(for: name)
+    chains[key] = out
+    return out
+  }
+
+  private func makeChain(for name: String?) -> [Int] {
     var out: [Int] = []
     if let name, let i = faceIndex(named: name) { out.append(i) }
     for i in fallback where !out.contains(i) { out.append(i) }
