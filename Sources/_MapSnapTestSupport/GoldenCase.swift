@@ -93,18 +93,7 @@ public enum Repository {
   }()
 
   /// Names in a folder, without "." and "..".
-  public static func listDirectory(_ path: String) -> [String] {
-    guard let dir = opendir(path) else { return [] }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafePointer(to: entry.pointee.d_name) {
-        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
-    return names
-  }
+  public static func listDirectory(_ path: String) -> [String] { FileIO.listDirectory(path) }
 
   /// True when `path` names an existing file or folder.
   public static func exists(_ path: String) -> Bool {

@@ -27,19 +27,8 @@ public struct MapResolver {
       let draws = shown && layer.opacity > 0
       switch layer.content {
       case .features(let source, let styling):
-        switch sources.load(source) {
-        case .failure(let error):
-          state.status.insert(.error)
-          state.message = error.description
-          warnings.append("layer \"\(layer.id)\": \(error.description); the layer is not drawn")
-        case .success(let collection):
-          state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount
-          state.features.invalid = collection.invalidCount
-          if collection.invalidCount > 0 {
-            state.status.insert(.warning)
-            state.message = "skipped \(collection.invalidCount) invalid feature\(collection.invalidCount == 1 ? "" : "s") (\(collection.invalidSamples.joined(separator: "; ")))"
-          }
-          if draws { resolveFeatures(collection, styling: styling, layer: layer, into: &state) }
+        if let collection = load(source, from: sources, layer: layer, into: &state, warnings: &warnings), draws {
+          resolveFeatures(collection, styling: styling, layer: layer, into: &state)
         }
       case .graphics(let graphics):
         state.features.total = graphics.count
@@ -61,18 +50,7 @@ public struct MapResolver {
           if !inScale || !sub.scaleRange.contains(viewport.scale) { s.status.insert(.outOfScale) }
           return s
         }
-        switch sources.load(anno.source) {
-        case .failure(let error):
-          state.status.insert(.error)
-          state.message = error.description
-          warnings.append("layer \"\(layer.id)\": \(error.description); the layer is not drawn")
-        case .success(let collection):
-          state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount
-          state.features.invalid = collection.invalidCount
-          if collection.invalidCount > 0 {
-            state.status.insert(.warning)
-            state.message = "skipped \(collection.invalidCount) invalid feature\(collection.invalidCount == 1 ? "" : "s") (\(collection.invalidSamples.joined(separator: "; ")))"
-          }
+        if let collection = load(anno.source, from: sources, layer: layer, into: &state, warnings: &warnings) {
           resolveAnnotations(collection, anno, layer: layer, draws: draws, into: &state)
         }
         for i in state.sublayers.indices where state.sublayers[i].status.isEmpty && !state.status.contains(.error) {
@@ -83,6 +61,28 @@ public struct MapResolver {
       layers.append(state)
     }
     return MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: layers, warnings: warnings)
+  }
+
+  /// The layer's features, or nil when its source cannot be loaded (the
+  /// layer is then `error`, with a warning). Counts every feature of the
+  /// source; skipped invalid ones make the layer `warning`.
+  private func load(_ source: Source, from sources: SourceLoader, layer: Layer, into state: inout LayerState, warnings: inout [String]) -> FeatureCollection? {
+    switch sources.load(source) {
+    case .failure(let error):
+      state.status.insert(.error)
+      state.message = error.description
+      warnings.append("layer \"\(layer.id)\": \(error.description); the layer is not drawn")
+      return nil
+    case .success(let collection):
+      state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount
+      state.features.invalid = collection.invalidCount
+      if collection.invalidCount > 0 {
+        state.status.insert(.warning)
+        let n = collection.invalidCount
+        state.message = "skipped \(n) invalid feature\(n == 1 ? "" : "s") (\(collection.invalidSamples.joined(separator: "; ")))"
+      }
+      return collection
+    }
   }
 
   /// A property value as label text: strings as they are, integral numbers

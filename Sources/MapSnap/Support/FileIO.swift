@@ -130,6 +130,20 @@ public enum FileIO {
     return String(cString: p)
   }
 
+  /// Names in a folder, without "." and ".."; empty when it cannot be read.
+  public static func listDirectory(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
   /// The folder part of `path` ("" for a bare file name, "/" for root files).
   public static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "" }

@@ -35,7 +35,7 @@ public final class FontLibrary {
     guard let lib = FreeTypeLibrary() else { throw .freeTypeFailed("FT_Init_FreeType") }
     var faces: [FontFace] = []
     for dir in directories {
-      for name in listFiles(dir).sorted() where name.lowercased().hasSuffix(".ttf") || name.lowercased().hasSuffix(".otf") {
+      for name in FileIO.listDirectory(dir).sorted() where name.lowercased().hasSuffix(".ttf") || name.lowercased().hasSuffix(".otf") {
         if let f = FontFace(library: lib, path: dir + "/" + name) { faces.append(f) }
       }
     }
@@ -180,18 +180,6 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-private func listFiles(_ path: String) -> [String] {
-  guard let dir = opendir(path) else { return [] }
-  defer { closedir(dir) }
-  var names: [String] = []
-  while let entry = readdir(dir) {
-    let name = withUnsafePointer(to: entry.pointee.d_name) {
-      $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-    }
-    if name != "." && name != ".." { names.append(name) }
-  }
-  return names
-}
 
 /// The FreeType library handle, released after every face made from it
 /// (each face keeps a reference).
