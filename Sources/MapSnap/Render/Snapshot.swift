@@ -25,9 +25,6 @@ public struct Snapshot: Sendable {
     public var edges = 0
   }
 
-  /// Resolves, builds and rasterises `scene` with `overrides` applied.
-  /// File sources load through `sources` (pass one loader to reuse its cache).
-  /// - Throws: `SceneError` when the overrides and scene give no valid view.
   /// Resolves, lays out, builds and rasterises `scene` with `overrides`
   /// applied (see `FramePlan.make`). File sources load through `sources`
   /// (pass one loader to reuse its cache); pass `fonts` to keep glyph caches
