@@ -113,7 +113,9 @@ public struct MapResolver {
         continue
       }
       guard let rule = rules.first(where: { $0.filter.matches(feature.properties) }) else { continue }
+      // Text with nothing to draw (empty, only spaces or line breaks) gets no label.
       let text = rule.style.label.flatMap { feature.properties[$0.field].flatMap(labelText) }
+        .flatMap { $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? nil : $0 }
       let id = (layer.idField.flatMap { feature.properties[$0] } ?? feature.id).flatMap(FloorValue.init(json:))
       add(Drawable(geometry: feature.geometry, style: rule.style, labelText: text, order: index, featureID: id), to: &state)
     }
