@@ -94,7 +94,7 @@ func parseCenter(_ s: String) -> (lon: Double, lat: Double)? {
   let parts = s.split(separator: ",", omittingEmptySubsequences: false)
   guard parts.count == 2,
     let lon = Double(parts[0].trimmingSpaces), let lat = Double(parts[1].trimmingSpaces),
-    lon.isFinite, lat >= -90, lat <= 90
+    lon >= -180, lon <= 180, lat >= -90, lat <= 90
   else { return nil }
   return (lon, lat)
 }

@@ -29,7 +29,7 @@ struct ViewOptions: ParsableArguments {
     if let s = scale, !(s > 0 && s.isFinite) { throw ValidationError("--scale must be a number > 0, got \(s)") }
     if let z = zoom, !(z >= 0 && z <= 30) { throw ValidationError("--zoom must be between 0 and 30, got \(z)") }
     if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
-    if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (latitude within ±90), got '\(c)'") }
+    if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (longitude within ±180, latitude within ±90), got '\(c)'") }
     if let s = size, parseSize(s) == nil { throw ValidationError("--size must be WxH in whole logical pixels (1…32768), got '\(s)'") }
     if let r = pixelRatio, !(r > 0 && r <= 16) { throw ValidationError("--pixel-ratio must be > 0 and <= 16, got \(r)") }
   }

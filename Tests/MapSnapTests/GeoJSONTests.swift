@@ -413,13 +413,15 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
       Issue.record("not a features layer")
       return
     }
-    #expect(throws: SourceError.missing(path: "data/none.geojson")) { try SourceLoader().load(source).get() }
+    // Named as the scene wrote it, and where it was looked for.
+    let looked = "data/none.geojson (\(folder.path)/data/none.geojson)"
+    #expect(throws: SourceError.missing(path: looked)) { try SourceLoader().load(source).get() }
     let state = try resolveAll(scene)
     #expect(state.layers[0].status.names == ["error"])
     #expect(state.layers[0].features.drawn == 0)
     #expect(state.layers[0].features.total == 0)
     #expect(state.layers[0].drawables.isEmpty)
-    #expect(state.layers[0].message == "data/none.geojson: no such file")
+    #expect(state.layers[0].message == "\(looked): no such file")
     #expect(state.warnings.contains { $0.contains(#"layer "l0""#) && $0.contains("data/none.geojson") })
   }
 
@@ -541,7 +543,8 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
       sources: [#"{"geojson": "gone.geojson"}"#, #"{"geojson": "gone.geojson"}"#], baseDirectory: folder.path)
     let state = try resolveAll(scene)
     #expect(state.layers.map(\.status) == [[.error], [.error]])
-    #expect(state.layers.map(\.message) == ["gone.geojson: no such file", "gone.geojson: no such file"])
+    let message = "gone.geojson (\(folder.path)/gone.geojson): no such file"
+    #expect(state.layers.map(\.message) == [message, message])
     #expect(state.warnings.count == 2)
   }
 }

@@ -214,8 +214,22 @@ public struct DisplayListBuilder: Sendable {
   }
 
   private func stroke(_ path: Path, style s: Style, color: Color, into list: inout DisplayList) {
-    guard let (width, paint) = hairline(width: s.strokeWidth * state.viewport.pixelRatio, color: color) else { return }
     let ratio = state.viewport.pixelRatio
+    var color = color
+    var dash = s.strokeDash
+    if let pattern = dash {
+      // A dash period under one device pixel cannot show as dashes: it is
+      // drawn solid with its alpha scaled by the share of "on" length, which
+      // also bounds the work a tiny pattern on a long line would cost.
+      let full = pattern.count % 2 == 1 ? pattern + pattern : pattern
+      let period = full.reduce(0, +) * ratio
+      if period < 1 {
+        let on = stride(from: 0, to: full.count, by: 2).reduce(0.0) { $0 + full[$1] } * ratio
+        color = color.withOpacity(on / period)
+        dash = nil
+      }
+    }
+    guard let (width, paint) = hairline(width: s.strokeWidth * ratio, color: color) else { return }
     let reach = width / 2 * (s.lineJoin == .miter ? max(s.miterLimit, 1.5) : 1.5) + 2
     let frame = Rect(minX: -reach, minY: -reach, maxX: Double(list.width) + reach, maxY: Double(list.height) + reach)
     var clipped = Path()
@@ -224,7 +238,7 @@ public struct DisplayListBuilder: Sendable {
       PolylineClipper.clip(path.points(of: i), closed: path.contours[i].isClosed, to: frame, into: &clipped, phases: &phases)
     }
     if clipped.isEmpty { return }
-    if let dash = s.strokeDash {
+    if let dash {
       clipped = dashed(clipped, pattern: dash.map { $0 * ratio }, offset: 0, phaseOffsets: phases)
     }
     let outline = strokeOutline(

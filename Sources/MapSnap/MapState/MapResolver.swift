@@ -117,7 +117,7 @@ public struct MapResolver {
       let text = rule.style.label.flatMap { feature.properties[$0.field].flatMap(labelText) }
         .flatMap { $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? nil : $0 }
       let id = (layer.idField.flatMap { feature.properties[$0] } ?? feature.id).flatMap(FloorValue.init(json:))
-      add(Drawable(geometry: feature.geometry, style: rule.style, labelText: text, order: index, featureID: id), to: &state)
+      add(Drawable(geometry: feature.geometry, style: rule.style, labelText: text, order: index, featureID: id), to: &state, labelReach: text.map { labelReach($0, rule.style.label!) } ?? 0)
     }
   }
 
@@ -145,12 +145,15 @@ public struct MapResolver {
       if let field = anno.angleField, let v = feature.properties[field] {
         switch v {
         case .number(let n) where n.isFinite: angle = n
-        case .string(let t): angle = Double(t) ?? 0
+        case .string(let t): angle = Double(t).flatMap { $0.isFinite ? $0 : nil } ?? 0
         default: break
         }
       }
-      // Conservative reach of the text: its size times its longest line.
+      // Text under one device pixel per em (or absurdly large) is not drawn.
       let size = anno.sublayers[s].style.size * anno.referenceScale / viewport.scale
+      let device = size * viewport.pixelRatio
+      guard device >= 1, device <= FontLibrary.maxTextSize else { continue }
+      // Conservative reach of the text: its size times its longest line.
       let longest = text.split(separator: "\n").map(\.count).max() ?? 0
       let reach = (size * (Double(longest) + 2) + (anno.sublayers[s].style.halo?.width ?? 0)) * viewport.metersPerPixel
       var counted = false
@@ -165,9 +168,17 @@ public struct MapResolver {
     }
   }
 
-  /// Keeps `d` when its geometry, grown by how far its style reaches, meets the frame.
-  private func add(_ d: Drawable, to state: inout LayerState) {
-    let reach = StyleReach.pixels(of: d.style) * viewport.metersPerPixel
+  /// How far a label can reach from its point, in logical pixels: its longest
+  /// line at one em per character, plus offset and halo.
+  private func labelReach(_ text: String, _ label: LabelStyle) -> Double {
+    let longest = text.split(separator: "\n").map(\.count).max() ?? 0
+    return label.size * Double(longest + 1) + abs(label.offset.0) + abs(label.offset.1) + (label.halo?.width ?? 0)
+  }
+
+  /// Keeps `d` when its geometry, grown by how far its style (and label)
+  /// reaches, meets the frame.
+  private func add(_ d: Drawable, to state: inout LayerState, labelReach: Double = 0) {
+    let reach = max(StyleReach.pixels(of: d.style), labelReach) * viewport.metersPerPixel
     let grown = d.geometry.bounds.insetBy(-reach)
     guard !d.geometry.isEmpty else { return }
     guard grown.intersects(viewport.extent) else {

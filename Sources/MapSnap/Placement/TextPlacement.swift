@@ -106,7 +106,7 @@ public struct TextPlacer {
       for a in layer.annotations {
         let style = anno.sublayers[a.sublayer].style
         let size = style.size * factor
-        guard size >= 1 else { continue }
+        guard size >= 1, size <= FontLibrary.maxTextSize else { continue }
         let block = fonts.layout(a.text, font: style.font, size: size, align: style.align)
         note(block)
         let anchor = v.toDevice(a.point)
@@ -115,7 +115,7 @@ public struct TextPlacer {
         let origin = anchor - Point(block.width * fx, block.height * fy)
         let haloWidth = (style.halo?.width ?? 0) * factor
         var text = PlacedText(color: style.color, haloColor: style.halo?.color)
-        if a.angle.truncatingRemainder(dividingBy: 360) == 0 {
+        if a.angle.truncatingRemainder(dividingBy: 360) == 0 && size <= FontLibrary.maxMaskedTextSize {
           text.atlas = fonts.atlas
           text.glyphMasks = fonts.masks(for: block, at: origin)
           if haloWidth > 0 { text.haloMasks = fonts.masks(for: block, at: origin, halo: haloWidth) }
@@ -156,7 +156,9 @@ public struct TextPlacer {
         if points.isEmpty, let polygon = largestPolygon(d.geometry, frame: frame), let p = InteriorPoint.of(polygon, within: frame) {
           points = [p]
         }
-        for (k, p) in points.enumerated() {
+        // Generous bound on how far a label can reach from its point.
+        let reach = style.size * v.pixelRatio * Double(text.count + 2) + (abs(style.offset.0) + abs(style.offset.1) + (style.halo?.width ?? 0)) * v.pixelRatio
+        for (k, p) in points.enumerated() where frame.insetBy(-reach).intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
           candidates.append(Candidate(layer: li, order: d.order, part: k, priority: style.priority, point: p, text: text, style: style))
         }
       }
@@ -171,15 +173,21 @@ public struct TextPlacer {
     var blocks: [TextBlock] = []
     var placement: [PlacementCandidate] = []
     blocks.reserveCapacity(candidates.count)
-    for (i, c) in candidates.enumerated() {
+    // A candidate whose every box misses the image is not a candidate: it
+    // could show nothing, and piling such boxes up would slow the grid.
+    var kept: [Candidate] = []
+    for c in candidates {
       let block = fonts.layout(c.text, font: c.style.font, size: c.style.size * v.pixelRatio, align: .left)
-      blocks.append(block)
       let halo = (c.style.halo?.width ?? 0) * v.pixelRatio
       let size = (block.width + 2 * halo, block.height + 2 * halo)
       let offset = Point(c.style.offset.0 * v.pixelRatio, c.style.offset.1 * v.pixelRatio)
       let boxes = c.style.anchors.map { $0.box(size: size, at: c.point, offset: offset) }
-      placement.append(PlacementCandidate(id: i, boxes: boxes, allowOverlap: c.style.allowOverlap))
+      guard boxes.contains(where: { CollisionGrid.overlaps($0, frame) }) else { continue }
+      blocks.append(block)
+      placement.append(PlacementCandidate(id: kept.count, boxes: boxes, allowOverlap: c.style.allowOverlap))
+      kept.append(c)
     }
+    candidates = kept
     let result = MapSnap.place(placement, in: frame, mustFit: false, obstacles: obstacles)
     var drawn: [PlacedText] = []
     for (i, c) in candidates.enumerated() {
@@ -200,9 +208,14 @@ public struct TextPlacer {
       let halo = (c.style.halo?.width ?? 0) * v.pixelRatio
       let origin = Point(box.minX + halo, box.minY + halo)
       var text = PlacedText(color: c.style.color, haloColor: c.style.halo?.color)
-      text.atlas = fonts.atlas
-      text.glyphMasks = fonts.masks(for: block, at: origin)
-      if halo > 0 { text.haloMasks = fonts.masks(for: block, at: origin, halo: halo) }
+      if block.size <= FontLibrary.maxMaskedTextSize {
+        text.atlas = fonts.atlas
+        text.glyphMasks = fonts.masks(for: block, at: origin)
+        if halo > 0 { text.haloMasks = fonts.masks(for: block, at: origin, halo: halo) }
+      } else {
+        text.path = fonts.path(for: block, at: origin)
+        if halo > 0 { text.halo = fonts.path(for: block, at: origin, halo: halo) }
+      }
       drawn.append(text)
     }
     out.labels = drawn.reversed()

@@ -45,6 +45,10 @@ public struct ViewAnnotationPlacement: Sendable {
   /// Bottom first: unselected below selected, lower priority below higher, and
   /// for equal priority later in the list on top.
   public var boxes: [PlacedBox] = []
+  /// Code points of view annotation texts that no font covers.
+  public var missingCodePoints: [Unicode.Scalar] = []
+  /// Faces (library indices) the texts were drawn from.
+  var faces: Set<Int> = []
 
   public init() {}
 }
@@ -115,11 +119,13 @@ public struct ViewAnnotationPlacer {
       return $0 < $1
     }
     var placement: [PlacementCandidate] = []
+    var missing: [Unicode.Scalar] = []
     placement.reserveCapacity(candidates.count)
     for (k, i) in candidates.enumerated() {
       let a = annotations[i]
       let block = fonts.layout(a.text, font: a.style.font, size: a.style.fontSize * ratio, align: .center)
       blocks[i] = block
+      for m in block.missing where !missing.contains(m) { missing.append(m) }
       let inset = a.style.padding + a.style.borderWidth
       let size = a.size ?? (block.width / ratio + 2 * inset, block.height / ratio + 2 * inset)
       let boxes = a.anchors.map { $0.anchor.viewAnnotationBox(size: size, at: positions[i], offsetX: $0.offsetX, offsetY: $0.offsetY) }
@@ -150,11 +156,13 @@ public struct ViewAnnotationPlacer {
     }
     var out = ViewAnnotationPlacement()
     out.outcomes = outcomes
+    out.missingCodePoints = missing
     for i in placedOrder {
       let a = annotations[i]
       let b = outcomes[i].box!
       let device = Rect(minX: b.minX * ratio, minY: b.minY * ratio, maxX: b.maxX * ratio, maxY: b.maxY * ratio)
       let block = blocks[i]!
+      for g in block.glyphs { out.faces.insert(g.face) }
       let origin = Point((device.minX + device.maxX - block.width) / 2, (device.minY + device.maxY - block.height) / 2)
       var text = PlacedText(color: a.style.textColor, haloColor: nil)
       text.atlas = fonts.atlas

@@ -26,7 +26,9 @@ public struct FramePlan: Sendable {
     let resolveTime = lap(&clock)
     var text = TextPlacement()
     var boxes = ViewAnnotationPlacement()
-    if state.hasText || !scene.viewAnnotations.isEmpty {
+    // Fonts are loaded (and every font the scene names is checked, whatever
+    // the scale) when the scene has text of any kind.
+    if state.hasText || !scene.viewAnnotations.isEmpty || !scene.fontReferences.isEmpty {
       let library: FontLibrary
       if let fonts {
         library = fonts
@@ -40,6 +42,9 @@ public struct FramePlan: Sendable {
       try library.check(scene)
       text = TextPlacer(state: state, scene: scene, fonts: library, icons: icons).place()
       boxes = ViewAnnotationPlacer(state: state, scene: scene, fonts: library).place()
+      for m in boxes.missingCodePoints where !text.missingCodePoints.contains(m) { text.missingCodePoints.append(m) }
+      let used = Set(text.fontsUsed).union(boxes.faces.map { library.faces[$0].fullName })
+      text.fontsUsed = library.names.filter { used.contains($0) }
     }
     return FramePlan(
       scene: scene, state: state, text: text, viewAnnotations: boxes, icons: icons, resolveTime: resolveTime, textTime: lap(&clock))

@@ -37,7 +37,7 @@ public struct ReportBuilder {
       ("dpi", .number(v.dpi)),
       ("extent", .array([e.minX, e.minY, e.maxX, e.maxY].map(JSONValue.number))),
       ("bounds", .array([b.west, b.south, b.east, b.north].map(JSONValue.number))),
-      ("floor", state.floor.map { .string($0.text) } ?? .null),
+      ("floor", state.floor.map(\.json) ?? .null),
     ])
     let layers = state.layers.map { l -> JSONValue in
       var pairs: [(String, JSONValue)] = [

@@ -66,6 +66,9 @@ struct SceneDecoder {
     guard
       let c = try r.numbers("center", count: 2, "[lon, lat] in degrees", where: { $0.isFinite })
     else { throw r.error("center", "missing required key \"center\": expected [lon, lat] in degrees", kind: .missingKey) }
+    guard c[0] >= -180 && c[0] <= 180 else {
+      throw SceneError(file: file, path: path.key("center").index(0).description, kind: .invalidValue, message: "longitude must be within -180…180, found \(format(c[0]))")
+    }
     guard c[1] >= -90 && c[1] <= 90 else {
       throw SceneError(file: file, path: path.key("center").index(1).description, kind: .invalidValue, message: "latitude must be within -90…90, found \(format(c[1]))")
     }

@@ -42,7 +42,9 @@ public final class SourceLoader {
     do {
       bytes = try FileIO.read(resolved)
     } catch {
-      return .failure(error.isMissing ? .missing(path: shown) : .unreadable(path: shown, reason: error.reason))
+      // Name the file as the scene wrote it, and where it was looked for.
+      let named = shown == resolved ? shown : "\(shown) (\(resolved))"
+      return .failure(error.isMissing ? .missing(path: named) : .unreadable(path: named, reason: error.reason))
     }
     let json: JSONValue
     do {

@@ -104,7 +104,7 @@ public final class FontLibrary {
   /// The glyph flattened at `size` pixels per em, origin on the baseline, y
   /// down; cached by face, size (1/64 px) and glyph.
   func glyphPath(face: Int, glyph: UInt32, size: Double) -> Path {
-    let key = GlyphKey(face: Int32(face), glyph: glyph, size64: Int32((size * 64).rounded()))
+    let key = GlyphKey(face: Int32(face), glyph: glyph, size64: fixed64(size))
     if let p = flattened[key] { return p }
     let f = faces[face]
     let p = f.outline(glyph).flattened(scale: Double(key.size64) / 64 / f.unitsPerEm, tolerance: Self.tolerance)
@@ -116,7 +116,7 @@ public final class FontLibrary {
   /// beyond it on both sides, cached by glyph, size and width (1/64 px), so a
   /// letter's halo is stroked once per frame however often it appears.
   func haloPath(face: Int, glyph: UInt32, size: Double, width: Double) -> Path {
-    let key = HaloKey(glyph: GlyphKey(face: Int32(face), glyph: glyph, size64: Int32((size * 64).rounded())), width64: Int32((width * 64).rounded()))
+    let key = HaloKey(glyph: GlyphKey(face: Int32(face), glyph: glyph, size64: fixed64(size)), width64: fixed64(width))
     if let p = halos[key] { return p }
     let outline = glyphPath(face: face, glyph: glyph, size: size)
     let p = strokeOutline(outline, style: StrokeStyle(width: 2 * Double(key.width64) / 64, join: .round, cap: .round), tolerance: Self.haloTolerance)
@@ -130,8 +130,8 @@ public final class FontLibrary {
   /// glyph with no ink (a space).
   func glyphMask(face: Int, glyph: UInt32, size: Double, subpixel: Int, halo: Double) -> Int {
     let key = MaskKey(
-      glyph: GlyphKey(face: Int32(face), glyph: glyph, size64: Int32((size * 64).rounded())),
-      subpixel: Int8(subpixel), halo64: Int32((halo * 64).rounded()))
+      glyph: GlyphKey(face: Int32(face), glyph: glyph, size64: fixed64(size)),
+      subpixel: Int8(subpixel), halo64: fixed64(halo))
     if let m = masks[key] { return m }
     var path = key.halo64 > 0 ? haloPath(face: face, glyph: glyph, size: size, width: halo) : glyphPath(face: face, glyph: glyph, size: size)
     let dx = Double(subpixel) / 4
@@ -141,6 +141,12 @@ public final class FontLibrary {
     return m
   }
 
+  /// Text larger than this many device pixels per em is not drawn (annotation
+  /// zoomed far in grows without bound).
+  public static let maxTextSize = 8192.0
+  /// Text larger than this is drawn from outlines instead of cached masks.
+  static let maxMaskedTextSize = 256.0
+
   /// Largest distance, in pixels, between a flattened glyph curve and the curve.
   static let tolerance = 0.1
   /// The same for the round joins of halos (they are drawn under the text).
@@ -148,6 +154,14 @@ public final class FontLibrary {
 
   /// Number of glyph outlines cached at some size.
   public var cachedGlyphCount: Int { flattened.count }
+}
+
+/// A size in 1/64 px for cache keys, clamped to the Int32 range (callers
+/// keep sizes far below that: see `FontLibrary.maxTextSize`).
+@inline(__always)
+func fixed64(_ x: Double) -> Int32 {
+  guard x.isFinite else { return 0 }
+  return Int32(clamping: Int64((min(max(x, -1e8), 1e8) * 64).rounded()))
 }
 
 struct MaskKey: Hashable {

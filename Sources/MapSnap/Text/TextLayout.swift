@@ -123,6 +123,7 @@ extension FontLibrary {
   func masks(for block: TextBlock, at origin: Point, halo: Double = 0) -> [(mask: Int, x: Int, y: Int)] {
     var out: [(mask: Int, x: Int, y: Int)] = []
     out.reserveCapacity(block.glyphs.count)
+    guard origin.x.isFinite, origin.y.isFinite, abs(origin.x) < 1e9, abs(origin.y) < 1e9 else { return [] }
     let y = Int((origin.y + block.ascent).rounded()) - Int(block.ascent.rounded())
     for g in block.glyphs {
       let px = origin.x + g.x
