@@ -22,7 +22,15 @@ struct Explain: ParsableCommand {
     let plan: FramePlan
     do {
       let loaded = try SceneLoader.load(path: scene)
+      do {
+        try view.checkImageSize(for: loaded)
+      } catch {
+        printError("error: \(error)")
+        throw ExitCode.validationFailure
+      }
       plan = try FramePlan.make(loaded, overrides: view.overrides, fonts: try view.fonts())
+    } catch let exit as ExitCode {
+      throw exit
     } catch {
       printError("error: \(error)")
       throw ExitStatus.invalidScene

@@ -49,8 +49,16 @@ struct Render: ParsableCommand {
     let snapshot: Snapshot
     do {
       loaded = try SceneLoader.load(path: scene)
+      do {
+        try view.checkImageSize(for: loaded)
+      } catch {
+        printError("error: \(error)")
+        throw ExitCode.validationFailure
+      }
       let plan = try FramePlan.make(loaded, overrides: view.overrides, fonts: try view.fonts())
       snapshot = Snapshot.render(plan, options: RenderOptions(threads: threads, tileRows: tileRows))
+    } catch let exit as ExitCode {
+      throw exit
     } catch {
       printError("error: \(error)")
       throw ExitStatus.invalidScene

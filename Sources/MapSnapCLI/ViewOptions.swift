@@ -40,6 +40,21 @@ struct ViewOptions: ParsableArguments {
       pixelRatio: pixelRatio, floor: floor.map(FloorValue.init))
   }
 
+  /// Checks the image the options ask for: a size the scene accepts can grow
+  /// too large through `--size` or `--pixel-ratio`, which is a usage error
+  /// (exit 64) naming the options, not an invalid scene.
+  func checkImageSize(for scene: Scene) throws {
+    guard size != nil || pixelRatio != nil else { return }
+    let failure: SceneError
+    do {
+      _ = try overrides.viewport(for: scene)
+      return
+    } catch {
+      failure = error
+    }
+    if failure.path == "map.size" { throw ValidationError("--size/--pixel-ratio: \(failure.message)") }
+  }
+
   /// The fonts to draw with: `--font-dir` folders before the bundled ones;
   /// nil (load on demand) without `--font-dir`.
   func fonts() throws(SceneError) -> FontLibrary? {

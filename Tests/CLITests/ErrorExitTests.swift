@@ -254,6 +254,8 @@ struct ErrorExitTests {
     ["scene.json", "--threads", "-1"],
     ["scene.json", "--threads=-1"],
     ["scene.json", "--tile-rows", "0"],
+    ["scene.json", "--size", "20000x20000"],
+    ["scene.json", "--pixel-ratio", "16", "--size", "4000x4000"],
     ["scene.json", "--compression", "best"],
     ["scene.json", "-o", "-", "--report", "-"],
     ["scene.json", "--no-such-option"],
