@@ -19,23 +19,7 @@ struct Explain: ParsableCommand {
   @OptionGroup var view: ViewOptions
 
   func run() throws {
-    let plan: FramePlan
-    do {
-      let loaded = try SceneLoader.load(path: scene)
-      do {
-        try view.checkImageSize(for: loaded)
-      } catch {
-        printError("error: \(error)")
-        throw ExitCode.validationFailure
-      }
-      plan = try FramePlan.make(loaded, overrides: view.overrides, fonts: try view.fonts())
-    } catch let exit as ExitCode {
-      throw exit
-    } catch {
-      printError("error: \(error)")
-      throw ExitStatus.invalidScene
-    }
-    for w in plan.state.warnings { printError("warning: \(w)") }
+    let plan = try view.plan(sceneAt: scene)
     do {
       try FileIO.writeToStandardOutput(Array(Explanation(plan: plan).text.utf8))
     } catch {

@@ -45,29 +45,7 @@ struct Render: ParsableCommand {
   }
 
   func run() throws {
-    let loaded: Scene
-    let snapshot: Snapshot
-    do {
-      loaded = try SceneLoader.load(path: scene)
-      do {
-        try view.checkImageSize(for: loaded)
-      } catch {
-        printError("error: \(error)")
-        throw ExitCode.validationFailure
-      }
-      let plan = try FramePlan.make(loaded, overrides: view.overrides, fonts: try view.fonts())
-      snapshot = Snapshot.render(plan, options: RenderOptions(threads: threads, tileRows: tileRows))
-    } catch let exit as ExitCode {
-      throw exit
-    } catch {
-      printError("error: \(error)")
-      throw ExitStatus.invalidScene
-    }
-    for w in snapshot.state.warnings { printError("warning: \(w)") }
-    if !snapshot.text.missingCodePoints.isEmpty {
-      let names = snapshot.text.missingCodePoints.map { "U+" + String($0.value, radix: 16, uppercase: true) }
-      printError("warning: no font covers \(names.joined(separator: ", ")); those characters are not drawn (add a font with --font-dir)")
-    }
+    let snapshot = Snapshot.render(try view.plan(sceneAt: scene), options: RenderOptions(threads: threads, tileRows: tileRows))
     if strict, snapshot.state.layers.contains(where: { $0.status.contains(.error) }) {
       printError("error: --strict: a layer's source could not be loaded; no output written")
       throw ExitStatus.renderFailed

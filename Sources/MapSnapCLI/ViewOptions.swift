@@ -40,6 +40,39 @@ struct ViewOptions: ParsableArguments {
       pixelRatio: pixelRatio, floor: floor.map(FloorValue.init))
   }
 
+  /// Loads the scene at `path` and resolves its frame with these options,
+  /// printing what goes wrong to standard error: an invalid scene exits 2, an
+  /// image made too large by the options exits 64. Warnings (missing sources,
+  /// code points no font covers) are printed and the plan returned.
+  func plan(sceneAt path: String) throws -> FramePlan {
+    let loaded: Scene
+    do {
+      loaded = try SceneLoader.load(path: path)
+    } catch {
+      printError("error: \(error)")
+      throw ExitStatus.invalidScene
+    }
+    do {
+      try checkImageSize(for: loaded)
+    } catch {
+      printError("error: \(error)")
+      throw ExitCode.validationFailure
+    }
+    let plan: FramePlan
+    do {
+      plan = try FramePlan.make(loaded, overrides: overrides, fonts: try fonts())
+    } catch {
+      printError("error: \(error)")
+      throw ExitStatus.invalidScene
+    }
+    for w in plan.state.warnings { printError("warning: \(w)") }
+    if !plan.text.missingCodePoints.isEmpty {
+      let names = plan.text.missingCodePoints.map { "U+" + String($0.value, radix: 16, uppercase: true) }
+      printError("warning: no font covers \(names.joined(separator: ", ")); those characters are not drawn (add a font with --font-dir)")
+    }
+    return plan
+  }
+
   /// Checks the image the options ask for: a size the scene accepts can grow
   /// too large through `--size` or `--pixel-ratio`, which is a usage error
   /// (exit 64) naming the options, not an invalid scene.
