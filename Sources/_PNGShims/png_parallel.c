@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "png_shims.h"
+#include "png_shim_io.h"
 
 enum { SEGMENT_TARGET_BYTES = 256 * 1024, WINDOW = 32768, MAX_THREADS = 64 };
 
@@ -128,59 +129,14 @@ static void run_phase(job *j, int phase, int threads) {
   for (int t = 0; t < started; t++) pthread_join(ids[t], NULL);
 }
 
-typedef struct sink {
-  uint8_t *data;
-  size_t size;
-  size_t capacity;
-  int failed;
-} sink;
-
-static void sink_write(png_structp png, png_bytep bytes, size_t length) {
-  sink *out = (sink *)png_get_io_ptr(png);
-  if (out->size + length > out->capacity) {
-    size_t capacity = out->capacity ? out->capacity : 65536;
-    while (capacity < out->size + length) capacity *= 2;
-    uint8_t *grown = (uint8_t *)realloc(out->data, capacity);
-    if (grown == NULL) {
-      out->failed = 1;
-      png_error(png, "out of memory growing the output buffer");
-    }
-    out->data = grown;
-    out->capacity = capacity;
-  }
-  memcpy(out->data + out->size, bytes, length);
-  out->size += length;
-}
-
-static void sink_flush(png_structp png) { (void)png; }
-
-static void on_error(png_structp png, png_const_charp message) {
-  char *buffer = (char *)png_get_error_ptr(png);
-  if (buffer != NULL) {
-    strncpy(buffer, message, 255);
-    buffer[255] = '\0';
-  }
-  png_longjmp(png, 1);
-}
-
-static void on_warning(png_structp png, png_const_charp message) {
-  (void)png;
-  (void)message;
-}
-
-static void set_error(char *error, size_t capacity, const char *message) {
-  if (error == NULL || capacity == 0) return;
-  strncpy(error, message, capacity - 1);
-  error[capacity - 1] = '\0';
-}
-
 int png_shim_encode_parallel(const void *pixels, uint32_t width, uint32_t height,
                              size_t row_stride, int write_rgb, int zlib_level, int threads,
                              PNGShimBuffer *out, char *error_message, size_t error_capacity) {
+  shim_error error = {error_message, error_capacity, 0};
   if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
   if (out == NULL || pixels == NULL || width == 0 || height == 0 || row_stride / 4 < width ||
       zlib_level < 0 || zlib_level > 9 || width > PNG_SHIM_MAX_DIMENSION || height > PNG_SHIM_MAX_DIMENSION) {
-    set_error(error_message, error_capacity, "png_shim_encode_parallel: invalid argument");
+    shim_set_message(&error, "png_shim_encode_parallel: ", "invalid argument");
     return PNG_SHIM_INVALID_ARGUMENT;
   }
   out->data = NULL;
@@ -205,7 +161,7 @@ int png_shim_encode_parallel(const void *pixels, uint32_t width, uint32_t height
   if (j.raw == NULL || j.segments == NULL) {
     free(j.raw);
     free(j.segments);
-    set_error(error_message, error_capacity, "out of memory preparing scanlines");
+    shim_set_message(&error, NULL, "out of memory preparing scanlines");
     return PNG_SHIM_OUT_OF_MEMORY;
   }
   for (size_t s = 0; s < j.count; s++) {
@@ -249,29 +205,27 @@ int png_shim_encode_parallel(const void *pixels, uint32_t width, uint32_t height
   for (size_t s = 0; s < j.count; s++) free(j.segments[s].out);
   free(j.segments);
   if (status != PNG_SHIM_OK) {
-    set_error(error_message, error_capacity, status == PNG_SHIM_OUT_OF_MEMORY ? "out of memory compressing" : "zlib failed to compress a segment");
+    shim_set_message(&error, NULL, status == PNG_SHIM_OUT_OF_MEMORY ? "out of memory compressing" : "zlib failed to compress a segment");
     return status;
   }
 
   /* Signature, IHDR, IDAT chunks and IEND through libpng. */
-  char message[256] = {0};
-  sink output = {NULL, 0, 0, 0};
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, message, on_error, on_warning);
+  shim_output output = {NULL, 0, 0, &error};
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &error, shim_on_error, shim_on_warning);
   png_infop info = png ? png_create_info_struct(png) : NULL;
   if (png == NULL || info == NULL) {
     png_destroy_write_struct(&png, &info);
     free(stream);
-    set_error(error_message, error_capacity, "out of memory creating the libpng writer");
+    shim_set_message(&error, NULL, "out of memory creating the libpng writer");
     return PNG_SHIM_OUT_OF_MEMORY;
   }
   if (setjmp(png_jmpbuf(png))) {
     png_destroy_write_struct(&png, &info);
     free(stream);
     free(output.data);
-    set_error(error_message, error_capacity, message[0] ? message : "libpng failed");
-    return output.failed ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_ENCODE_FAILED;
+    return error.out_of_memory ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_ENCODE_FAILED;
   }
-  png_set_write_fn(png, &output, sink_write, sink_flush);
+  png_set_write_fn(png, &output, shim_write, shim_flush);
   png_set_user_limits(png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
   png_set_IHDR(png, info, width, height, 8, write_rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);

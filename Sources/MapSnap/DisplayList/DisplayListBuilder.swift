@@ -10,10 +10,6 @@ private struct SendableBuffer: @unchecked Sendable {
   let buffer: UnsafeMutableBufferPointer<DisplayList>
 }
 
-private func activeProcessorCount() -> Int {
-  max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-}
-
 /// Turns a resolved `MapState` into a `DisplayList` in device pixels: layers
 /// bottom-up (a translucent layer as one group), and within a layer each
 /// feature in order: polygon fills, then strokes, then markers.

@@ -1,4 +1,5 @@
 internal import _PNGShims
+import _MapSnapRaster
 
 /// How PNG rows are filtered before compression.
 public enum PNGFilter: Sendable, Equatable, Hashable {
@@ -194,7 +195,7 @@ public enum PNGEncoder {
       case .adaptive: PNG_SHIM_FILTER_ADAPTIVE
       }
     var output = PNGShimBuffer(data: nil, size: 0)
-    let threads = options.threads > 0 ? options.threads : activeProcessors()
+    let threads = options.threads > 0 ? options.threads : activeProcessorCount()
     let (status, message) = withShimErrorMessage { buffer, capacity in
       if options.filter == .none {
         // Segmented zlib stream compressed on several threads (png_parallel.c).
@@ -233,14 +234,4 @@ func withShimErrorMessage(
     let message = String(cString: base)
     return (PNGShimStatus(rawValue: UInt32(bitPattern: status)), message)
   }
-}
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-private func activeProcessors() -> Int {
-  max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

@@ -139,7 +139,7 @@ public struct Explanation {
 
 /// A number for people: integers without a fraction, others to `digits` places.
 func number(_ x: Double, digits: Int = 0) -> String {
-  if x == x.rounded() && abs(x) < 1e15 { return String(Int64(x)) }
+  if x == x.rounded() && abs(x) < 1e15 { return format(x) }
   var p = 1.0
   for _ in 0..<max(digits, 2) { p *= 10 }
   let r = (x * p).rounded() / p

@@ -46,14 +46,14 @@ public struct FloorValue: Sendable, Hashable, CustomStringConvertible {
 
   public init(_ text: String) {
     if let n = Double(text), n.isFinite, text.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true {
-      self.init(text: FloorValue.canonical(n), isNumber: true)
+      self.init(text: format(n), isNumber: true)
     } else {
       self.init(text: text, isNumber: false)
     }
   }
 
   public init(_ number: Double) {
-    self.init(text: FloorValue.canonical(number), isNumber: true)
+    self.init(text: format(number), isNumber: true)
   }
 
   private init(text: String, isNumber: Bool) {
@@ -61,9 +61,6 @@ public struct FloorValue: Sendable, Hashable, CustomStringConvertible {
     self.isNumber = isNumber
   }
 
-  private static func canonical(_ n: Double) -> String {
-    n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
-  }
 
   /// The floor a JSON value names, or nil for null, booleans and non-scalars.
   public init?(json: JSONValue) {

@@ -109,7 +109,9 @@ struct ObjectReader {
   }
 }
 
-/// A number for messages: integers without a fraction.
+/// A number as people write it: integral values without a fraction ("2",
+/// not "2.0"), others in Swift's shortest round-trip form. Used for
+/// messages, floors, labels and file names.
 func format(_ n: Double) -> String {
   n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
 }

@@ -207,7 +207,9 @@ private struct BandWorker {
   }
 }
 
-private func activeProcessorCount() -> Int {
+/// Processors available to this process (at least 1): the worker count a
+/// thread setting of 0 means.
+public func activeProcessorCount() -> Int {
   #if canImport(Glibc)
     return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
   #else

@@ -244,7 +244,7 @@ func describe(_ v: JSONValue) -> String {
   case .null: return "null"
   case .bool(let b): return "boolean \(b)"
   case .number(let n):
-    return "number \(n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n))"
+    return "number \(format(n))"
   case .string(let s):
     let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
     return "string \"\(shown)\""
