@@ -89,6 +89,7 @@ public struct ViewAnnotationPlacer {
     var blocks: [TextBlock?] = Array(repeating: nil, count: annotations.count)
     var candidates: [Int] = []
     var positions: [Point] = Array(repeating: Point(0, 0), count: annotations.count)
+    let features = FeatureIndex(state: state, annotations: annotations)
     for (i, a) in annotations.enumerated() {
       if !a.visible {
         outcomes[i].reason = .notVisible
@@ -97,7 +98,7 @@ public struct ViewAnnotationPlacer {
       } else if let floor = state.floor, let f = a.floor, f != floor {
         outcomes[i].reason = .floor
       } else {
-        switch position(of: a, frame: frame) {
+        switch position(of: a, frame: frame, features: features) {
         case .hidden:
           outcomes[i].reason = .featureHidden
         case .outside(let p):
@@ -182,8 +183,26 @@ public struct ViewAnnotationPlacer {
     case hidden
   }
 
+  /// Where each tied feature is: its layer's state and the drawable with its
+  /// id, indexed once per frame (only layers some annotation names).
+  private struct FeatureIndex {
+    var layers: [String: (state: LayerState, drawables: [FloorValue: Int])] = [:]
+
+    init(state: MapState, annotations: [ViewAnnotation]) {
+      var named = Set<String>()
+      for a in annotations { if case .feature(let layer, _) = a.target { named.insert(layer) } }
+      for l in state.layers where named.contains(l.id) {
+        var ids: [FloorValue: Int] = [:]
+        for (k, d) in l.drawables.enumerated() {
+          if let id = d.featureID, ids[id] == nil { ids[id] = k }  // the first drawn feature with the id
+        }
+        layers[l.id] = (l, ids)
+      }
+    }
+  }
+
   /// The annotated position in logical pixels.
-  private func position(of a: ViewAnnotation, frame: Rect) -> Position {
+  private func position(of a: ViewAnnotation, frame: Rect, features: FeatureIndex) -> Position {
     let v = state.viewport
     let ratio = v.pixelRatio
     func logical(_ m: Point) -> Point {
@@ -196,10 +215,11 @@ public struct ViewAnnotationPlacer {
       let p = logical(WebMercator.project(lon: lon, lat: lat))
       return inside(p) ? .at(p) : .outside(p)
     case .feature(let layerID, let featureID):
-      guard let layer = state.layers.first(where: { $0.id == layerID }), layer.status.contains(.active) else { return .hidden }
-      guard let d = layer.drawables.first(where: { $0.featureID == featureID }) else {
+      guard let (layer, ids) = features.layers[layerID], layer.status.contains(.active) else { return .hidden }
+      guard let k = ids[featureID] else {
         return layer.offFrameIDs.contains(featureID) ? .outside(Point(-1, -1)) : .hidden
       }
+      let d = layer.drawables[k]
       let g = d.geometry
       if !g.points.isEmpty {
         let pts = g.points.map(logical)
