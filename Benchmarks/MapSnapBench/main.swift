@@ -63,7 +63,7 @@ if let count = syntheticViewAnnotations {
     var placed = 0
     for _ in 0..<runs {
       let t0 = monotonicSeconds()
-      let result = ViewAnnotationPlacer(state: state, scene: scene, fonts: fonts).place()
+      let result = ViewAnnotationPlacer(state: state, annotations: scene.viewAnnotations, fonts: fonts).place()
       times.append(monotonicSeconds() - t0)
       placed = result.boxes.count
     }

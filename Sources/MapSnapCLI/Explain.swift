@@ -8,8 +8,9 @@ struct Explain: ParsableCommand {
     abstract: "Explain what a scene shows at a scale and why, without rendering.",
     discussion: """
       Prints each layer and annotation class with its status (active, notVisible, outOfScale, \
-      error, warning) and why, feature and label counts, and each view annotation placed or \
-      hidden and why. Exit statuses as for render.
+      error, warning) and why, feature and label counts, every label and annotation text grouped \
+      by outcome (placed or drawn, or the reason it is hidden), and each view annotation placed or \
+      hidden and why. --layer and --id narrow what is shown. Exit statuses as for render.
       """
   )
 
@@ -18,13 +19,31 @@ struct Explain: ParsableCommand {
 
   @OptionGroup var view: ViewOptions
 
+  @Option(name: .customLong("layer"), help: ArgumentHelp("Show only this layer (repeatable).", valueName: "id"))
+  var layers: [String] = []
+
+  @Option(name: .customLong("id"), help: ArgumentHelp("Show only the labels, annotation texts and view annotations of the feature with this id ('#12' for the 13th feature of a source without ids), or the view annotation with this id.", valueName: "feature-id"))
+  var featureID: String?
+
   func run() throws {
     let plan = try view.plan(sceneAt: scene)
+    let known = plan.state.layers.map(\.id)
+    for id in layers where !known.contains(id) {
+      let hint = closestLayer(to: id, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+      printError("error: --layer: the scene has no layer \"\(id)\"\(hint); its layers: \(known.joined(separator: ", "))")
+      throw ExitCode.validationFailure
+    }
     do {
-      try FileIO.writeToStandardOutput(Array(Explanation(plan: plan).text.utf8))
+      let filter = ExplainFilter(layers: layers, featureID: featureID)
+      try FileIO.writeToStandardOutput(Array(Explanation(plan: plan, filter: filter).text.utf8))
     } catch {
       printError("error: \(error)")
       throw ExitStatus.renderFailed
     }
   }
+}
+
+/// The layer id closest to `id` (case-insensitive), for "did you mean" hints.
+private func closestLayer(to id: String, in ids: [String]) -> String? {
+  closestMatch(to: id, in: ids, maxDistance: 2)
 }

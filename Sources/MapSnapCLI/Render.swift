@@ -22,6 +22,13 @@ struct Render: ParsableCommand {
   @Option(help: ArgumentHelp("Write the JSON report (map, layer statuses, counts) to this file; '-' for standard output.", valueName: "file"))
   var report: String?
 
+  @Option(name: .customLong("report-detail"), help: "full: every label and annotation text in the report (the default); counts: counts only.")
+  var reportDetail: ReportDetailOption = .full
+
+  enum ReportDetailOption: String, ExpressibleByArgument, CaseIterable {
+    case full, counts
+  }
+
   @Flag(help: "Fail (exit status 1, no output) when a layer's source cannot be loaded.")
   var strict = false
 
@@ -45,7 +52,7 @@ struct Render: ParsableCommand {
   }
 
   func run() throws {
-    let snapshot = Snapshot.render(try view.plan(sceneAt: scene), options: RenderOptions(threads: threads, tileRows: tileRows))
+    let snapshot = Snapshot.render(try view.plan(sceneAt: scene, threads: threads), options: RenderOptions(threads: threads, tileRows: tileRows))
     if strict, snapshot.state.layers.contains(where: { $0.status.contains(.error) }) {
       printError("error: --strict: a layer's source could not be loaded; no output written")
       throw ExitStatus.renderFailed
@@ -57,7 +64,7 @@ struct Render: ParsableCommand {
       let png = try snapshot.pngData(options: compression == .fast ? .fast : .small)
       var reportBytes: [UInt8]? = nil
       if report != nil {
-        reportBytes = JSONWriter().writeBytes(snapshot.report)
+        reportBytes = JSONWriter().writeBytes(snapshot.report(detail: reportDetail == .full ? .full : .counts))
         reportBytes!.append(10)
       }
       let target = output ?? defaultOutput(for: scene)

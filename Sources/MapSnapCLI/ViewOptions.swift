@@ -44,7 +44,7 @@ struct ViewOptions: ParsableArguments {
   /// printing what goes wrong to standard error: an invalid scene exits 2, an
   /// image made too large by the options exits 64. Warnings (missing sources,
   /// code points no font covers) are printed and the plan returned.
-  func plan(sceneAt path: String) throws -> FramePlan {
+  func plan(sceneAt path: String, threads: Int = 0) throws -> FramePlan {
     let loaded: Scene
     do {
       loaded = try SceneLoader.load(path: path)
@@ -60,12 +60,12 @@ struct ViewOptions: ParsableArguments {
     }
     let plan: FramePlan
     do {
-      plan = try FramePlan.make(loaded, overrides: overrides, fonts: try fonts())
+      plan = try FramePlan.make(loaded, overrides: overrides, fonts: try fonts(), threads: threads)
     } catch {
       printError("error: \(error)")
       throw ExitStatus.invalidScene
     }
-    for w in plan.state.warnings { printError("warning: \(w)") }
+    for w in plan.warnings { printError("warning: \(w)") }
     if !plan.text.missingCodePoints.isEmpty {
       let names = plan.text.missingCodePoints.map { "U+" + String($0.value, radix: 16, uppercase: true) }
       printError("warning: no font covers \(names.joined(separator: ", ")); those characters are not drawn (add a font with --font-dir)")

@@ -717,7 +717,7 @@ extension ViewAnnotationTests {
     /// A layer's drawable for feature `id`, in logical pixels.
     private func geometry(_ f: Frame, layer: String, id: FloorValue) throws -> (points: [Point], lines: [[Point]], polygons: [[[Point]]]) {
       let l = try #require(f.plan.state.layers.first { $0.id == layer })
-      let d = try #require(l.drawables.first { $0.featureID == id }, "feature \(id) of \(layer) is not drawn")
+      let d = try #require(l.drawables.first { $0.feature.id == id }, "feature \(id) of \(layer) is not drawn")
       let v = f.viewport
       func px(_ m: Point) -> Point {
         let p = v.toDevice(m)

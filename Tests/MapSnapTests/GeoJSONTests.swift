@@ -12,7 +12,7 @@ private let geoSceneFile = "scenes/geo.json"
 /// A scene at 1:2000 over (0, 0) with one features layer per source JSON.
 private func geoScene(sources: [String], baseDirectory: String = "scenes", center: String = "[0, 0]") throws -> Scene {
   let layers = sources.enumerated().map { i, s in
-    #"{"id": "l\#(i)", "type": "features", "source": \#(s), "style": {"stroke": "black", "fill": "gray"}}"#
+    #"{"id": "l\#(i)", "type": "features", "source": \#(s), "style": {"stroke": "black", "fill": "gray", "marker": {}}}"#
   }
   let json = #"{"version": 1, "map": {"center": \#(center), "scale": 2000, "size": [800, 600]}, "layers": [\#(layers.joined(separator: ", "))]}"#
   return try SceneLoader.decode(Array(json.utf8), file: geoSceneFile, baseDirectory: baseDirectory)
@@ -77,8 +77,7 @@ private struct TempFolder {
 }
 
 private func resolveAll(_ scene: Scene, loader: SourceLoader = SourceLoader()) throws -> MapState {
-  let viewport = try ViewOverrides().viewport(for: scene)
-  return MapResolver(scene: scene, viewport: viewport, floor: scene.map.floor).resolve(sources: loader)
+  try FramePlan.make(scene, sources: loader).state
 }
 
 private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
@@ -496,7 +495,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     try folder.write("maps/data/x.geojson", collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#))
     try folder.write(
       "maps/scene.json",
-      #"{"version": 1, "map": {"center": [0, 0], "scale": 2000, "size": [100, 100]}, "layers": [{"id": "x", "type": "features", "source": {"geojson": "data/x.geojson"}, "style": {"fill": "red"}}]}"#
+      #"{"version": 1, "map": {"center": [0, 0], "scale": 2000, "size": [100, 100]}, "layers": [{"id": "x", "type": "features", "source": {"geojson": "data/x.geojson"}, "style": {"fill": "red", "marker": {}}}]}"#
     )
     let scene = try SceneLoader.load(path: folder.path + "/maps/scene.json")
     #expect(scene.baseDirectory == folder.path + "/maps")

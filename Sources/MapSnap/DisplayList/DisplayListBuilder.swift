@@ -5,41 +5,61 @@ import Synchronization
   import Glibc
 #endif
 
-/// Parts written by index from parallel workers, each index by one worker only.
-private struct SendableBuffer: @unchecked Sendable {
-  let buffer: UnsafeMutableBufferPointer<DisplayList>
+/// Parts and flags written by index from parallel workers, each index by one
+/// worker only.
+private struct SendableBuffers: @unchecked Sendable {
+  let parts: UnsafeMutableBufferPointer<DisplayList>
+  let flags: UnsafeMutableBufferPointer<Bool>
 }
 
-/// Turns a resolved `MapState` into a `DisplayList` in device pixels: layers
-/// bottom-up (a translucent layer as one group), and within a layer each
-/// feature in order: polygon fills, then strokes, then markers.
+/// Turns a resolved `MapState` and its placed text into a `DisplayList` in
+/// device pixels: layers bottom-up (a translucent layer as one group), and
+/// within a layer each feature in order: polygon fills, then strokes, then
+/// markers; then the layer's annotation text; above every layer the labels,
+/// then the view annotations. While building it records what reaches the
+/// image (`Coverage`).
 ///
 /// Rules fixed here: sizes are logical pixels times the pixel ratio; strokes
 /// thinner than one device pixel are drawn one pixel wide with their alpha
 /// scaled by the width (hairlines); lines are clipped to the frame grown by
-/// the stroke's reach before they are stroked, keeping the dash phase.
-public struct DisplayListBuilder: Sendable {
-  public let state: MapState
-  /// Laid-out annotation and label text (empty when the map has none).
-  public let text: TextPlacement
-  /// Placed view annotations, drawn above everything else.
-  public let boxes: [PlacedBox]
+/// the stroke's reach (`SymbolReach.stroke`) plus `clipMargin` before they are
+/// stroked, keeping the dash phase.
+struct DisplayListBuilder: Sendable {
+  let state: MapState
+  /// Per layer, per annotation text: its glyphs when drawn.
+  let annotations: [Int: [PreparedText?]]
+  /// Placed labels in drawing order.
+  let labels: [PreparedText]
+  /// Placed view annotations, drawn above everything else, with their text.
+  let boxes: [(box: PlacedBox, text: PreparedText)]
   /// Flattening tolerance in device pixels for round joins, caps and markers.
-  public var tolerance = 0.1
+  var tolerance = 0.1
   /// Worker threads; 0 means one per active processor.
-  public var threads = 0
+  var threads = 0
 
-  /// Marker icons, loaded before the build (see `Snapshot.render`).
-  public let icons: IconCache
+  /// Clipped lines end this many device pixels beyond the stroke's reach, so
+  /// that the clip never cuts an anti-aliased edge.
+  static let clipMargin = 2.0
 
-  public init(
-    state: MapState, text: TextPlacement = TextPlacement(), boxes: [PlacedBox] = [], icons: IconCache = IconCache(), threads: Int = 0
-  ) {
+  /// Rasterises the glyphs of `text` and `boxes` (serially, through `fonts`)
+  /// and keeps them for the build.
+  init(state: MapState, text: TextPlacement, boxes: [PlacedBox], fonts: FontLibrary?, threads: Int = 0) {
     self.state = state
-    self.text = text
-    self.boxes = boxes
-    self.icons = icons
     self.threads = threads
+    var annotations: [Int: [PreparedText?]] = [:]
+    var labels: [PreparedText] = []
+    var prepared: [(PlacedBox, PreparedText)] = []
+    if let fonts {
+      let glyphs = GlyphRasterizer(fonts: fonts)
+      for (layer, runs) in text.annotations.sorted(by: { $0.key < $1.key }) {
+        annotations[layer] = runs.map { $0.map(glyphs.prepare) }
+      }
+      labels = text.labels.map { glyphs.prepare($0.run) }
+      prepared = boxes.map { ($0, glyphs.prepare($0.text)) }
+    }
+    self.annotations = annotations
+    self.labels = labels
+    self.boxes = prepared
   }
 
   /// A run of work built into a part of its own: drawables or annotation
@@ -49,40 +69,58 @@ public struct DisplayListBuilder: Sendable {
     var kind: Kind
     var layer: Int
     var range: Range<Int>
+    /// Where the chunk's items' flags start in the flat flag buffer.
+    var flags: Int
   }
 
-  /// Builds the list. Drawables are cut into chunks by their number of
-  /// points (never by the thread count), chunks are built in parallel and
-  /// appended in order, so the list is the same as a serial build.
-  public func build() -> DisplayList {
+  /// Builds the list and its coverage. Drawables are cut into chunks by their
+  /// number of points (never by the thread count), chunks are built in
+  /// parallel and appended in order, so the list is the same as a serial build.
+  func build() -> (DisplayList, Coverage) {
     let v = state.viewport
     var list = DisplayList(width: v.deviceWidth, height: v.deviceHeight, background: state.background)
     var chunks: [Chunk] = []
-    for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) {
-      var start = 0
-      var points = 0
-      for (i, d) in layer.drawables.enumerated() {
-        points += d.geometry.pointCount
-        if points >= Self.chunkPoints || i - start + 1 >= Self.chunkDrawables {
-          chunks.append(Chunk(kind: .drawables, layer: li, range: start..<(i + 1)))
-          start = i + 1
-          points = 0
+    var flagCount = 0
+    var drawableFlags: [Int] = []
+    var annotationFlags: [Int] = []
+    for (li, layer) in state.layers.enumerated() {
+      drawableFlags.append(flagCount)
+      let active = layer.status.contains(.active)
+      if active {
+        var start = 0
+        var points = 0
+        for (i, d) in layer.drawables.enumerated() {
+          points += d.geometry.pointCount
+          if points >= Self.chunkPoints || i - start + 1 >= Self.chunkDrawables {
+            chunks.append(Chunk(kind: .drawables, layer: li, range: start..<(i + 1), flags: flagCount + start))
+            start = i + 1
+            points = 0
+          }
+        }
+        if start < layer.drawables.count {
+          chunks.append(Chunk(kind: .drawables, layer: li, range: start..<layer.drawables.count, flags: flagCount + start))
         }
       }
-      if start < layer.drawables.count { chunks.append(Chunk(kind: .drawables, layer: li, range: start..<layer.drawables.count)) }
-      if let texts = text.annotations[li] {
+      flagCount += layer.drawables.count
+      annotationFlags.append(flagCount)
+      if active, let texts = annotations[li] {
         for s in stride(from: 0, to: texts.count, by: Self.chunkDrawables) {
-          chunks.append(Chunk(kind: .annotations, layer: li, range: s..<min(texts.count, s + Self.chunkDrawables)))
+          chunks.append(Chunk(kind: .annotations, layer: li, range: s..<min(texts.count, s + Self.chunkDrawables), flags: flagCount + s))
         }
       }
+      flagCount += layer.annotations.count
     }
-    for s in stride(from: 0, to: text.labels.count, by: Self.chunkDrawables) {
-      chunks.append(Chunk(kind: .labels, layer: -1, range: s..<min(text.labels.count, s + Self.chunkDrawables)))
+    let labelFlags = flagCount
+    for s in stride(from: 0, to: labels.count, by: Self.chunkDrawables) {
+      chunks.append(Chunk(kind: .labels, layer: -1, range: s..<min(labels.count, s + Self.chunkDrawables), flags: labelFlags + s))
     }
+    flagCount += labels.count
     for s in stride(from: 0, to: boxes.count, by: Self.chunkDrawables) {
-      chunks.append(Chunk(kind: .boxes, layer: -1, range: s..<min(boxes.count, s + Self.chunkDrawables)))
+      chunks.append(Chunk(kind: .boxes, layer: -1, range: s..<min(boxes.count, s + Self.chunkDrawables), flags: flagCount + s))
     }
-    let parts = buildParts(chunks, width: v.deviceWidth, height: v.deviceHeight)
+    flagCount += boxes.count
+    var flags = [Bool](repeating: false, count: flagCount)
+    let parts = buildParts(chunks, flags: &flags, width: v.deviceWidth, height: v.deviceHeight)
     var open: Int? = nil
     func opacity(_ layer: Int?) -> Double { layer.map { $0 >= 0 ? state.layers[$0].opacity : 1 } ?? 1 }
     for (chunk, part) in zip(chunks, parts) {
@@ -94,61 +132,83 @@ public struct DisplayListBuilder: Sendable {
       list.append(part)
     }
     if opacity(open) < 1 { list.endGroup() }
-    return list
+    var coverage = Coverage()
+    for (li, layer) in state.layers.enumerated() {
+      coverage.drawables.append(Array(flags[drawableFlags[li]..<(drawableFlags[li] + layer.drawables.count)]))
+      coverage.annotations.append(Array(flags[annotationFlags[li]..<(annotationFlags[li] + layer.annotations.count)]))
+    }
+    coverage.labels = Array(flags[labelFlags..<(labelFlags + labels.count)])
+    return (list, coverage)
   }
 
   static let chunkPoints = 4096
   static let chunkDrawables = 128
 
-  private func buildParts(_ chunks: [Chunk], width: Int, height: Int) -> [DisplayList] {
+  private func buildParts(_ chunks: [Chunk], flags: inout [Bool], width: Int, height: Int) -> [DisplayList] {
     let empty = DisplayList(width: width, height: height, background: .transparent)
     var parts = [DisplayList](repeating: empty, count: chunks.count)
     let workers = min(chunks.count, threads > 0 ? threads : activeProcessorCount())
-    if workers <= 1 {
-      for (k, chunk) in chunks.enumerated() { build(chunk, into: &parts[k]) }
-      return parts
-    }
-    let next = Atomic<Int>(0)
-    parts.withUnsafeMutableBufferPointer { buffer in
-      let out = SendableBuffer(buffer: buffer)
-      DispatchQueue.concurrentPerform(iterations: workers) { _ in
-        while true {
-          let k = next.add(1, ordering: .relaxed).oldValue
-          if k >= chunks.count { break }
-          self.build(chunks[k], into: &out.buffer[k])
+    parts.withUnsafeMutableBufferPointer { partBuffer in
+      flags.withUnsafeMutableBufferPointer { flagBuffer in
+        let out = SendableBuffers(parts: partBuffer, flags: flagBuffer)
+        if workers <= 1 {
+          for (k, chunk) in chunks.enumerated() { build(chunk, into: &out.parts[k], flags: out.flags) }
+          return
+        }
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+          while true {
+            let k = next.add(1, ordering: .relaxed).oldValue
+            if k >= chunks.count { break }
+            self.build(chunks[k], into: &out.parts[k], flags: out.flags)
+          }
         }
       }
     }
     return parts
   }
 
-  private func build(_ chunk: Chunk, into list: inout DisplayList) {
+  private func build(_ chunk: Chunk, into list: inout DisplayList, flags: UnsafeMutableBufferPointer<Bool>) {
+    var f = chunk.flags
     switch chunk.kind {
     case .drawables:
       let drawables = state.layers[chunk.layer].drawables
-      for i in chunk.range { draw(drawables[i], into: &list) }
+      for i in chunk.range {
+        flags[f] = draw(drawables[i], into: &list)
+        f += 1
+      }
     case .annotations:
-      let texts = text.annotations[chunk.layer] ?? []
-      for i in chunk.range { draw(texts[i], into: &list) }
+      let texts = annotations[chunk.layer] ?? []
+      for i in chunk.range {
+        if let t = texts[i] { flags[f] = draw(t, into: &list) }
+        f += 1
+      }
     case .labels:
-      for i in chunk.range { draw(text.labels[i], into: &list) }
+      for i in chunk.range {
+        flags[f] = draw(labels[i], into: &list)
+        f += 1
+      }
     case .boxes:
-      for i in chunk.range { draw(boxes[i], into: &list) }
+      for i in chunk.range {
+        flags[f] = draw(boxes[i].box, text: boxes[i].text, into: &list)
+        f += 1
+      }
     }
   }
 
   /// A view annotation: the rounded box in its border colour, the inside
   /// (inset by the border width) in its background, then the text.
-  private func draw(_ b: PlacedBox, into list: inout DisplayList) {
+  private func draw(_ b: PlacedBox, text: PreparedText, into list: inout DisplayList) -> Bool {
     let s = b.style
+    var drew = false
     if s.borderWidth > 0 {
-      list.fill(roundedRect(b.box, radius: s.cornerRadius), rule: .nonZero, color: s.borderColor)
+      drew = list.fill(roundedRect(b.box, radius: s.cornerRadius), rule: .nonZero, color: s.borderColor) || drew
     }
     let inner = b.box.insetBy(s.borderWidth)
     if !inner.isEmpty {
-      list.fill(roundedRect(inner, radius: max(0, s.cornerRadius - s.borderWidth)), rule: .nonZero, color: s.background)
+      drew = list.fill(roundedRect(inner, radius: max(0, s.cornerRadius - s.borderWidth)), rule: .nonZero, color: s.background) || drew
     }
-    draw(b.text, into: &list)
+    return draw(text, into: &list) || drew
   }
 
   /// A rectangle with round corners as one flattened contour.
@@ -177,39 +237,43 @@ public struct DisplayListBuilder: Sendable {
 
   /// A text: its halo (the outlines stroked with round joins, reaching
   /// `haloWidth` beyond them) under the glyphs.
-  private func draw(_ t: PlacedText, into list: inout DisplayList) {
+  private func draw(_ t: PreparedText, into list: inout DisplayList) -> Bool {
+    var drew = false
     if let atlas = t.atlas {
-      if let color = t.haloColor, !t.haloMasks.isEmpty { list.drawMasks(atlas, t.haloMasks, color: color) }
-      list.drawMasks(atlas, t.glyphMasks, color: t.color)
-      return
+      if let color = t.haloColor, !t.haloMasks.isEmpty { drew = list.drawMasks(atlas, t.haloMasks, color: color) }
+      return list.drawMasks(atlas, t.glyphMasks, color: t.color) || drew
     }
-    if let color = t.haloColor, let halo = t.halo { list.fill(halo, rule: .nonZero, color: color) }
-    if let path = t.path { list.fill(path, rule: .nonZero, color: t.color) }
+    if let color = t.haloColor, let halo = t.halo { drew = list.fill(halo, rule: .nonZero, color: color) }
+    if let path = t.path { drew = list.fill(path, rule: .nonZero, color: t.color) || drew }
+    return drew
   }
 
-  private func draw(_ d: Drawable, into list: inout DisplayList) {
+  /// Draws a feature; true when any of its commands reached the frame.
+  private func draw(_ d: Drawable, into list: inout DisplayList) -> Bool {
     let v = state.viewport
     let s = d.style
     let g = d.geometry
+    var drew = false
     if !g.polygons.isEmpty {
       var rings = Path()
       for polygon in g.polygons {
         for ring in polygon { rings.addContour(ring.lazy.map(v.toDevice), closed: true) }
       }
-      if let fill = s.fill { list.fill(rings, rule: s.fillRule, color: fill) }
-      if let stroke = s.stroke { self.stroke(rings, style: s, color: stroke, into: &list) }
+      if let fill = s.fill { drew = list.fill(rings, rule: s.fillRule, color: fill) || drew }
+      if let stroke = s.stroke { drew = self.stroke(rings, style: s, color: stroke, into: &list) || drew }
     }
     if !g.lines.isEmpty, let stroke = s.stroke {
       var lines = Path()
       for line in g.lines { lines.addContour(line.lazy.map(v.toDevice), closed: false) }
-      self.stroke(lines, style: s, color: stroke, into: &list)
+      drew = self.stroke(lines, style: s, color: stroke, into: &list) || drew
     }
     if !g.points.isEmpty, let marker = s.marker {
-      for p in g.points { drawMarker(marker, at: v.toDevice(p), into: &list) }
+      for p in g.points { drew = drawMarker(marker, at: v.toDevice(p), into: &list) || drew }
     }
+    return drew
   }
 
-  private func stroke(_ path: Path, style s: Style, color: Color, into list: inout DisplayList) {
+  private func stroke(_ path: Path, style s: Style, color: Color, into list: inout DisplayList) -> Bool {
     let ratio = state.viewport.pixelRatio
     var color = color
     var dash = s.strokeDash
@@ -225,21 +289,21 @@ public struct DisplayListBuilder: Sendable {
         dash = nil
       }
     }
-    guard let (width, paint) = hairline(width: s.strokeWidth * ratio, color: color) else { return }
-    let reach = width / 2 * (s.lineJoin == .miter ? max(s.miterLimit, 1.5) : 1.5) + 2
+    guard let (width, paint) = hairline(width: s.strokeWidth * ratio, color: color) else { return false }
+    let reach = SymbolReach.stroke(width: width, join: s.lineJoin, miterLimit: s.miterLimit) + Self.clipMargin
     let frame = Rect(minX: -reach, minY: -reach, maxX: Double(list.width) + reach, maxY: Double(list.height) + reach)
     var clipped = Path()
     var phases: [Double] = []
     for i in path.contours.indices {
       PolylineClipper.clip(path.points(of: i), closed: path.contours[i].isClosed, to: frame, into: &clipped, phases: &phases)
     }
-    if clipped.isEmpty { return }
+    if clipped.isEmpty { return false }
     if let dash {
       clipped = dashed(clipped, pattern: dash.map { $0 * ratio }, offset: 0, phaseOffsets: phases)
     }
     let outline = strokeOutline(
       clipped, style: StrokeStyle(width: width, join: s.lineJoin, cap: s.lineCap, miterLimit: s.miterLimit), tolerance: tolerance)
-    list.fill(outline, rule: .nonZero, color: paint)
+    return list.fill(outline, rule: .nonZero, color: paint)
   }
 
   /// The width and paint a stroke is drawn with: nil for no width; under one
@@ -249,23 +313,23 @@ public struct DisplayListBuilder: Sendable {
     return width < 1 ? (1, color.withOpacity(width)) : (width, color)
   }
 
-  private func drawMarker(_ m: MarkerStyle, at point: Point, into list: inout DisplayList) {
+  private func drawMarker(_ m: MarkerStyle, at point: Point, into list: inout DisplayList) -> Bool {
     let ratio = state.viewport.pixelRatio
-    if let path = m.icon {
+    if m.icon != nil {
       // A missing or unreadable icon was reported on its layer; it draws nothing.
-      guard case .success(let image) = icons.image(atPath: path) else { return }
-      list.drawImage(image, in: iconRect(for: image, at: point, size: m.size, offset: m.offset, pixelRatio: ratio), opacity: m.opacity)
-      return
+      guard let image = state.icon(of: m) else { return false }
+      return list.drawImage(image, in: MarkerBox.iconRect(for: image, at: point, size: m.size, offset: m.offset, pixelRatio: ratio), opacity: m.opacity)
     }
     let center = point + Point(m.offset.0 * ratio, m.offset.1 * ratio)
-    let size = m.size * ratio
-    let reach = size * 1.5 + m.strokeWidth * ratio
-    guard center.x > -reach, center.y > -reach, center.x < Double(list.width) + reach, center.y < Double(list.height) + reach else { return }
-    let shape = markerPath(m.shape, at: center, size: size, tolerance: tolerance)
-    if let fill = m.fill { list.fill(shape, rule: .nonZero, color: fill.withOpacity(m.opacity)) }
+    let reach = SymbolReach.marker(m, icon: nil) * ratio
+    guard center.x > -reach, center.y > -reach, center.x < Double(list.width) + reach, center.y < Double(list.height) + reach else { return false }
+    let shape = markerPath(m.shape, at: center, size: m.size * ratio, tolerance: tolerance)
+    var drew = false
+    if let fill = m.fill { drew = list.fill(shape, rule: .nonZero, color: fill.withOpacity(m.opacity)) }
     if let stroke = m.stroke, let (width, paint) = hairline(width: m.strokeWidth * ratio, color: stroke.withOpacity(m.opacity)) {
       let outline = strokeOutline(shape, style: StrokeStyle(width: width, join: .miter, cap: .butt, miterLimit: 4), tolerance: tolerance)
-      list.fill(outline, rule: .nonZero, color: paint)
+      drew = list.fill(outline, rule: .nonZero, color: paint) || drew
     }
+    return drew
   }
 }

@@ -1,6 +1,9 @@
 /// Decides, for one frame, what every layer shows and why: visibility, scale
 /// ranges (inclusive, section 2), style rules (first match wins), floors
-/// (section 5) and whether each feature reaches into the frame.
+/// (section 5), which features can reach the frame, labels with nothing to
+/// place, annotation texts and why each is hidden, marker icons, and names
+/// of properties that match nothing. Every decision is recorded in the
+/// returned `MapState` with its reason.
 public struct MapResolver {
   public let scene: Scene
   public let viewport: Viewport
@@ -12,135 +15,360 @@ public struct MapResolver {
     self.floor = floor
   }
 
-  /// Resolves every layer, loading file sources through `sources`.
-  public func resolve(sources: SourceLoader) -> MapState {
-    var layers: [LayerState] = []
-    var warnings: [String] = []
+  /// Resolves every layer, loading file sources through `sources` and marker
+  /// icons through `icons` (pass the same caches to share them across frames).
+  public func resolve(sources: SourceLoader, icons: IconCache = IconCache()) -> MapState {
+    var tied = Set<String>()
+    for a in scene.viewAnnotations { if case .feature(let layer, _) = a.target { tied.insert(layer) } }
+    var state = MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: [])
     for (index, layer) in scene.layers.enumerated() {
-      var state = LayerState(id: layer.id, kind: layer.kind, opacity: layer.opacity, index: index)
+      var l = LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity)
       let visible = layer.visible
       let inScale = layer.scaleRange.contains(viewport.scale)
-      if !visible { state.status.insert(.notVisible) }
-      if !inScale { state.status.insert(.outOfScale) }
+      if !visible {
+        l.status.insert(.notVisible)
+        l.hiddenBy.append(.notVisible)
+      }
+      if !inScale {
+        l.status.insert(.outOfScale)
+        l.hiddenBy.append(.outOfScale(layer.scaleRange))
+      }
       let shown = visible && inScale
       // An invisible layer (opacity 0) stays active but draws nothing.
       let draws = shown && layer.opacity > 0
+      var resolver = LayerResolver(
+        map: self, layer: layer, state: l, draws: draws, indexesTiedFeatures: tied.contains(layer.id), icons: icons,
+        loadedIcons: state.icons)
       switch layer.content {
       case .features(let source, let styling):
-        if let collection = load(source, from: sources, layer: layer, into: &state, warnings: &warnings), draws {
-          resolveFeatures(collection, styling: styling, layer: layer, into: &state)
+        if let collection = resolver.load(source, from: sources) {
+          resolver.checkProperties(of: collection, styling: styling)
+          resolver.resolveFeatures(collection, styling: styling)
         }
       case .graphics(let graphics):
-        state.features.total = graphics.count
-        if draws {
-          for g in graphics {
-            if let floor, let f = g.floor, f != floor {
-              state.features.otherFloor += 1
-              continue
-            }
-            add(
-              Drawable(geometry: g.geometry, style: g.style, labelText: nil, order: state.drawables.count, featureID: g.id.map(FloorValue.init)),
-              to: &state)
-          }
-        }
+        resolver.resolveGraphics(graphics)
       case .annotation(let anno):
-        state.sublayers = anno.sublayers.map { sub in
-          var s = SublayerState(id: sub.id)
-          if !visible || !sub.visible { s.status.insert(.notVisible) }
-          if !inScale || !sub.scaleRange.contains(viewport.scale) { s.status.insert(.outOfScale) }
-          return s
+        resolver.startSublayers(anno)
+        if let collection = resolver.load(anno.source, from: sources) {
+          resolver.checkProperties(of: collection, annotation: anno)
+          resolver.resolveAnnotations(collection, anno)
         }
-        if let collection = load(anno.source, from: sources, layer: layer, into: &state, warnings: &warnings) {
-          resolveAnnotations(collection, anno, layer: layer, draws: draws, into: &state)
-        }
-        for i in state.sublayers.indices where state.sublayers[i].status.isEmpty && !state.status.contains(.error) {
-          state.sublayers[i].status.insert(.active)
-        }
+        resolver.finishSublayers()
       }
-      if shown && !state.status.contains(.error) { state.status.insert(.active) }
-      layers.append(state)
+      l = resolver.state
+      state.icons = resolver.loadedIcons
+      if shown && !l.status.contains(.error) { l.status.insert(.active) }
+      state.layers.append(l)
     }
-    return MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: layers, warnings: warnings)
+    return state
   }
 
-  /// The layer's features, or nil when its source cannot be loaded (the
-  /// layer is then `error`, with a warning). Counts every feature of the
-  /// source; skipped invalid ones make the layer `warning`.
-  private func load(_ source: Source, from sources: SourceLoader, layer: Layer, into state: inout LayerState, warnings: inout [String]) -> FeatureCollection? {
+  /// A property value as text: strings as they are, integral numbers without
+  /// a fraction, booleans as true/false; null and objects give none. Text with
+  /// nothing to draw (empty, only spaces or line breaks) gives none either.
+  static func text(_ v: JSONValue?) -> String? {
+    let s: String
+    switch v {
+    case .string(let t)?: s = t
+    case .number(let n)?: s = format(n)
+    case .bool(let b)?: s = b ? "true" : "false"
+    default: return nil
+    }
+    return s.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? nil : s
+  }
+}
+
+/// The resolution of one layer: `MapResolver`'s per-layer work, with the
+/// layer's state being built.
+private struct LayerResolver {
+  let map: MapResolver
+  let layer: Layer
+  var state: LayerState
+  let draws: Bool
+  let indexesTiedFeatures: Bool
+  let icons: IconCache
+  var loadedIcons: [String: RasterImage]
+  /// Icons already looked up for this layer (nil: failed).
+  private var iconResults: [String: RasterImage?] = [:]
+
+  init(
+    map: MapResolver, layer: Layer, state: LayerState, draws: Bool, indexesTiedFeatures: Bool, icons: IconCache,
+    loadedIcons: [String: RasterImage]
+  ) {
+    self.map = map
+    self.layer = layer
+    self.state = state
+    self.draws = draws
+    self.indexesTiedFeatures = indexesTiedFeatures
+    self.icons = icons
+    self.loadedIcons = loadedIcons
+  }
+
+  private var viewport: Viewport { map.viewport }
+
+  // MARK: - Sources and names
+
+  /// The layer's features, or nil when its source cannot be loaded (a
+  /// `source` problem: the layer is `error`). Counts every feature of the
+  /// source; skipped invalid ones are a problem (`warning`).
+  mutating func load(_ source: Source, from sources: SourceLoader) -> FeatureCollection? {
     switch sources.load(source) {
     case .failure(let error):
-      state.status.insert(.error)
-      state.message = error.description
-      warnings.append("layer \"\(layer.id)\": \(error.description); the layer is not drawn")
+      state.add(.source(error))
       return nil
     case .success(let collection):
       state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount
       state.features.invalid = collection.invalidCount
       if collection.invalidCount > 0 {
-        state.status.insert(.warning)
-        let n = collection.invalidCount
-        state.message = "skipped \(n) invalid feature\(n == 1 ? "" : "s") (\(collection.invalidSamples.joined(separator: "; ")))"
+        state.add(.invalidFeatures(count: collection.invalidCount, samples: collection.invalidSamples))
       }
       return collection
     }
   }
 
-  /// A property value as label text: strings as they are, integral numbers
-  /// without a fraction, booleans as true/false; null and objects give none.
-  func labelText(_ v: JSONValue) -> String? {
-    switch v {
-    case .string(let s): return s
-    case .number(let n): return format(n)
-    case .bool(let b): return b ? "true" : "false"
-    default: return nil
+  /// Warns about each property name of a features layer that no feature has.
+  mutating func checkProperties(of collection: FeatureCollection, styling: Styling) {
+    var names: [(key: String, property: String)] = []
+    switch styling {
+    case .single(let s):
+      if let label = s.label { names.append(("style.label.field", label.field)) }
+    case .rules(let rules):
+      for (i, r) in rules.enumerated() {
+        for c in r.filter.clauses { names.append(("rules[\(i)].where", c.property)) }
+        if let label = r.style.label { names.append(("rules[\(i)].style.label.field", label.field)) }
+      }
+    }
+    checkCommonProperties(&names)
+    check(names, in: collection)
+  }
+
+  /// Warns about each property name of an annotation layer that no feature has.
+  mutating func checkProperties(of collection: FeatureCollection, annotation anno: AnnotationLayer) {
+    var names: [(key: String, property: String)] = [("textField", anno.textField)]
+    if let a = anno.angleField { names.append(("angleField", a)) }
+    for (i, s) in anno.sublayers.enumerated() {
+      for c in s.filter.clauses { names.append(("sublayers[\(i)].where", c.property)) }
+    }
+    checkCommonProperties(&names)
+    check(names, in: collection)
+  }
+
+  private func checkCommonProperties(_ names: inout [(key: String, property: String)]) {
+    if let f = layer.floorField { names.append(("floorField", f)) }
+    if let f = layer.idField { names.append(("idField", f)) }
+  }
+
+  /// Rule: a name is unknown when the source has features and none of them
+  /// has a property of that name (of any value, null included). The hint is
+  /// the closest existing name (case-insensitive edit distance at most 2).
+  private mutating func check(_ names: [(key: String, property: String)], in collection: FeatureCollection) {
+    guard !collection.features.isEmpty else { return }
+    var all: [String]? = nil
+    var reported = Set<String>()
+    for (key, property) in names where !reported.contains(key + "\u{0}" + property) {
+      if collection.features.contains(where: { $0.properties.index(forKey: property) != nil }) { continue }
+      reported.insert(key + "\u{0}" + property)
+      if all == nil {
+        var seen = Set<String>()
+        var ordered: [String] = []
+        for f in collection.features { for k in f.properties.keys where seen.insert(k).inserted { ordered.append(k) } }
+        all = ordered
+      }
+      state.add(.unknownProperty(key: key, property: property, suggestion: closestMatch(to: property, in: all!, maxDistance: 2)))
     }
   }
 
-  private func resolveFeatures(_ collection: FeatureCollection, styling: Styling, layer: Layer, into state: inout LayerState) {
+  // MARK: - Icons
+
+  /// The icon of a marker, loaded on first use; a failure is recorded once
+  /// per layer and icon as an `icon` problem, and the marker draws nothing.
+  private mutating func icon(of marker: MarkerStyle?) -> RasterImage? {
+    guard let m = marker, let path = m.icon else { return nil }
+    if let known = iconResults[path] { return known }
+    switch icons.image(atPath: path) {
+    case .success(let image):
+      iconResults[path] = image
+      loadedIcons[path] = image
+      return image
+    case .failure(let error):
+      iconResults[path] = .some(nil)
+      state.add(.icon(name: m.iconName ?? path, error: error))
+      return nil
+    }
+  }
+
+  // MARK: - Features and graphics
+
+  /// Styles each feature with the first rule that takes it, leaves out other
+  /// floors, and keeps the features whose symbols or label can reach the frame.
+  mutating func resolveFeatures(_ collection: FeatureCollection, styling: Styling) {
+    guard draws else {
+      if indexesTiedFeatures { for (i, f) in collection.features.enumerated() { tie(key(f, index: i), .notDrawn) } }
+      return
+    }
     // Rules whose scale range excludes this scale can never match.
     let rules: [Rule]
     switch styling {
     case .single(let s): rules = [Rule(style: s)]
     case .rules(let all): rules = all.filter { $0.scaleRange.contains(viewport.scale) }
     }
-    if rules.isEmpty { return }
+    // Per rule: its icon and how far its symbols reach (logical pixels).
+    var reaches: [Double] = []
+    for r in rules { reaches.append(SymbolReach.style(r.style, icon: icon(of: r.style.marker))) }
     state.drawables.reserveCapacity(collection.features.count)
     for (index, feature) in collection.features.enumerated() {
-      if let floor, let field = layer.floorField,
+      let key = key(feature, index: index)
+      if let floor = map.floor, let field = layer.floorField,
         let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
       {
         state.features.otherFloor += 1
+        tie(key, .notDrawn)
         continue
       }
-      guard let rule = rules.first(where: { $0.filter.matches(feature.properties) }) else { continue }
-      // Text with nothing to draw (empty, only spaces or line breaks) gets no label.
-      let text = rule.style.label.flatMap { feature.properties[$0.field].flatMap(labelText) }
-        .flatMap { $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? nil : $0 }
-      let id = (layer.idField.flatMap { feature.properties[$0] } ?? feature.id).flatMap(FloorValue.init(json:))
-      add(Drawable(geometry: feature.geometry, style: rule.style, labelText: text, order: index, featureID: id), to: &state, labelReach: text.map { labelReach($0, rule.style.label!) } ?? 0)
+      guard let r = rules.firstIndex(where: { $0.filter.matches(feature.properties) }) else {
+        tie(key, .notDrawn)
+        continue
+      }
+      let style = rules[r].style
+      var reach = reaches[r]
+      var label: LabelRequest? = nil
+      if let ls = style.label {
+        let text = MapResolver.text(feature.properties[ls.field])
+        var request = LabelRequest(style: ls, text: text, skip: nil)
+        if text == nil {
+          request.skip = .noText
+        } else if ls.size * viewport.pixelRatio < FontLibrary.minTextSize {
+          request.skip = .tooSmall
+        } else {
+          reach = max(reach, SymbolReach.text(text!, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset))
+        }
+        label = request
+      }
+      add(Drawable(geometry: feature.geometry, style: style, feature: key, label: label), reach: reach)
     }
   }
 
-  /// Sorts annotation features into sublayers (first `where` that matches)
-  /// and keeps those whose sublayer draws at this scale and floor and whose
-  /// text can reach into the frame.
-  private func resolveAnnotations(
-    _ collection: FeatureCollection, _ anno: AnnotationLayer, layer: Layer, draws: Bool, into state: inout LayerState
-  ) {
+  /// Graphics: each with its own style, left out on other floors.
+  mutating func resolveGraphics(_ graphics: [Graphic]) {
+    state.features.total = graphics.count
+    for (i, g) in graphics.enumerated() {
+      let key = FeatureKey(id: g.id.map(FloorValue.init), index: i)
+      guard draws else {
+        tie(key, .notDrawn)
+        continue
+      }
+      if let floor = map.floor, let f = g.floor, f != floor {
+        state.features.otherFloor += 1
+        tie(key, .notDrawn)
+        continue
+      }
+      let reach = SymbolReach.style(g.style, icon: icon(of: g.style.marker))
+      add(Drawable(geometry: g.geometry, style: g.style, feature: key, label: nil), reach: reach)
+    }
+  }
+
+  /// The feature's key: the layer's `idField` property (else the GeoJSON `id`)
+  /// and its index.
+  private func key(_ f: Feature, index: Int) -> FeatureKey {
+    let id = (layer.idField.flatMap { f.properties[$0] } ?? f.id).flatMap(FloorValue.init(json:))
+    return FeatureKey(id: id, index: index)
+  }
+
+  /// Keeps `d` when its geometry, grown by `reach` logical pixels, meets the frame.
+  private mutating func add(_ d: Drawable, reach: Double) {
+    guard !d.geometry.isEmpty else {
+      tie(d.feature, .notDrawn)
+      return
+    }
+    let grown = d.geometry.bounds.insetBy(-reach * viewport.metersPerPixel)
+    guard grown.intersects(viewport.extent) else {
+      tie(d.feature, .offFrame)
+      return
+    }
+    tie(d.feature, .drawable(state.drawables.count))
+    state.drawables.append(d)
+  }
+
+  /// Records what became of a feature for view annotations tied to it. With
+  /// several features of one id, the first drawn one wins, then any off the
+  /// frame, then any not drawn.
+  private mutating func tie(_ key: FeatureKey, _ fate: TiedFeature) {
+    guard indexesTiedFeatures, let id = key.id else { return }
+    func rank(_ f: TiedFeature) -> Int {
+      switch f {
+      case .drawable: return 2
+      case .offFrame: return 1
+      case .notDrawn: return 0
+      }
+    }
+    if let old = state.tiedFeatures[id], rank(old) >= rank(fate) { return }
+    state.tiedFeatures[id] = fate
+  }
+
+  // MARK: - Annotation
+
+  /// Each sublayer's status: shown only when it and its layer are visible at
+  /// the scale.
+  mutating func startSublayers(_ anno: AnnotationLayer) {
+    let inScale = layer.scaleRange.contains(viewport.scale)
+    state.sublayers = anno.sublayers.map { sub in
+      var s = SublayerState(id: sub.id, scaleRange: sub.scaleRange, style: sub.style)
+      if !sub.visible { s.hiddenBy.append(.notVisible) }
+      if !layer.visible { s.hiddenBy.append(.layerNotVisible) }
+      if !sub.scaleRange.contains(viewport.scale) { s.hiddenBy.append(.outOfScale(sub.scaleRange)) }
+      if !inScale { s.hiddenBy.append(.layerOutOfScale(layer.scaleRange)) }
+      if !sub.visible || !layer.visible { s.status.insert(.notVisible) }
+      if !inScale || !sub.scaleRange.contains(viewport.scale) { s.status.insert(.outOfScale) }
+      return s
+    }
+  }
+
+  mutating func finishSublayers() {
+    for i in state.sublayers.indices where state.sublayers[i].status.isEmpty && !state.status.contains(.error) {
+      state.sublayers[i].status.insert(.active)
+    }
+  }
+
+  /// Sorts annotation features into sublayers (first `where` that matches) and
+  /// lists every text whose anchor, grown by the text's reach, meets the
+  /// frame, drawn or with the reason it is not (in this order: not visible,
+  /// out of scale, the layer's opacity is 0, other floor, no text, too
+  /// small, too large).
+  mutating func resolveAnnotations(_ collection: FeatureCollection, _ anno: AnnotationLayer) {
     let frame = viewport.extent
-    for feature in collection.features {
+    let factor = anno.referenceScale / viewport.scale
+    for (index, feature) in collection.features.enumerated() {
       guard let s = anno.sublayers.firstIndex(where: { $0.filter.matches(feature.properties) }) else { continue }
       state.sublayers[s].features.total += 1
-      if let floor, let field = layer.floorField,
+      let style = anno.sublayers[s].style
+      var hidden: AnnotationHiddenReason? = nil
+      let sublayer = state.sublayers[s].status
+      if sublayer.contains(.notVisible) {
+        hidden = .notVisible
+      } else if sublayer.contains(.outOfScale) {
+        hidden = .outOfScale
+      } else if !draws {
+        hidden = .transparent
+      }
+      if let floor = map.floor, let field = layer.floorField,
         let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
       {
         state.sublayers[s].features.otherFloor += 1
         state.features.otherFloor += 1
-        continue
+        hidden = hidden ?? .floor
       }
-      guard draws, state.sublayers[s].status.isEmpty,
-        let text = feature.properties[anno.textField].flatMap(labelText), !text.isEmpty
-      else { continue }
+      let text = MapResolver.text(feature.properties[anno.textField])
+      // Size and halo scale with the map: `x × referenceScale / scale`.
+      let size = style.size * factor
+      let halo = (style.halo?.width ?? 0) * factor
+      let device = size * viewport.pixelRatio
+      if text == nil {
+        hidden = hidden ?? .noText
+      } else if device < FontLibrary.minTextSize {
+        hidden = hidden ?? .tooSmall
+      } else if device > FontLibrary.maxTextSize {
+        hidden = hidden ?? .tooLarge
+      }
       var angle = 0.0
       if let field = anno.angleField, let v = feature.properties[field] {
         switch v {
@@ -149,60 +377,46 @@ public struct MapResolver {
         default: break
         }
       }
-      // Text under one device pixel per em (or absurdly large) is not drawn.
-      let size = anno.sublayers[s].style.size * anno.referenceScale / viewport.scale
-      let device = size * viewport.pixelRatio
-      guard device >= 1, device <= FontLibrary.maxTextSize else { continue }
-      // Conservative reach of the text: its size times its longest line.
-      let longest = text.split(separator: "\n").map(\.count).max() ?? 0
-      let reach = (size * (Double(longest) + 2) + (anno.sublayers[s].style.halo?.width ?? 0)) * viewport.metersPerPixel
-      var counted = false
-      for p in feature.geometry.points where frame.insetBy(-reach).intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
-        state.annotations.append(AnnotationText(point: p, text: text, angle: angle, sublayer: s))
-        counted = true
-      }
-      if counted {
-        state.sublayers[s].features.drawn += 1
-        state.features.drawn += 1
+      // Listed when the anchor can be within the text's reach of the frame
+      // (capped, so a text too large to draw does not list the whole world).
+      let reach = min(SymbolReach.text(text ?? "", size: size, halo: halo), Self.maxListedReach) * viewport.metersPerPixel
+      let grown = frame.insetBy(-reach)
+      let key = key(feature, index: index)
+      for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
+        state.annotations.append(
+          AnnotationText(
+            feature: key, part: part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo,
+            hidden: hidden))
       }
     }
   }
 
-  /// How far a label can reach from its point, in logical pixels: its longest
-  /// line at one em per character, plus offset and halo.
-  private func labelReach(_ text: String, _ label: LabelStyle) -> Double {
-    let longest = text.split(separator: "\n").map(\.count).max() ?? 0
-    return label.size * Double(longest + 1) + abs(label.offset.0) + abs(label.offset.1) + (label.halo?.width ?? 0)
-  }
-
-  /// Keeps `d` when its geometry, grown by how far its style (and label)
-  /// reaches, meets the frame.
-  private func add(_ d: Drawable, to state: inout LayerState, labelReach: Double = 0) {
-    let reach = max(StyleReach.pixels(of: d.style), labelReach) * viewport.metersPerPixel
-    let grown = d.geometry.bounds.insetBy(-reach)
-    guard !d.geometry.isEmpty else { return }
-    guard grown.intersects(viewport.extent) else {
-      if let id = d.featureID { state.offFrameIDs.insert(id) }
-      return
-    }
-    state.features.drawn += 1
-    state.drawables.append(d)
-  }
+  /// Texts farther than this many logical pixels from the frame are not
+  /// listed, whatever their size: larger than any image side.
+  static let maxListedReach = 65536.0
 }
 
-/// How far, in logical pixels, a style can paint beyond its geometry.
-enum StyleReach {
-  static func pixels(of s: Style) -> Double {
-    var r = 1.0
-    if s.stroke != nil {
-      let joinFactor = s.lineJoin == .miter ? max(s.miterLimit, 1.5) : 1.5
-      r += s.strokeWidth / 2 * joinFactor
+extension MapResolver {
+  /// The fonts a frame draws with, loaded and checked while the map is
+  /// resolved: `given`, or the bundled ones loaded now, when the scene has
+  /// text of any kind (labels or annotation to draw, view annotations, or a
+  /// style naming a font); nil when it has none. Every font the scene names
+  /// is checked, whatever the scale.
+  /// - Throws: `SceneError` when a named font is not available or no font
+  ///   can be loaded.
+  static func fonts(for scene: Scene, state: MapState, given: FontLibrary?) throws(SceneError) -> FontLibrary? {
+    guard state.hasText || !scene.viewAnnotations.isEmpty || !scene.fontReferences.isEmpty else { return given }
+    let library: FontLibrary
+    if let given {
+      library = given
+    } else {
+      do {
+        library = try FontLibrary(directories: [FontLibrary.bundledDirectory])
+      } catch {
+        throw SceneError(file: scene.file, path: "", kind: .invalidValue, message: "the scene has text but \(error)")
+      }
     }
-    if let m = s.marker {
-      // An icon drawn at its own height (size 0) may be up to 256 px tall.
-      let size = m.icon != nil && m.size == 0 ? 256 : m.size
-      r = max(r, size * 1.5 + m.strokeWidth + abs(m.offset.0) + abs(m.offset.1) + 1)
-    }
-    return r
+    try library.check(scene)
+    return library
   }
 }

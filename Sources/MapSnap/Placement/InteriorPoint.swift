@@ -1,4 +1,4 @@
-/// A point inside the visible part of a polygon, for labels and (next) view
+/// A point inside the visible part of a polygon, for labels and view
 /// annotations tied to polygons.
 ///
 /// Rule: the rings are clipped to the frame; among a 16 × 16 grid of sample
@@ -8,6 +8,33 @@
 /// clipped bounds is used. Deterministic, and inside for any convex or
 /// reasonably fat concave shape.
 enum InteriorPoint {
+  /// Where a polygon feature is labelled or annotated, in the pixel space of
+  /// `frame`: the interior point (below) of the polygon whose outer ring,
+  /// clipped to the frame, has the largest area (the first of equal ones);
+  /// nil when no polygon has a visible part. `toPixels` maps map units to
+  /// that pixel space.
+  static func ofLargestVisible(_ polygons: [[[Point]]], within frame: Rect, toPixels: (Point) -> Point) -> Point? {
+    var bestArea = 0.0
+    var best: [[Point]]? = nil
+    for polygon in polygons {
+      let rings = polygon.map { $0.map(toPixels) }
+      let clipped = clip(rings[0], to: frame)
+      guard clipped.count >= 3 else { continue }
+      var twiceArea = 0.0
+      var prev = clipped[clipped.count - 1]
+      for q in clipped {
+        twiceArea += prev.x * q.y - q.x * prev.y
+        prev = q
+      }
+      let area = abs(twiceArea) / 2
+      if area > bestArea {
+        bestArea = area
+        best = rings
+      }
+    }
+    return best.flatMap { of($0, within: frame) }
+  }
+
   static func of(_ rings: [[Point]], within frame: Rect) -> Point? {
     guard let outer = rings.first, outer.count >= 3 else { return nil }
     let clipped = clip(outer, to: frame)

@@ -1,58 +1,3 @@
-/// Why a view annotation is not shown.
-public enum HiddenReason: String, Sendable {
-  /// `visible` is false.
-  case notVisible
-  /// The scale is outside its `minScale`/`maxScale`.
-  case outOfScale
-  /// It is on another floor than the one shown.
-  case floor
-  /// Its feature is not drawn at this scale and floor (or does not exist).
-  case featureHidden
-  /// Its position is outside the viewport, or no anchor puts the box wholly inside.
-  case outOfBounds
-  /// Every anchor that fits overlaps a box placed before it (`blockedBy`).
-  case collision
-}
-
-/// What happened to one view annotation.
-public struct ViewAnnotationOutcome: Sendable {
-  public var id: String
-  public var visible: Bool
-  /// The anchor taken, when placed.
-  public var anchor: Anchor?
-  /// Which entry of `anchors` was taken (0 is the first), when placed.
-  public var anchorIndex: Int?
-  /// The box in logical pixels from the image's top-left corner, when placed.
-  public var box: Rect?
-  public var reason: HiddenReason?
-  /// For `collision`: the ids of the placed boxes in the way, in scene order.
-  public var blockedBy: [String] = []
-  /// The annotated position in logical pixels, when one was found.
-  public var position: Point?
-}
-
-/// A placed box ready to draw, in device pixels.
-public struct PlacedBox: Sendable {
-  public var box: Rect
-  public var style: ViewAnnotation.Style
-  public var text: PlacedText
-}
-
-/// View annotations resolved for one frame: every outcome in scene order, and
-/// the placed boxes in drawing order.
-public struct ViewAnnotationPlacement: Sendable {
-  public var outcomes: [ViewAnnotationOutcome] = []
-  /// Bottom first: unselected below selected, lower priority below higher, and
-  /// for equal priority later in the list on top.
-  public var boxes: [PlacedBox] = []
-  /// Code points of view annotation texts that no font covers.
-  public var missingCodePoints: [Unicode.Scalar] = []
-  /// Faces (library indices) the texts were drawn from.
-  var faces: Set<Int> = []
-
-  public init() {}
-}
-
 /// Resolves view annotations as section 4 says.
 ///
 /// 1. Candidates: `visible`, in scale range, on the shown floor, tied to a
@@ -71,12 +16,13 @@ public struct ViewAnnotationPlacement: Sendable {
 /// `padding` and `borderWidth` on every side; the text is centred in the box.
 public struct ViewAnnotationPlacer {
   public let state: MapState
-  public let scene: Scene
+  /// The scene's view annotations, in list order.
+  public let annotations: [ViewAnnotation]
   let fonts: FontLibrary
 
-  public init(state: MapState, scene: Scene, fonts: FontLibrary) {
+  public init(state: MapState, annotations: [ViewAnnotation], fonts: FontLibrary) {
     self.state = state
-    self.scene = scene
+    self.annotations = annotations
     self.fonts = fonts
   }
 
@@ -84,12 +30,10 @@ public struct ViewAnnotationPlacer {
     let v = state.viewport
     let ratio = v.pixelRatio
     let frame = Rect(minX: 0, minY: 0, maxX: Double(v.deviceWidth) / ratio, maxY: Double(v.deviceHeight) / ratio)
-    let annotations = scene.viewAnnotations
     var outcomes = annotations.map { ViewAnnotationOutcome(id: $0.id, visible: false) }
     var blocks: [TextBlock?] = Array(repeating: nil, count: annotations.count)
     var candidates: [Int] = []
     var positions: [Point] = Array(repeating: Point(0, 0), count: annotations.count)
-    let features = FeatureIndex(state: state, annotations: annotations)
     for (i, a) in annotations.enumerated() {
       if !a.visible {
         outcomes[i].reason = .notVisible
@@ -98,11 +42,13 @@ public struct ViewAnnotationPlacer {
       } else if let floor = state.floor, let f = a.floor, f != floor {
         outcomes[i].reason = .floor
       } else {
-        switch position(of: a, frame: frame, features: features) {
-        case .hidden:
+        switch position(of: a, frame: frame) {
+        case .hidden(let warning):
           outcomes[i].reason = .featureHidden
+          outcomes[i].warning = warning.map { "view annotation \"\(a.id)\": \($0)" }
         case .outside(let p):
           outcomes[i].reason = .outOfBounds
+          outcomes[i].positionOutside = true
           outcomes[i].position = p
         case .at(let p):
           outcomes[i].position = p
@@ -165,9 +111,7 @@ public struct ViewAnnotationPlacer {
       let block = blocks[i]!
       for g in block.glyphs { out.faces.insert(g.face) }
       let origin = Point((device.minX + device.maxX - block.width) / 2, (device.minY + device.maxY - block.height) / 2)
-      var text = PlacedText(color: a.style.textColor, haloColor: nil)
-      text.atlas = fonts.atlas
-      text.glyphMasks = fonts.masks(for: block, at: origin)
+      let text = GlyphRun(block: block, origin: origin, color: a.style.textColor, haloColor: nil)
       var style = a.style
       style.borderWidth *= ratio
       style.cornerRadius *= ratio
@@ -179,30 +123,14 @@ public struct ViewAnnotationPlacer {
 
   private enum Position {
     case at(Point)
-    case outside(Point)
-    case hidden
-  }
-
-  /// Where each tied feature is: its layer's state and the drawable with its
-  /// id, indexed once per frame (only layers some annotation names).
-  private struct FeatureIndex {
-    var layers: [String: (state: LayerState, drawables: [FloorValue: Int])] = [:]
-
-    init(state: MapState, annotations: [ViewAnnotation]) {
-      var named = Set<String>()
-      for a in annotations { if case .feature(let layer, _) = a.target { named.insert(layer) } }
-      for l in state.layers where named.contains(l.id) {
-        var ids: [FloorValue: Int] = [:]
-        for (k, d) in l.drawables.enumerated() {
-          if let id = d.featureID, ids[id] == nil { ids[id] = k }  // the first drawn feature with the id
-        }
-        layers[l.id] = (l, ids)
-      }
-    }
+    /// Outside the frame: the position, when there is one.
+    case outside(Point?)
+    /// The feature is not drawn; with a warning when it does not exist.
+    case hidden(warning: String?)
   }
 
   /// The annotated position in logical pixels.
-  private func position(of a: ViewAnnotation, frame: Rect, features: FeatureIndex) -> Position {
+  private func position(of a: ViewAnnotation, frame: Rect) -> Position {
     let v = state.viewport
     let ratio = v.pixelRatio
     func logical(_ m: Point) -> Point {
@@ -215,56 +143,53 @@ public struct ViewAnnotationPlacer {
       let p = logical(WebMercator.project(lon: lon, lat: lat))
       return inside(p) ? .at(p) : .outside(p)
     case .feature(let layerID, let featureID):
-      guard let (layer, ids) = features.layers[layerID], layer.status.contains(.active) else { return .hidden }
-      guard let k = ids[featureID] else {
-        return layer.offFrameIDs.contains(featureID) ? .outside(Point(-1, -1)) : .hidden
+      guard let layer = state.layers.first(where: { $0.id == layerID }) else { return .hidden(warning: nil) }
+      guard let fate = layer.tiedFeatures[featureID] else {
+        // Said whenever the layer's features could be read, at any scale.
+        if layer.status.contains(.error) { return .hidden(warning: nil) }
+        let ids = layer.tiedFeatures.keys.map(\.text).sorted()
+        let hint = closestMatch(to: featureID.text, in: ids, maxDistance: 2).map { " (did you mean \"\($0)\"?)" } ?? ""
+        return .hidden(warning: "layer \"\(layerID)\" has no feature with id \"\(featureID.text)\"\(hint)")
       }
-      let d = layer.drawables[k]
-      let g = d.geometry
-      if !g.points.isEmpty {
-        let pts = g.points.map(logical)
-        if let p = pts.first(where: inside) { return .at(p) }
-        return .outside(pts[0])
+      guard layer.status.contains(.active) else { return .hidden(warning: nil) }
+      switch fate {
+      case .notDrawn: return .hidden(warning: nil)
+      case .offFrame: return .outside(nil)
+      case .drawable(let k): return position(of: layer.drawables[k].geometry, frame: frame, logical: logical, inside: inside)
       }
-      if !g.lines.isEmpty {
-        var best: (length: Double, point: Point)? = nil
-        for line in g.lines {
-          var clipped = Path()
-          var phases: [Double] = []
-          PolylineClipper.clip(ArraySlice(line.map(logical)), closed: false, to: frame, into: &clipped, phases: &phases)
-          for c in clipped.contours.indices {
-            let run = Array(clipped.points(of: c))
-            var length = 0.0
-            for j in 1..<max(1, run.count) { length += (run[j] - run[j - 1]).length }
-            if run.count >= 2, length > (best?.length ?? -1) { best = (length, pointAt(length / 2, along: run)) }
-          }
-        }
-        if let best { return .at(best.point) }
-        return .outside(logical(g.lines[0][0]))
-      }
-      if !g.polygons.isEmpty {
-        var bestArea = -1.0
-        var best: Point? = nil
-        for polygon in g.polygons {
-          let rings = polygon.map { $0.map(logical) }
-          let clipped = InteriorPoint.clip(rings[0], to: frame)
-          guard clipped.count >= 3 else { continue }
-          var area = 0.0
-          var prev = clipped[clipped.count - 1]
-          for q in clipped {
-            area += prev.x * q.y - q.x * prev.y
-            prev = q
-          }
-          if abs(area) > bestArea, let p = InteriorPoint.of(rings, within: frame) {
-            bestArea = abs(area)
-            best = p
-          }
-        }
-        if let best { return .at(best) }
-        return .outside(logical(g.polygons[0][0][0]))
-      }
-      return .hidden
     }
+  }
+
+  /// Where a drawn feature is annotated: the first of its points inside the
+  /// frame, the middle by length of the longest part of its lines inside the
+  /// frame, or the interior point of its largest visible polygon.
+  private func position(of g: Geometry, frame: Rect, logical: (Point) -> Point, inside: (Point) -> Bool) -> Position {
+    if !g.points.isEmpty {
+      let pts = g.points.map(logical)
+      if let p = pts.first(where: inside) { return .at(p) }
+      return .outside(pts[0])
+    }
+    if !g.lines.isEmpty {
+      var best: (length: Double, point: Point)? = nil
+      for line in g.lines {
+        var clipped = Path()
+        var phases: [Double] = []
+        PolylineClipper.clip(ArraySlice(line.map(logical)), closed: false, to: frame, into: &clipped, phases: &phases)
+        for c in clipped.contours.indices {
+          let run = Array(clipped.points(of: c))
+          var length = 0.0
+          for j in 1..<max(1, run.count) { length += (run[j] - run[j - 1]).length }
+          if run.count >= 2, length > (best?.length ?? -1) { best = (length, pointAt(length / 2, along: run)) }
+        }
+      }
+      if let best { return .at(best.point) }
+      return .outside(logical(g.lines[0][0]))
+    }
+    if !g.polygons.isEmpty {
+      if let p = InteriorPoint.ofLargestVisible(g.polygons, within: frame, toPixels: logical) { return .at(p) }
+      return .outside(logical(g.polygons[0][0][0]))
+    }
+    return .hidden(warning: nil)
   }
 
   private func pointAt(_ distance: Double, along run: [Point]) -> Point {

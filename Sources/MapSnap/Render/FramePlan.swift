@@ -1,57 +1,69 @@
-/// Everything decided about a frame before any pixel is drawn: the map state
-/// (what each layer shows and why), the placed text and the resolved view
-/// annotations. `mapsnap explain` prints it; `Snapshot.render` draws it.
-public struct FramePlan: Sendable {
+/// Everything decided about a frame before any pixel is drawn, stage by
+/// stage: the map state (what each layer shows and why, with marker icons
+/// and fonts loaded and checked), the placed text and view annotations, and
+/// the display list with what of it reaches the image. `mapsnap explain` and
+/// the report print it; `Snapshot.render` only rasterises its display list.
+public struct FramePlan {
   public let scene: Scene
+  /// The decisions of every stage, with the `drawn` counts the display list
+  /// found.
   public let state: MapState
   public let text: TextPlacement
   public let viewAnnotations: ViewAnnotationPlacement
-  let icons: IconCache
-  /// Seconds spent resolving and on text and view annotations.
+  /// The frame in device pixels, ready to be cut into tiles.
+  public let displayList: DisplayList
+  /// Seconds spent resolving (with fonts and icons), placing text and view
+  /// annotations, and building the display list (with glyph masks).
   public let resolveTime: Double
   public let textTime: Double
+  public let displayListTime: Double
 
-  /// Resolves `scene` with `overrides`. Fonts load on first use when the
-  /// scene has text and none are given (`FontLibrary.bundledDirectory`).
+  /// Resolves `scene` with `overrides` and builds its display list on
+  /// `threads` workers (0: one per processor; the list is the same for any
+  /// number). Fonts load on first use when the scene has text and none are
+  /// given (`FontLibrary.bundledDirectory`); pass `sources`, `icons` and
+  /// `fonts` to share them across frames.
   /// - Throws: `SceneError` when the overrides and scene give no valid view,
   ///   or a style names a font that is not available.
   public static func make(
-    _ scene: Scene, overrides: ViewOverrides = ViewOverrides(), sources: SourceLoader = SourceLoader(), fonts: FontLibrary? = nil
+    _ scene: Scene, overrides: ViewOverrides = ViewOverrides(), sources: SourceLoader = SourceLoader(),
+    fonts: FontLibrary? = nil, icons: IconCache = IconCache(), threads: Int = 0
   ) throws(SceneError) -> FramePlan {
     let viewport = try overrides.viewport(for: scene)
     var clock = monotonicSeconds()
-    var state = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor).resolve(sources: sources)
-    let icons = IconCache()
-    state.loadIcons(icons)
+    var state = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor).resolve(sources: sources, icons: icons)
+    let library = try MapResolver.fonts(for: scene, state: state, given: fonts)
     let resolveTime = lap(&clock)
     var text = TextPlacement()
     var boxes = ViewAnnotationPlacement()
-    // Fonts are loaded (and every font the scene names is checked, whatever
-    // the scale) when the scene has text of any kind.
-    if state.hasText || !scene.viewAnnotations.isEmpty || !scene.fontReferences.isEmpty {
-      let library: FontLibrary
-      if let fonts {
-        library = fonts
-      } else {
-        do {
-          library = try FontLibrary(directories: [FontLibrary.bundledDirectory])
-        } catch {
-          throw SceneError(file: scene.file, path: "", kind: .invalidValue, message: "the scene has text but \(error)")
-        }
-      }
-      try library.check(scene)
-      text = TextPlacer(state: state, scene: scene, fonts: library, icons: icons).place()
-      boxes = ViewAnnotationPlacer(state: state, scene: scene, fonts: library).place()
+    if let library {
+      text = TextPlacer(state: state, fonts: library).place()
+      boxes = ViewAnnotationPlacer(state: state, annotations: scene.viewAnnotations, fonts: library).place()
       for m in boxes.missingCodePoints where !text.missingCodePoints.contains(m) { text.missingCodePoints.append(m) }
       let used = Set(text.fontsUsed).union(boxes.faces.map { library.faces[$0].fullName })
       text.fontsUsed = library.names.filter { used.contains($0) }
     }
+    let textTime = lap(&clock)
+    var (list, coverage) = DisplayListBuilder(state: state, text: text, boxes: boxes.boxes, fonts: library, threads: threads).build()
+    coverage.labelOutcomes = text.labels.map(\.outcome)
+    state.recordCoverage(coverage, labels: text.outcomes)
     return FramePlan(
-      scene: scene, state: state, text: text, viewAnnotations: boxes, icons: icons, resolveTime: resolveTime, textTime: lap(&clock))
+      scene: scene, state: state, text: text, viewAnnotations: boxes, displayList: list, resolveTime: resolveTime,
+      textTime: textTime, displayListTime: lap(&clock))
   }
 
-  /// The report (section 6 of the format) as JSON.
-  public var report: JSONValue { ReportBuilder(state: state, text: text, viewAnnotations: viewAnnotations).build() }
+  /// Every warning, for standard error: each layer problem, then each view
+  /// annotation's.
+  public var warnings: [String] { state.warnings + viewAnnotations.warnings }
+
+  /// The report (section 6 of the format) as JSON, with every label and
+  /// annotation text entry, or with counts only.
+  public func report(detail: ReportDetail = .full) -> JSONValue {
+    ReportBuilder(plan: self, detail: detail).build()
+  }
+
+  /// The full report.
+  public var report: JSONValue { report() }
 }
 
 func lap(_ clock: inout Double) -> Double {

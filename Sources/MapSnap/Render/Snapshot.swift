@@ -4,13 +4,9 @@
   import Darwin
 #endif
 
-/// A rendered frame: the decisions (`state`) and the pixels (`canvas`).
-public struct Snapshot: Sendable {
-  public let state: MapState
-  /// Annotation and label text as laid out and placed.
-  public let text: TextPlacement
-  /// View annotations as resolved: outcomes and the boxes drawn.
-  public let viewAnnotations: ViewAnnotationPlacement
+/// A rendered frame: its plan (every decision) and the pixels (`canvas`).
+public struct Snapshot {
+  public let plan: FramePlan
   public let canvas: Canvas
   /// Wall time of each stage in seconds.
   public let timings: Timings
@@ -25,36 +21,38 @@ public struct Snapshot: Sendable {
     public var edges = 0
   }
 
-  /// Resolves, lays out, builds and rasterises `scene` with `overrides`
-  /// applied (see `FramePlan.make`). File sources load through `sources`
-  /// (pass one loader to reuse its cache); pass `fonts` to keep glyph caches
-  /// warm across frames.
+  public var state: MapState { plan.state }
+  /// Annotation and label text as laid out and placed.
+  public var text: TextPlacement { plan.text }
+  /// View annotations as resolved: outcomes and the boxes drawn.
+  public var viewAnnotations: ViewAnnotationPlacement { plan.viewAnnotations }
+
+  /// Plans and rasterises `scene` with `overrides` applied (see
+  /// `FramePlan.make`). File sources load through `sources` (pass one loader
+  /// to reuse its cache); pass `fonts` to keep glyph caches warm across frames.
   /// - Throws: `SceneError` when the overrides and scene give no valid view,
   ///   or a style names a font that is not available.
   public static func render(
     _ scene: Scene, overrides: ViewOverrides = ViewOverrides(), options: RenderOptions = RenderOptions(),
     sources: SourceLoader = SourceLoader(), fonts: FontLibrary? = nil
   ) throws(SceneError) -> Snapshot {
-    let plan = try FramePlan.make(scene, overrides: overrides, sources: sources, fonts: fonts)
+    let plan = try FramePlan.make(scene, overrides: overrides, sources: sources, fonts: fonts, threads: options.threads)
     return render(plan, options: options)
   }
 
-  /// Draws a resolved frame.
+  /// Rasterises a planned frame's display list into tiles; decides nothing.
   public static func render(_ plan: FramePlan, options: RenderOptions = RenderOptions()) -> Snapshot {
     var t = Timings()
     t.resolve = plan.resolveTime
     t.text = plan.textTime
+    t.displayList = plan.displayListTime
+    t.fills = plan.displayList.fillCount
+    t.edges = plan.displayList.edgeCount
     var clock = monotonicSeconds()
-    let list = DisplayListBuilder(
-      state: plan.state, text: plan.text, boxes: plan.viewAnnotations.boxes, icons: plan.icons, threads: options.threads
-    ).build()
-    t.displayList = lap(&clock)
-    t.fills = list.fillCount
-    t.edges = list.edgeCount
-    let canvas = Canvas(width: list.width, height: list.height)
-    TileRenderer.render(list, into: canvas, options: options)
+    let canvas = Canvas(width: plan.displayList.width, height: plan.displayList.height)
+    TileRenderer.render(plan.displayList, into: canvas, options: options)
     t.rasterize = lap(&clock)
-    return Snapshot(state: plan.state, text: plan.text, viewAnnotations: plan.viewAnnotations, canvas: canvas, timings: t)
+    return Snapshot(plan: plan, canvas: canvas, timings: t)
   }
 
   /// The frame as PNG bytes (RGB when every pixel is opaque, RGBA otherwise).
@@ -63,7 +61,8 @@ public struct Snapshot: Sendable {
   }
 
   /// The report (section 6 of the format) as JSON.
-  public var report: JSONValue { ReportBuilder(state: state, text: text, viewAnnotations: viewAnnotations).build() }
+  public func report(detail: ReportDetail = .full) -> JSONValue { plan.report(detail: detail) }
+  public var report: JSONValue { plan.report() }
 }
 
 /// Seconds from a monotonic clock.
@@ -72,4 +71,3 @@ public func monotonicSeconds() -> Double {
   clock_gettime(CLOCK_MONOTONIC, &ts)
   return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
-

@@ -1,12 +1,35 @@
+/// Which parts of a frame `mapsnap explain` shows.
+public struct ExplainFilter: Sendable {
+  /// Only these layers (by id); empty: every layer.
+  public var layers: [String]
+  /// Only the labels, annotation texts and view annotations of the feature
+  /// with this id (its `FeatureKey.text`: `V-7`, or `#12` for a feature
+  /// without an id); view annotations also by their own id.
+  public var featureID: String?
+
+  public init(layers: [String] = [], featureID: String? = nil) {
+    self.layers = layers
+    self.featureID = featureID
+  }
+
+  func includes(_ layer: String) -> Bool { layers.isEmpty || layers.contains(layer) }
+  func includes(_ key: FeatureKey) -> Bool { featureID == nil || featureID == key.text }
+}
+
 /// A frame's decisions for people: what `mapsnap explain` prints. Each layer
-/// and sublayer with its status and why, label counts, and each view
-/// annotation placed or hidden and why.
+/// and sublayer with its status and why, label counts, every label and
+/// annotation text grouped by outcome with why, and each view annotation
+/// placed or hidden and why. It prints the plan's record and decides nothing.
 public struct Explanation {
   public let plan: FramePlan
+  public let filter: ExplainFilter
 
-  public init(plan: FramePlan) {
+  public init(plan: FramePlan, filter: ExplainFilter = ExplainFilter()) {
     self.plan = plan
+    self.filter = filter
   }
+
+  private var scale: Double { plan.state.viewport.scale }
 
   public var text: String {
     let v = plan.state.viewport
@@ -19,67 +42,63 @@ public struct Explanation {
     out.append("     lon \(number(b.west, digits: 5))…\(number(b.east, digits: 5)), lat \(number(b.south, digits: 5))…\(number(b.north, digits: 5))")
     out.append("")
     var rows: [[String]] = [["LAYER", "TYPE", "STATUS", "DRAWN/TOTAL", "LABELS", "WHY"]]
-    for l in plan.state.layers {
-      let scene = plan.scene.layers[l.index]
+    for (li, l) in plan.state.layers.enumerated() where filter.includes(l.id) {
       var labels = ""
-      if let c = plan.text.labelCounts[l.index] { labels = "\(c.placed) placed, \(c.dropped) dropped" }
-      rows.append([l.id, l.kind.rawValue, l.status.names.joined(separator: "+"), "\(l.features.drawn)/\(l.features.total)", labels, why(l, scene)])
-      if case .annotation(let anno) = scene.content {
-        for (s, sub) in l.sublayers.enumerated() {
-          rows.append(["  └ \(sub.id)", "class", sub.status.names.joined(separator: "+"), "\(sub.features.drawn)/\(sub.features.total)", "", why(sub, anno.sublayers[s], layer: scene)])
-        }
+      if let c = plan.text.labelCounts[li] { labels = "\(c.placed) placed, \(c.dropped) dropped" }
+      rows.append([l.id, l.kind.rawValue, l.status.names.joined(separator: "+"), "\(l.features.drawn)/\(l.features.total)", labels, why(l)])
+      for sub in l.sublayers {
+        rows.append(["  └ \(sub.id)", "class", sub.status.names.joined(separator: "+"), "\(sub.features.drawn)/\(sub.features.total)", "", why(sub)])
       }
     }
     out += table(rows)
+    for (li, l) in plan.state.layers.enumerated() where filter.includes(l.id) {
+      out += labelLines(li, l)
+      out += annotationLines(l)
+    }
     if !plan.text.missingCodePoints.isEmpty {
       out.append("")
       out.append("no font covers: " + plan.text.missingCodePoints.map(codePointName).joined(separator: ", "))
     }
-    if !plan.scene.viewAnnotations.isEmpty {
+    out += viewAnnotationLines()
+    let warnings = plan.warnings
+    if !warnings.isEmpty {
       out.append("")
-      var va: [[String]] = [["VIEW ANNOTATION", "SHOWN", "ANCHOR", "BOX x,y,w,h", "WHY"]]
-      for (i, o) in plan.viewAnnotations.outcomes.enumerated() {
-        let a = plan.scene.viewAnnotations[i]
-        if o.visible, let box = o.box {
-          let boxText = [box.minX, box.minY, box.width, box.height].map { number($0, digits: 1) }.joined(separator: ",")
-          va.append([o.id, "yes", o.anchor?.rawValue ?? "", boxText, placedWhy(a, o)])
-        } else {
-          va.append([o.id, "no", "", "", hiddenWhy(a, o)])
-        }
-      }
-      out += table(va)
+      out += warnings.map { "warning: " + $0 }
     }
     return out.joined(separator: "\n") + "\n"
   }
 
-  // MARK: - Reasons
+  // MARK: - Layers
 
-  private func why(_ l: LayerState, _ layer: Layer) -> String {
-    var parts: [String] = []
-    if l.status.contains(.notVisible) { parts.append("\"visible\" is false") }
-    if l.status.contains(.outOfScale) { parts.append(outOfRange(layer.scaleRange)) }
+  private func why(_ l: LayerState) -> String {
+    var parts = l.hiddenBy.map(describe)
     if let m = l.message { parts.append(m) }
     if l.status.contains(.active) && parts.isEmpty {
       if l.features.otherFloor > 0 { parts.append("\(l.features.otherFloor) on other floors") }
-      if l.features.drawn < l.features.total && l.kind != .annotation {
-        parts.append("the rest are outside the frame or taken by no rule")
+      if l.features.drawn < l.features.total {
+        parts.append("the rest are outside the frame, taken by no rule or too small to show")
       }
     }
     return parts.joined(separator: "; ")
   }
 
-  private func why(_ s: SublayerState, _ sub: AnnotationSublayer, layer: Layer) -> String {
-    var parts: [String] = []
-    if !sub.visible { parts.append("\"visible\" is false") }
-    if !layer.visible { parts.append("its layer is not visible") }
-    if !sub.scaleRange.contains(plan.state.viewport.scale) { parts.append(outOfRange(sub.scaleRange)) }
-    if !layer.scaleRange.contains(plan.state.viewport.scale) { parts.append("its layer: " + outOfRange(layer.scaleRange)) }
-    if parts.isEmpty, sub.scaleRange.isUnlimited == false { parts.append("1:\(number(plan.state.viewport.scale)) is within \(describe(sub.scaleRange))") }
+  private func why(_ s: SublayerState) -> String {
+    var parts = s.hiddenBy.map(describe)
+    if parts.isEmpty, !s.scaleRange.isUnlimited { parts.append("1:\(number(scale)) is within \(describe(s.scaleRange))") }
     return parts.joined(separator: "; ")
   }
 
+  private func describe(_ c: HiddenCause) -> String {
+    switch c {
+    case .notVisible: return "\"visible\" is false"
+    case .layerNotVisible: return "its layer is not visible"
+    case .outOfScale(let r): return outOfRange(r)
+    case .layerOutOfScale(let r): return "its layer: " + outOfRange(r)
+    }
+  }
+
   private func outOfRange(_ r: ScaleRange) -> String {
-    "1:\(number(plan.state.viewport.scale)) is outside \(describe(r))"
+    "1:\(number(scale)) is outside \(describe(r))"
   }
 
   /// "1:500 to 1:2000 (maxScale 500, minScale 2000)" and the one-sided forms.
@@ -90,6 +109,101 @@ public struct Explanation {
     case (let mx, 0): return "1:\(number(mx)) and farther out (maxScale \(number(mx)))"
     case (let mx, let mn): return "1:\(number(mx)) to 1:\(number(mn)) (maxScale \(number(mx)), minScale \(number(mn)))"
     }
+  }
+
+  // MARK: - Labels and annotation text
+
+  /// The layer's labels grouped by outcome: placed first, then each reason.
+  private func labelLines(_ li: Int, _ l: LayerState) -> [String] {
+    let entries = plan.text.outcomes.filter { $0.layerIndex == li && filter.includes($0.feature) }
+    guard !entries.isEmpty else { return [] }
+    var rows: [[String]] = [["  OUTCOME", "FEATURE", "TEXT", "WHY"]]
+    let groups: [(String, [LabelOutcome])] =
+      [("placed", entries.filter(\.placed))]
+      + LabelHiddenReason.allCases.map { r in (r.rawValue, entries.filter { $0.reason == r }) }
+    for (name, group) in groups {
+      for o in group.sorted(by: { ($0.feature.index, $0.part) < ($1.feature.index, $1.part) }) {
+        rows.append(["  " + name, featureName(o.feature, part: o.part), quoted(o.text), labelWhy(o)])
+      }
+    }
+    return ["", "labels of \"\(l.id)\" (\(summary(groups))):"] + table(rows)
+  }
+
+  private func labelWhy(_ o: LabelOutcome) -> String {
+    let box = o.box.map { b in " at " + [b.minX, b.minY, b.width, b.height].map { number($0, digits: 1) }.joined(separator: ",") } ?? ""
+    if o.placed { return "anchor \(o.anchor?.rawValue ?? "?")\(box)" + (o.priority != 0 ? ", priority \(number(o.priority))" : "") }
+    switch o.reason ?? .outOfBounds {
+    case .collision: return "every anchor overlaps " + o.blockedBy.map(\.text).joined(separator: ", ")
+    case .outOfBounds: return "no anchor's box reaches into the image"
+    case .noText: return "the feature has no text in label.field"
+    case .tooSmall: return "under one device pixel per em"
+    case .noPosition: return "lines are not labelled"
+    }
+  }
+
+  /// The layer's annotation texts grouped by outcome: drawn first, then each reason.
+  private func annotationLines(_ l: LayerState) -> [String] {
+    let texts = l.annotations.filter { filter.includes($0.feature) }
+    guard !texts.isEmpty else { return [] }
+    var rows: [[String]] = [["  OUTCOME", "CLASS", "FEATURE", "TEXT", "WHY"]]
+    let groups: [(String, [AnnotationText])] =
+      [("drawn", texts.filter(\.isDrawn))]
+      + AnnotationHiddenReason.allCases.map { r in (r.rawValue, texts.filter { $0.hidden == r }) }
+    for (name, group) in groups {
+      for t in group {
+        let size = "\(number(t.size, digits: 2)) px"
+        let why: String
+        switch t.hidden {
+        case nil: why = size
+        case .notVisible?, .outOfScale?: why = self.why(l.sublayers[t.sublayer])
+        case .transparent?: why = "the layer's opacity is 0"
+        case .floor?: why = "on another floor than \(plan.state.floor?.text ?? "?")"
+        case .noText?: why = "the feature has no text in textField"
+        case .tooSmall?: why = "\(size) at this scale: under one device pixel per em"
+        case .tooLarge?: why = "\(size) at this scale: over \(number(FontLibrary.maxTextSize)) device pixels per em"
+        case .outOfBounds?: why = "its glyphs put no pixel into the image"
+        }
+        rows.append(["  " + name, l.sublayers[t.sublayer].id, featureName(t.feature, part: t.part), quoted(t.text), why])
+      }
+    }
+    return ["", "annotation texts of \"\(l.id)\" (\(summary(groups))):"] + table(rows)
+  }
+
+  private func summary<T>(_ groups: [(String, [T])]) -> String {
+    groups.filter { !$0.1.isEmpty }.map { "\($0.1.count) \($0.0)" }.joined(separator: ", ")
+  }
+
+  private func featureName(_ k: FeatureKey, part: Int) -> String {
+    k.text + (part > 0 ? " (part \(part))" : "")
+  }
+
+  /// The text's first line in quotes, shortened to 40 characters.
+  private func quoted(_ s: String) -> String {
+    let line = s.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+    let short = line.count > 40 ? String(line.prefix(39)) + "…" : line
+    return "\"\(short)\"" + (line != s ? " …" : "")
+  }
+
+  // MARK: - View annotations
+
+  private func viewAnnotationLines() -> [String] {
+    var va: [[String]] = [["VIEW ANNOTATION", "SHOWN", "ANCHOR", "BOX x,y,w,h", "WHY"]]
+    for (i, o) in plan.viewAnnotations.outcomes.enumerated() {
+      let a = plan.scene.viewAnnotations[i]
+      if let id = filter.featureID {
+        var match = o.id == id
+        if case .feature(_, let fid) = a.target, fid.text == id { match = true }
+        if !match { continue }
+      }
+      if case .feature(let layer, _) = a.target, !filter.includes(layer) { continue }
+      if o.visible, let box = o.box {
+        let boxText = [box.minX, box.minY, box.width, box.height].map { number($0, digits: 1) }.joined(separator: ",")
+        va.append([o.id, "yes", o.anchor?.rawValue ?? "", boxText, placedWhy(a, o)])
+      } else {
+        va.append([o.id, "no", "", "", hiddenWhy(a, o)])
+      }
+    }
+    return va.count > 1 ? [""] + table(va) : []
   }
 
   private func placedWhy(_ a: ViewAnnotation, _ o: ViewAnnotationOutcome) -> String {
@@ -107,15 +221,13 @@ public struct Explanation {
     case .outOfScale: return "outOfScale: " + outOfRange(a.scaleRange)
     case .floor: return "floor: on floor \(a.floor?.text ?? "?"), showing \(plan.state.floor?.text ?? "?")"
     case .featureHidden:
+      if let w = o.warning { return "featureHidden: " + w }
       if case .feature(let layer, let id) = a.target {
         return "featureHidden: feature \(id.text) of layer \"\(layer)\" is not drawn at this scale and floor"
       }
       return "featureHidden"
     case .outOfBounds:
-      if let p = o.position, p.x < 0 || p.y < 0 || p.x > Double(plan.state.viewport.width) || p.y > Double(plan.state.viewport.height) {
-        return "outOfBounds: its position is outside the image"
-      }
-      return "outOfBounds: no anchor puts the box wholly inside the image"
+      return o.positionOutside ? "outOfBounds: its position is outside the image" : "outOfBounds: no anchor puts the box wholly inside the image"
     case .collision: return "collision: every anchor that fits overlaps " + o.blockedBy.joined(separator: ", ")
     }
   }
@@ -135,13 +247,4 @@ public struct Explanation {
       return line
     }
   }
-}
-
-/// A number for people: integers without a fraction, others to `digits` places.
-func number(_ x: Double, digits: Int = 0) -> String {
-  if x == x.rounded() && abs(x) < 1e15 { return format(x) }
-  var p = 1.0
-  for _ in 0..<max(digits, 2) { p *= 10 }
-  let r = (x * p).rounded() / p
-  return String(r)
 }

@@ -1,28 +1,21 @@
-/// Writes a `MapState` out as the report of section 6: the map block, each
-/// layer's status flags, message and feature counts, and the view
-/// annotations' outcomes.
+/// Writes a `FramePlan` out as the report of section 6 (schema:
+/// `docs/report.schema.json`): the map block, each layer's status flags,
+/// problems and counts, its labels and annotation texts one by one, and the
+/// view annotations' outcomes. It prints the plan's decisions and makes none.
 public struct ReportBuilder {
-  public let state: MapState
-  public let text: TextPlacement
-  public let viewAnnotations: ViewAnnotationPlacement
+  /// Bumped when a key changes meaning or is removed; adding keys does not.
+  public static let schemaVersion = 1
 
-  public init(state: MapState, text: TextPlacement = TextPlacement(), viewAnnotations: ViewAnnotationPlacement = ViewAnnotationPlacement()) {
-    self.state = state
-    self.text = text
-    self.viewAnnotations = viewAnnotations
-  }
+  public let plan: FramePlan
+  public let detail: ReportDetail
 
-  private func counts(_ f: FeatureCounts) -> JSONValue {
-    .object(
-      JSONObject([
-        ("total", .number(Double(f.total))),
-        ("drawn", .number(Double(f.drawn))),
-        ("invalid", .number(Double(f.invalid))),
-        ("otherFloor", .number(Double(f.otherFloor))),
-      ]))
+  public init(plan: FramePlan, detail: ReportDetail = .full) {
+    self.plan = plan
+    self.detail = detail
   }
 
   public func build() -> JSONValue {
+    let state = plan.state
     let v = state.viewport
     let e = v.extent
     let b = v.bounds
@@ -39,65 +32,129 @@ public struct ReportBuilder {
       ("bounds", .array([b.west, b.south, b.east, b.north].map(JSONValue.number))),
       ("floor", state.floor.map(\.json) ?? .null),
     ])
-    let layers = state.layers.map { l -> JSONValue in
-      var pairs: [(String, JSONValue)] = [
-        ("id", .string(l.id)),
-        ("type", .string(l.kind.rawValue)),
-        ("status", .array(l.status.names.map(JSONValue.string))),
-        ("message", l.message.map(JSONValue.string) ?? .null),
-        ("features", counts(l.features)),
-      ]
-      if l.kind == .annotation {
-        pairs.append(
-          (
-            "sublayers",
-            .array(
-              l.sublayers.map { s in
-                .object(
-                  JSONObject([
-                    ("id", .string(s.id)), ("status", .array(s.status.names.map(JSONValue.string))), ("features", counts(s.features)),
-                  ]))
-              })
-          ))
-      }
-      if l.kind == .features {
-        let c = text.labelCounts[l.index] ?? (0, 0)
-        pairs.append(("labels", .object(JSONObject([("placed", .number(Double(c.placed))), ("dropped", .number(Double(c.dropped)))]))))
-      }
-      return .object(JSONObject(pairs))
-    }
+    var entries: [Int: [LabelOutcome]] = [:]
+    for o in plan.text.outcomes { entries[o.layerIndex, default: []].append(o) }
+    let layers = state.layers.enumerated().map { li, l in layer(l, labels: entries[li] ?? [], counts: plan.text.labelCounts[li]) }
     let textBlock = JSONObject([
-      ("fonts", .array(text.fontsUsed.map(JSONValue.string))),
-      ("missingCodePoints", .array(text.missingCodePoints.map { .string(codePointName($0)) })),
+      ("fonts", .array(plan.text.fontsUsed.map(JSONValue.string))),
+      ("missingCodePoints", .array(plan.text.missingCodePoints.map { .string(codePointName($0)) })),
     ])
     return .object(
       JSONObject([
+        ("schemaVersion", .number(Double(Self.schemaVersion))),
         ("map", .object(map)),
         ("layers", .array(layers)),
         ("text", .object(textBlock)),
-        ("viewAnnotations", .array(viewAnnotations.outcomes.map(outcome))),
+        ("viewAnnotations", .array(plan.viewAnnotations.outcomes.map(outcome))),
+        ("warnings", .array(plan.warnings.map(JSONValue.string))),
       ]))
   }
-}
 
-extension ReportBuilder {
+  // MARK: - Layers
+
+  private func layer(_ l: LayerState, labels: [LabelOutcome], counts: LabelCounts?) -> JSONValue {
+    var pairs: [(String, JSONValue)] = [
+      ("id", .string(l.id)),
+      ("type", .string(l.kind.rawValue)),
+      ("status", .array(l.status.names.map(JSONValue.string))),
+      ("message", l.message.map(JSONValue.string) ?? .null),
+      ("problems", .array(l.problems.map(problem))),
+      ("features", self.counts(l.features)),
+    ]
+    if l.kind == .annotation {
+      pairs.append(
+        (
+          "sublayers",
+          .array(
+            l.sublayers.map { s in
+              .object(
+                JSONObject([
+                  ("id", .string(s.id)), ("status", .array(s.status.names.map(JSONValue.string))), ("features", self.counts(s.features)),
+                ]))
+            })
+        ))
+      if detail == .full { pairs.append(("texts", .array(l.annotations.map { text($0, sublayers: l.sublayers) }))) }
+    }
+    if l.kind == .features {
+      let c = counts ?? LabelCounts()
+      var hidden: [(String, JSONValue)] = []
+      for r in LabelHiddenReason.allCases { if let n = c.hidden[r] { hidden.append((r.rawValue, .number(Double(n)))) } }
+      var block: [(String, JSONValue)] = [
+        ("placed", .number(Double(c.placed))),
+        ("dropped", .number(Double(c.dropped))),
+        ("hidden", .object(JSONObject(hidden))),
+      ]
+      if detail == .full {
+        let sorted = labels.sorted { ($0.feature.index, $0.part) < ($1.feature.index, $1.part) }
+        block.append(("entries", .array(sorted.map(label))))
+      }
+      pairs.append(("labels", .object(JSONObject(block))))
+    }
+    return .object(JSONObject(pairs))
+  }
+
+  private func counts(_ f: FeatureCounts) -> JSONValue {
+    .object(
+      JSONObject([
+        ("total", .number(Double(f.total))),
+        ("drawn", .number(Double(f.drawn))),
+        ("invalid", .number(Double(f.invalid))),
+        ("otherFloor", .number(Double(f.otherFloor))),
+      ]))
+  }
+
+  private func problem(_ p: LayerProblem) -> JSONValue {
+    .object(JSONObject([("kind", .string(p.kind)), ("message", .string(p.message)), ("hint", p.hint.map(JSONValue.string) ?? .null)]))
+  }
+
+  /// `"id"` (the feature's id, or null) and `"index"` (its position in its source).
+  private func key(_ k: FeatureKey) -> [(String, JSONValue)] {
+    [("id", k.id?.json ?? .null), ("index", .number(Double(k.index)))]
+  }
+
+  private func box(_ b: Rect) -> JSONValue {
+    .array([b.minX, b.minY, b.width, b.height].map(JSONValue.number))
+  }
+
+  /// A label entry: key, text, outcome, and the anchor and box, or what
+  /// blocked it.
+  private func label(_ o: LabelOutcome) -> JSONValue {
+    var pairs = key(o.feature)
+    pairs.append(("part", .number(Double(o.part))))
+    pairs.append(("text", .string(o.text)))
+    pairs.append(("outcome", .string(o.placed ? "placed" : (o.reason ?? .outOfBounds).rawValue)))
+    if let a = o.anchor { pairs.append(("anchor", .string(a.rawValue))) }
+    if let b = o.box { pairs.append(("box", box(b))) }
+    if o.reason == .collision {
+      pairs.append(("blockedBy", .array(o.blockedBy.map { .object(JSONObject([("layer", .string($0.layer))] + key($0.feature))) })))
+    }
+    return .object(JSONObject(pairs))
+  }
+
+  /// An annotation text entry: sublayer, key, text, and `drawn` or why not.
+  private func text(_ t: AnnotationText, sublayers: [SublayerState]) -> JSONValue {
+    var pairs: [(String, JSONValue)] = [("sublayer", .string(sublayers[t.sublayer].id))]
+    pairs += key(t.feature)
+    pairs.append(("part", .number(Double(t.part))))
+    pairs.append(("text", .string(t.text)))
+    pairs.append(("outcome", .string(t.hidden?.rawValue ?? "drawn")))
+    return .object(JSONObject(pairs))
+  }
+
+  // MARK: - View annotations
+
   /// `{ id, visible: true, anchor, box: [x, y, w, h] }` or
   /// `{ id, visible: false, reason, blockedBy? }`, boxes in logical pixels.
   func outcome(_ o: ViewAnnotationOutcome) -> JSONValue {
     var pairs: [(String, JSONValue)] = [("id", .string(o.id)), ("visible", .bool(o.visible))]
     if o.visible, let anchor = o.anchor, let b = o.box {
       pairs.append(("anchor", .string(anchor.rawValue)))
-      pairs.append(("box", .array([b.minX, b.minY, b.width, b.height].map(JSONValue.number))))
+      pairs.append(("box", box(b)))
     } else {
       pairs.append(("reason", .string(o.reason?.rawValue ?? "outOfBounds")))
       if o.reason == .collision { pairs.append(("blockedBy", .array(o.blockedBy.map(JSONValue.string)))) }
     }
+    if let w = o.warning { pairs.append(("warning", .string(w))) }
     return .object(JSONObject(pairs))
   }
-}
-
-/// `U+4E2D` style name of a code point.
-func codePointName(_ s: Unicode.Scalar) -> String {
-  let hex = String(s.value, radix: 16, uppercase: true)
-  return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }

@@ -141,6 +141,9 @@ public final class FontLibrary {
     return m
   }
 
+  /// Text smaller than this many device pixels per em is not drawn: it
+  /// would be a smudge, not text.
+  public static let minTextSize = 1.0
   /// Text larger than this many device pixels per em is not drawn (annotation
   /// zoomed far in grows without bound).
   public static let maxTextSize = 8192.0

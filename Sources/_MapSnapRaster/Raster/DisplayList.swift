@@ -85,7 +85,7 @@ public struct DisplayList: Sendable {
   public mutating func fill(_ path: Path, rule: FillRule = .nonZero, color: Color) -> Bool {
     guard color.a > 0 else { return false }
     let start = edges.count
-    guard let rows = builder.append(path, to: &edges) else {
+    guard let rows = builder.append(path, to: &edges), DisplayList.covers(edges[start...], rule: rule, width: width) else {
       edges.removeSubrange(start...)
       return false
     }
@@ -101,6 +101,41 @@ public struct DisplayList: Sendable {
     }
     items.append(item)
     return true
+  }
+
+  /// True when `edges` (one fill's, clipped to a frame `width` pixels wide)
+  /// give some pixel non-zero coverage under `rule`. An edge strictly inside
+  /// the frame always does; edges only on the borders (geometry wholly left
+  /// or right of the frame, or around it) do when the winding that the left
+  /// border's edges carry into the frame is inside under `rule` along some
+  /// run of rows. The right border's edges carry nothing into the frame.
+  static func covers(_ edges: ArraySlice<Edge>, rule: FillRule, width: Int) -> Bool {
+    let right = Int32(width * 256)
+    var left: [(y: Int32, winding: Int32)] = []
+    for e in edges {
+      if e.x0 == e.x1 && (e.x0 == 0 || e.x0 == right) {
+        if e.x0 == 0 {
+          left.append((e.y0, e.winding))
+          left.append((e.y1, -e.winding))
+        }
+        continue
+      }
+      return true
+    }
+    // Sweep the left border from top to bottom, summing the winding.
+    left.sort { $0.y < $1.y }
+    var winding: Int32 = 0
+    var i = 0
+    while i < left.count {
+      let y = left[i].y
+      while i < left.count && left[i].y == y {
+        winding += left[i].winding
+        i += 1
+      }
+      let inside = rule == .nonZero ? winding != 0 : winding & 1 != 0
+      if inside && i < left.count { return true }
+    }
+    return false
   }
 
   /// Appends every item of `other` (a list of the same size), as if its
@@ -136,8 +171,8 @@ public struct DisplayList: Sendable {
   }
 
   /// Paints masks of `atlas` (glyphs, halos) with `color`, each at an integer
-  /// device position. All masks of one list come from one atlas.
-  /// Returns false when nothing reaches the frame.
+  /// device position. All masks of one list come from one atlas. Placements
+  /// wholly outside the frame are left out; returns false when none is left.
   @discardableResult
   public mutating func drawMasks(_ atlas: MaskAtlas, _ placements: [(mask: Int, x: Int, y: Int)], color: Color) -> Bool {
     guard color.a > 0, !placements.isEmpty else { return false }
@@ -149,6 +184,8 @@ public struct DisplayList: Sendable {
     for p in placements {
       let (r0, r1) = atlas.rows(of: p.mask, at: p.y)
       if r1 < 0 || r0 >= height { continue }
+      let (c0, c1) = atlas.columns(of: p.mask, at: p.x)
+      if c1 < 0 || c0 >= width { continue }
       minRow = min(minRow, max(0, r0))
       maxRow = max(maxRow, min(height - 1, r1))
       maskPlacements.append(MaskPlacement(mask: Int32(p.mask), x: Int32(clamping: p.x), y: Int32(clamping: p.y)))

@@ -22,7 +22,8 @@ public final class MaskAtlas: @unchecked Sendable {
   public var count: Int { entries.count }
 
   /// Rasterises `path` (device pixels relative to the placement point, filled
-  /// non-zero) into a new mask and returns its index; nil when it covers nothing.
+  /// non-zero) into a new mask and returns its index; nil when it covers no
+  /// pixel.
   public func add(_ path: Path) -> Int? {
     let b = path.bounds
     guard !b.isEmpty, b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite else { return nil }
@@ -37,10 +38,18 @@ public final class MaskAtlas: @unchecked Sendable {
     guard list.fill(shifted, rule: .nonZero, color: .black) else { return nil }
     let canvas = Canvas(width: w, height: h)
     TileRenderer.render(list, into: canvas, options: RenderOptions(threads: 1, tileRows: h))
+    // A shape too thin to cover any pixel has no mask.
+    guard canvas.buffer.contains(where: { $0 >> 24 != 0 }) else { return nil }
     let offset = bytes.count
     for p in canvas.buffer { bytes.append(UInt8(truncatingIfNeeded: p >> 24)) }
     entries.append(Entry(offset: offset, width: Int32(w), height: Int32(h), left: Int32(x0), top: Int32(y0)))
     return entries.count - 1
+  }
+
+  /// The columns a mask covers when placed at column `x`.
+  func columns(of mask: Int, at x: Int) -> (Int, Int) {
+    let e = entries[mask]
+    return (x + Int(e.left), x + Int(e.left) + Int(e.width) - 1)
   }
 
   /// The rows a mask covers when placed at row `y`.

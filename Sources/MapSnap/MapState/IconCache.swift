@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Marker icons (`marker.icon`, scene format section 3.1) loaded from PNG files, each
+/// Marker icons (`marker.icon`, scene format section 3.1) loaded from PNG files while
+/// the map is resolved, each
 /// file read and decoded at most once, then shared as a `RasterImage` by every marker
 /// that names it (and by the reduced copies the image keeps for drawing it small).
 ///
@@ -35,20 +36,4 @@ public final class IconCache: Sendable {
 
   /// How many files have been read and decoded (successfully or not) so far.
   public var loadCount: Int { decodes.load(ordering: .relaxed) }
-}
-
-/// Where a marker icon is drawn, in device pixels (scene format section 3.1): the
-/// icon's `size` is its **height** in logical pixels and its width follows the image's
-/// aspect ratio (`size × image.width / image.height`); the icon is centred on `point`
-/// (device pixels) moved by `offset` (logical pixels, x right, y down). Sizes and the
-/// offset are multiplied by `pixelRatio`.
-public func iconRect(
-  for image: RasterImage, at point: Point, size: Double, offset: (Double, Double), pixelRatio: Double
-) -> Rect {
-  // A size of 0 (none given in the scene) draws the icon at its own height.
-  let height = (size > 0 ? size : Double(image.height)) * pixelRatio
-  let width = height * Double(image.width) / Double(image.height)
-  let cx = point.x + offset.0 * pixelRatio
-  let cy = point.y + offset.1 * pixelRatio
-  return Rect(minX: cx - width / 2, minY: cy - height / 2, maxX: cx + width / 2, maxY: cy + height / 2)
 }

@@ -1,0 +1,38 @@
+/// Glyphs ready to draw, in device pixels: cached coverage masks for
+/// unrotated text, outlines for rotated or large text.
+struct PreparedText: Sendable {
+  var color: Color
+  var haloColor: Color?
+  /// Outlines: the glyphs, filled with the non-zero rule.
+  var path: Path?
+  /// Outlines: the halo, every glyph outline stroked with round joins.
+  var halo: Path?
+  /// Masks: glyph masks and their integer positions.
+  var glyphMasks: [(mask: Int, x: Int, y: Int)] = []
+  var haloMasks: [(mask: Int, x: Int, y: Int)] = []
+  var atlas: MaskAtlas?
+}
+
+/// The display-list stage's serial first pass: turns placed glyph runs into
+/// masks (rasterised once per face, size, glyph, quarter-pixel offset and
+/// halo width into the font library's atlas, then copied) or outlines
+/// (`GlyphRun.usesMasks` decides). FreeType is used from this one thread; the
+/// parallel build only reads the results.
+struct GlyphRasterizer {
+  let fonts: FontLibrary
+
+  func prepare(_ run: GlyphRun) -> PreparedText {
+    var text = PreparedText(color: run.color, haloColor: run.haloColor)
+    if run.usesMasks {
+      text.atlas = fonts.atlas
+      text.glyphMasks = fonts.masks(for: run.block, at: run.origin)
+      if run.haloWidth > 0 { text.haloMasks = fonts.masks(for: run.block, at: run.origin, halo: run.haloWidth) }
+    } else {
+      text.path = fonts.path(for: run.block, at: run.origin, degrees: run.degrees, pivot: run.pivot)
+      if run.haloWidth > 0 {
+        text.halo = fonts.path(for: run.block, at: run.origin, degrees: run.degrees, pivot: run.pivot, halo: run.haloWidth)
+      }
+    }
+    return text
+  }
+}

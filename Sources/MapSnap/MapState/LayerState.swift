@@ -1,0 +1,55 @@
+/// What one layer shows in this frame, and why: its status with the causes
+/// behind it, its problems, and what it hands to placement and drawing.
+public struct LayerState: Sendable {
+  public let id: String
+  public let kind: Layer.Kind
+  /// Index of the scene layer this state belongs to.
+  public let index: Int
+  /// Group opacity.
+  public let opacity: Double
+  public internal(set) var status: LayerStatus = []
+  /// Why the layer is `notVisible` or `outOfScale`; empty when it is shown.
+  public internal(set) var hiddenBy: [HiddenCause] = []
+  /// What is wrong with it (`error` or `warning`), in the order found.
+  public internal(set) var problems: [LayerProblem] = []
+  public internal(set) var features = FeatureCounts()
+  /// Features to draw, bottom to top, each with its style and label: those
+  /// styled at this scale and floor whose symbols or label can reach the frame.
+  public internal(set) var drawables: [Drawable] = []
+  /// For annotation layers: each sublayer's status, causes and counts.
+  public internal(set) var sublayers: [SublayerState] = []
+  /// For annotation layers: every text whose anchor can reach the frame, in
+  /// feature order, each drawn or with the reason it is not.
+  public internal(set) var annotations: [AnnotationText] = []
+  /// For layers that view annotations name: every feature id of the source
+  /// and what became of that feature.
+  public internal(set) var tiedFeatures: [FloorValue: TiedFeature] = [:]
+
+  init(id: String, kind: Layer.Kind, index: Int, opacity: Double) {
+    self.id = id
+    self.kind = kind
+    self.index = index
+    self.opacity = opacity
+  }
+
+  /// The problems as one message (`; ` between them), or nil when there are none.
+  public var message: String? {
+    problems.isEmpty ? nil : problems.map(\.message).joined(separator: "; ")
+  }
+
+  /// Records a problem: `error` for a source problem, `warning` otherwise.
+  mutating func add(_ problem: LayerProblem) {
+    problems.append(problem)
+    status.insert(problem.isError ? .error : .warning)
+  }
+}
+
+/// What became of a feature that a view annotation may be tied to.
+public enum TiedFeature: Sendable, Hashable {
+  /// Styled at this scale and floor and reaching the frame: `drawables[k]`.
+  case drawable(Int)
+  /// Styled at this scale and floor, but nowhere near the frame.
+  case offFrame
+  /// Not drawn: no rule takes it at this scale, or it is on another floor.
+  case notDrawn
+}

@@ -1,0 +1,74 @@
+/// Everything decided about a frame before placement: the viewport and, per
+/// layer, its status with the causes and problems behind it, and what it
+/// draws. Placement (`TextPlacement`, `ViewAnnotationPlacement`) adds where
+/// labels and boxes go; the display-list stage adds what reaches the pixels
+/// (`recordCoverage`). The report and `mapsnap explain` print this record and
+/// decide nothing again.
+public struct MapState: Sendable {
+  public let viewport: Viewport
+  public let background: Color
+  public let floor: FloorValue?
+  public internal(set) var layers: [LayerState]
+  /// Marker icons that loaded, by resolved path; a failed one is a layer problem.
+  public internal(set) var icons: [String: RasterImage] = [:]
+
+  init(viewport: Viewport, background: Color, floor: FloorValue?, layers: [LayerState]) {
+    self.viewport = viewport
+    self.background = background
+    self.floor = floor
+    self.layers = layers
+  }
+
+  /// One line per layer problem, for standard error, in layer order:
+  /// `layer "roads": data/roads.geojson: no such file; the layer is not drawn`.
+  public var warnings: [String] {
+    var out: [String] = []
+    for l in layers {
+      for p in l.problems {
+        out.append("layer \"\(l.id)\": \(p.message)\(p.isError ? "; the layer is not drawn" : "")")
+      }
+    }
+    return out
+  }
+
+  /// True when some layer has labels or annotation text to lay out.
+  public var hasText: Bool {
+    layers.contains { l in
+      l.annotations.contains(where: \.isDrawn) || l.drawables.contains { $0.label.map { $0.skip == nil } ?? false }
+    }
+  }
+
+  /// The icon a marker draws, when it names one that loaded.
+  func icon(of m: MarkerStyle) -> RasterImage? {
+    m.icon.flatMap { icons[$0] }
+  }
+
+  /// Records what the display list found (see `FeatureCounts.drawn`): the
+  /// features of each layer and sublayer that put a pixel into the image, and
+  /// `outOfBounds` for annotation texts whose glyphs put none.
+  mutating func recordCoverage(_ coverage: Coverage, labels: [LabelOutcome]) {
+    var drawnFeatures = [Set<Int>](repeating: [], count: layers.count)
+    for (li, flags) in coverage.drawables.enumerated() {
+      for (k, inked) in flags.enumerated() where inked { drawnFeatures[li].insert(layers[li].drawables[k].feature.index) }
+    }
+    for (k, inked) in coverage.labels.enumerated() where inked {
+      let o = labels[coverage.labelOutcomes[k]]
+      drawnFeatures[o.layerIndex].insert(o.feature.index)
+    }
+    for (li, flags) in coverage.annotations.enumerated() {
+      var perSublayer = [Set<Int>](repeating: [], count: layers[li].sublayers.count)
+      for (k, inked) in flags.enumerated() {
+        let t = layers[li].annotations[k]
+        guard t.isDrawn else { continue }
+        if inked {
+          drawnFeatures[li].insert(t.feature.index)
+          perSublayer[t.sublayer].insert(t.feature.index)
+        } else {
+          layers[li].annotations[k].hidden = .outOfBounds
+        }
+      }
+      for s in perSublayer.indices { layers[li].sublayers[s].features.drawn = perSublayer[s].count }
+    }
+    for li in layers.indices { layers[li].features.drawn = drawnFeatures[li].count }
+  }
+}

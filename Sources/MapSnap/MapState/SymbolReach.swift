@@ -1,0 +1,101 @@
+/// How far a feature's symbols can paint beyond its geometry: the geometric
+/// rules that culling, collision and drawing share, each written once.
+///
+/// Distances are in the pixel space of their arguments (logical or device
+/// pixels: the rules are linear in the sizes they are given).
+public enum SymbolReach {
+  /// Anti-aliased coverage of an edge can reach one pixel past the edge.
+  static let antialiasMargin = 1.0
+
+  /// How far a stroke of `width` paints past its centre line: half the width
+  /// times the join's spike factor. A miter can reach `miterLimit` half
+  /// widths (at least 1.5, so that square caps, whose corners are √2 ≈ 1.41
+  /// half widths away, are covered); round and bevel joins reach 1.5.
+  public static func stroke(width: Double, join: LineJoin, miterLimit: Double) -> Double {
+    let factor = join == .miter ? max(miterLimit, 1.5) : 1.5
+    return width / 2 * factor
+  }
+
+  /// How far a style can paint beyond its geometry, in logical pixels: the
+  /// stroke's reach, or the marker's (`marker(_:icon:)` plus its offset),
+  /// whichever is larger, plus the anti-aliasing margin.
+  static func style(_ s: Style, icon: RasterImage?) -> Double {
+    var r = 0.0
+    if s.stroke != nil { r = stroke(width: s.strokeWidth, join: s.lineJoin, miterLimit: s.miterLimit) }
+    if let m = s.marker { r = max(r, marker(m, icon: icon) + abs(m.offset.0) + abs(m.offset.1)) }
+    return r + antialiasMargin
+  }
+
+  /// How far from its centre (the point plus `offset`) a marker paints, in
+  /// logical pixels: an icon's half diagonal, or for a built-in shape
+  /// 1.5 × `size` (the pin's head top is 1.5 × size above its tip; every other
+  /// shape stays within size / 2) plus the outline's width.
+  static func marker(_ m: MarkerStyle, icon: RasterImage?) -> Double {
+    if m.icon != nil {
+      guard let icon else { return 0 }  // an icon that failed to load draws nothing
+      let box = MarkerBox.iconRect(for: icon, at: Point(0, 0), size: m.size, offset: (0, 0), pixelRatio: 1)
+      return (box.width * box.width + box.height * box.height).squareRoot() / 2
+    }
+    return m.size * 1.5 + m.strokeWidth
+  }
+
+  /// How far a text block can reach from the point it is anchored at, in
+  /// logical pixels, before it is laid out: at most one em per character of
+  /// its longest line across, `lineHeightEms` per line down, turned any way
+  /// about its anchor (so width plus height bounds it), plus one em of slack
+  /// for glyph overhangs, the halo and the offset.
+  static func text(_ text: String, size: Double, halo: Double, offset: (Double, Double) = (0, 0)) -> Double {
+    var longest = 0
+    var lines = 1
+    var current = 0
+    for ch in text {
+      if ch == "\n" {
+        lines += 1
+        longest = max(longest, current)
+        current = 0
+      } else {
+        current += 1
+      }
+    }
+    longest = max(longest, current)
+    let ems = Double(longest) + Double(lines) * lineHeightEms + 1
+    return size * ems + halo + abs(offset.0) + abs(offset.1)
+  }
+
+  /// A generous line height in ems: DejaVu Sans's ascent plus descent is
+  /// 1.164 em, Droid Sans Fallback's less.
+  static let lineHeightEms = 1.25
+}
+
+/// The box a marker covers, shared by label collision (`collides: true`) and
+/// drawing (scene format 3.1).
+public enum MarkerBox {
+  /// The device-pixel box of marker `m` at device point `p`: its icon's
+  /// rectangle, or its shape's bounds (the pin hangs above its tip, every
+  /// other shape is centred), offset by `m.offset`; the outline is not part
+  /// of the box.
+  static func rect(_ m: MarkerStyle, icon: RasterImage?, at p: Point, pixelRatio r: Double) -> Rect {
+    if let icon { return iconRect(for: icon, at: p, size: m.size, offset: m.offset, pixelRatio: r) }
+    let c = p + Point(m.offset.0 * r, m.offset.1 * r)
+    let s = m.size * r
+    if m.shape == .pin {
+      return Rect(minX: c.x - s / 2, minY: c.y - 1.5 * s, maxX: c.x + s / 2, maxY: c.y)
+    }
+    return Rect(minX: c.x - s / 2, minY: c.y - s / 2, maxX: c.x + s / 2, maxY: c.y + s / 2)
+  }
+
+  /// Where a marker icon is drawn, in device pixels: the icon's `size` is its
+  /// **height** in logical pixels (0: the image's own height) and its width
+  /// follows the image's aspect ratio; it is centred on `point` (device
+  /// pixels) moved by `offset` (logical pixels, x right, y down). Sizes and
+  /// the offset are multiplied by `pixelRatio`.
+  public static func iconRect(
+    for image: RasterImage, at point: Point, size: Double, offset: (Double, Double), pixelRatio: Double
+  ) -> Rect {
+    let height = (size > 0 ? size : Double(image.height)) * pixelRatio
+    let width = height * Double(image.width) / Double(image.height)
+    let cx = point.x + offset.0 * pixelRatio
+    let cy = point.y + offset.1 * pixelRatio
+    return Rect(minX: cx - width / 2, minY: cy - height / 2, maxX: cx + width / 2, maxY: cy + height / 2)
+  }
+}

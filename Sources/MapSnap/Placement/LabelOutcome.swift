@@ -1,0 +1,40 @@
+/// What happened to one label candidate: a feature part of an active layer
+/// whose style labels it and whose symbols or label can reach the frame.
+public struct LabelOutcome: Sendable {
+  /// The layer's id.
+  public var layer: String
+  /// Index of the layer in `MapState.layers` (and in the scene).
+  public var layerIndex: Int
+  public var feature: FeatureKey
+  /// Which position of the feature: the index of the point in a MultiPoint,
+  /// 0 for a polygon's single label point.
+  public var part: Int
+  /// The label's text; empty for `noText`.
+  public var text: String
+  public var placed: Bool
+  /// Why it is not shown, when it is not placed.
+  public var reason: LabelHiddenReason?
+  /// The anchor taken, when placed.
+  public var anchor: Anchor?
+  /// In logical pixels from the image's top-left corner: the box taken (text
+  /// block grown by the halo) when placed; for a `collision`, the box of its
+  /// last anchor; nil for the other reasons.
+  public var box: Rect?
+  /// For a `collision`: the features whose placed labels or `collides`
+  /// markers are in the way of any of its anchors, each once, in placement
+  /// order.
+  public var blockedBy: [FeatureRef] = []
+  public var allowOverlap: Bool
+  public var priority: Double
+}
+
+/// Label counts of one layer: `placed`, `dropped` (hidden by a collision: the
+/// count this report has always given), and every hidden label by reason.
+public struct LabelCounts: Sendable, Hashable {
+  public var placed = 0
+  public var dropped = 0
+  /// Hidden labels by reason (`collision` equals `dropped`).
+  public var hidden: [LabelHiddenReason: Int] = [:]
+
+  public init() {}
+}

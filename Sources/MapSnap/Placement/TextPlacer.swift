@@ -1,0 +1,207 @@
+/// Lays out and places the text of a resolved map.
+///
+/// Labels (section 3.1): candidates are the parts of drawn features of active
+/// layers whose style has a label with text: a point labels at each of its
+/// positions, a polygon at the interior point of its largest visible part
+/// (`InteriorPoint.ofLargestVisible`), lines are not labelled (`noPosition`).
+/// Order: higher `priority` first, then layers from the top down, then
+/// feature order, then part. Each takes its first anchor whose box overlaps no
+/// placed label and no marker with `collides: true` (touching edges do not
+/// overlap); with none it is dropped (`collision`). The box is the text block
+/// (widest line × line height × lines) grown by the halo width on every side.
+/// Labels may run off the image edge, but a candidate none of whose boxes
+/// reaches into the image is `outOfBounds` and takes no part; positions of a
+/// MultiPoint beyond the label's reach of the image are no candidates.
+///
+/// Annotation (section 3.3): each drawn text is laid out at its size; `align`
+/// and `baseline` say which point of the block sits on the anchor; the angle
+/// turns the block about the anchor.
+public struct TextPlacer {
+  public let state: MapState
+  let fonts: FontLibrary
+
+  public init(state: MapState, fonts: FontLibrary) {
+    self.state = state
+    self.fonts = fonts
+  }
+
+  public func place() -> TextPlacement {
+    var out = TextPlacement()
+    var faces = Set<Int>()
+    var missing: [Unicode.Scalar] = []
+    func note(_ block: TextBlock) {
+      for g in block.glyphs { faces.insert(g.face) }
+      for m in block.missing where !missing.contains(m) { missing.append(m) }
+    }
+    placeAnnotations(into: &out, note: note)
+    placeLabels(into: &out, note: note)
+    out.missingCodePoints = missing
+    out.fontsUsed = faces.sorted().map { fonts.faces[$0].fullName }
+    return out
+  }
+
+  // MARK: - Annotation
+
+  private func placeAnnotations(into out: inout TextPlacement, note: (TextBlock) -> Void) {
+    let v = state.viewport
+    for (li, layer) in state.layers.enumerated() where !layer.annotations.isEmpty {
+      var runs: [GlyphRun?] = []
+      runs.reserveCapacity(layer.annotations.count)
+      for a in layer.annotations {
+        guard a.isDrawn else {
+          runs.append(nil)
+          continue
+        }
+        let style = layer.sublayers[a.sublayer].style
+        let block = fonts.layout(a.text, font: style.font, size: a.size * v.pixelRatio, align: style.align)
+        note(block)
+        let anchor = v.toDevice(a.point)
+        let fx = style.align == .left ? 0 : style.align == .center ? 0.5 : 1
+        let fy = style.baseline == .top ? 0 : style.baseline == .middle ? 0.5 : 1
+        var run = GlyphRun(block: block, origin: anchor - Point(block.width * fx, block.height * fy), color: style.color, haloColor: style.halo?.color)
+        run.degrees = a.angle
+        run.pivot = anchor
+        run.haloWidth = a.haloWidth * v.pixelRatio
+        runs.append(run)
+      }
+      out.annotations[li] = runs
+    }
+  }
+
+  // MARK: - Labels
+
+  private struct Candidate {
+    var layer: Int
+    var feature: FeatureKey
+    var part: Int
+    var point: Point
+    var text: String
+    var style: LabelStyle
+  }
+
+  private func placeLabels(into out: inout TextPlacement, note: (TextBlock) -> Void) {
+    let v = state.viewport
+    let ratio = v.pixelRatio
+    let frame = Rect(minX: 0, minY: 0, maxX: Double(v.deviceWidth), maxY: Double(v.deviceHeight))
+    var candidates: [Candidate] = []
+    var obstacles: [(Rect, id: Int)] = []
+    var obstacleRefs: [FeatureRef] = []
+    var skipped: [LabelOutcome] = []
+    func skip(_ layer: Int, _ feature: FeatureKey, part: Int, _ text: String?, _ style: LabelStyle, _ reason: LabelHiddenReason) {
+      skipped.append(
+        LabelOutcome(
+          layer: state.layers[layer].id, layerIndex: layer, feature: feature, part: part, text: text ?? "", placed: false,
+          reason: reason, anchor: nil, box: nil, allowOverlap: style.allowOverlap, priority: style.priority))
+    }
+    for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) {
+      for d in layer.drawables {
+        if let m = d.style.marker, m.collides {
+          for p in d.geometry.points {
+            obstacles.append((MarkerBox.rect(m, icon: state.icon(of: m), at: v.toDevice(p), pixelRatio: ratio), id: -1))
+            obstacleRefs.append(FeatureRef(layer: layer.id, feature: d.feature))
+          }
+        }
+        guard let request = d.label else { continue }
+        guard let text = request.text, request.skip == nil else {
+          skip(li, d.feature, part: 0, request.text, request.style, request.skip ?? .noText)
+          continue
+        }
+        let g = d.geometry
+        if !g.points.isEmpty {
+          // Positions beyond the label's reach of the image are no candidates
+          // (the rule that kept the feature: `SymbolReach.text`).
+          let style = request.style
+          let reach = SymbolReach.text(text, size: style.size, halo: style.halo?.width ?? 0, offset: style.offset) * ratio
+          let near = frame.insetBy(-reach)
+          for (k, p) in g.points.enumerated() {
+            let q = v.toDevice(p)
+            guard q.x >= near.minX, q.x <= near.maxX, q.y >= near.minY, q.y <= near.maxY else { continue }
+            candidates.append(Candidate(layer: li, feature: d.feature, part: k, point: q, text: text, style: style))
+          }
+        } else if !g.polygons.isEmpty {
+          if let p = InteriorPoint.ofLargestVisible(g.polygons, within: frame, toPixels: v.toDevice) {
+            candidates.append(Candidate(layer: li, feature: d.feature, part: 0, point: p, text: text, style: request.style))
+          } else {
+            skip(li, d.feature, part: 0, text, request.style, .outOfBounds)
+          }
+        } else {
+          skip(li, d.feature, part: 0, text, request.style, .noPosition)
+        }
+      }
+    }
+    // Higher priority first, then layers from the top down, then feature order.
+    candidates.sort {
+      if $0.style.priority != $1.style.priority { return $0.style.priority > $1.style.priority }
+      if $0.layer != $1.layer { return $0.layer > $1.layer }
+      if $0.feature.index != $1.feature.index { return $0.feature.index < $1.feature.index }
+      return $0.part < $1.part
+    }
+    var blocks: [TextBlock] = []
+    var placement: [PlacementCandidate] = []
+    blocks.reserveCapacity(candidates.count)
+    // A candidate whose every box misses the image could show nothing: it is
+    // `outOfBounds` and takes no part (piling such boxes up would slow the grid).
+    var kept: [Candidate] = []
+    for c in candidates {
+      let block = fonts.layout(c.text, font: c.style.font, size: c.style.size * ratio, align: .left)
+      let halo = (c.style.halo?.width ?? 0) * ratio
+      let size = (block.width + 2 * halo, block.height + 2 * halo)
+      let offset = Point(c.style.offset.0 * ratio, c.style.offset.1 * ratio)
+      let boxes = c.style.anchors.map { $0.box(size: size, at: c.point, offset: offset) }
+      guard boxes.contains(where: { CollisionGrid.overlaps($0, frame) }) else {
+        skip(c.layer, c.feature, part: c.part, c.text, c.style, .outOfBounds)
+        continue
+      }
+      blocks.append(block)
+      placement.append(PlacementCandidate(id: kept.count, boxes: boxes, allowOverlap: c.style.allowOverlap))
+      kept.append(c)
+    }
+    candidates = kept
+    // Obstacle k has id candidates.count + k.
+    for k in obstacles.indices { obstacles[k].id = candidates.count + k }
+    let result = MapSnap.place(placement, in: frame, mustFit: false, obstacles: obstacles)
+    func logical(_ b: Rect) -> Rect { Rect(minX: b.minX / ratio, minY: b.minY / ratio, maxX: b.maxX / ratio, maxY: b.maxY / ratio) }
+    var drawn: [PlacedLabel] = []
+    for (i, c) in candidates.enumerated() {
+      let placed = result.chosen[i]
+      let box = placement[i].boxes[placed ?? (placement[i].boxes.count - 1)]
+      var o = LabelOutcome(
+        layer: state.layers[c.layer].id, layerIndex: c.layer, feature: c.feature, part: c.part, text: c.text,
+        placed: placed != nil, reason: nil, anchor: placed.map { c.style.anchors[$0] }, box: logical(box),
+        allowOverlap: c.style.allowOverlap, priority: c.style.priority)
+      if placed == nil {
+        let ids = result.blockedBy[i]
+        o.reason = ids.isEmpty ? .outOfBounds : .collision
+        if ids.isEmpty { o.box = nil }
+        var seen = Set<FeatureRef>()
+        for id in ids {
+          let ref = id < candidates.count
+            ? FeatureRef(layer: state.layers[candidates[id].layer].id, feature: candidates[id].feature)
+            : obstacleRefs[id - candidates.count]
+          if seen.insert(ref).inserted { o.blockedBy.append(ref) }
+        }
+      }
+      out.outcomes.append(o)
+      guard placed != nil else { continue }
+      let block = blocks[i]
+      note(block)
+      let halo = (c.style.halo?.width ?? 0) * ratio
+      var run = GlyphRun(block: block, origin: Point(box.minX + halo, box.minY + halo), color: c.style.color, haloColor: c.style.halo?.color)
+      run.haloWidth = halo
+      drawn.append(PlacedLabel(run: run, outcome: out.outcomes.count - 1))
+    }
+    skipped.sort { ($0.layerIndex, $0.feature.index, $0.part) < ($1.layerIndex, $1.feature.index, $1.part) }
+    out.outcomes += skipped
+    for o in out.outcomes {
+      var counts = out.labelCounts[o.layerIndex] ?? LabelCounts()
+      if o.placed {
+        counts.placed += 1
+      } else if let r = o.reason {
+        counts.hidden[r, default: 0] += 1
+        if r == .collision { counts.dropped += 1 }
+      }
+      out.labelCounts[o.layerIndex] = counts
+    }
+    out.labels = drawn.reversed()
+  }
+}
