@@ -4,13 +4,14 @@
 #   make test    run every test (unit, golden images, CLI end to end)
 #   make bench   time load / render / encode on the Helsinki scenes (medians)
 #   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
+#   make check-reports  validate every golden case's report against docs/report.schema.json
 
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev pkg-config
 BENCH_RUNS ?= 15
 SHARED ?= ../shared
 
-.PHONY: setup deps build example test bench peers record-goldens clean
+.PHONY: setup deps build example test check-reports bench peers record-goldens clean
 
 setup: deps build example
 
@@ -33,6 +34,10 @@ example: build
 
 test:
 	$(SWIFT) test
+
+# Needs Python's jsonschema (python3 -m pip install jsonschema).
+check-reports: build
+	python3 scripts/validate-reports.py .build/release/mapsnap
 
 bench:
 	$(SWIFT) build -c release --product mapsnap-bench

@@ -75,6 +75,11 @@ public struct Explanation {
     if let m = l.message { parts.append(m) }
     if l.status.contains(.active) && parts.isEmpty {
       if l.features.otherFloor > 0 { parts.append("\(l.features.otherFloor) on other floors") }
+      // Annotation texts near the frame that are hidden, by reason.
+      for r in AnnotationHiddenReason.allCases where r != .floor {
+        let n = Set(l.annotations.filter { $0.hidden == r }.map(\.feature.index)).count
+        if n > 0 { parts.append("\(n) \(r.rawValue)") }
+      }
       if l.features.drawn < l.features.total {
         parts.append("the rest are outside the frame, taken by no rule or too small to show")
       }
