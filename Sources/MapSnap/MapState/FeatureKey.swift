@@ -17,18 +17,3 @@ public struct FeatureKey: Sendable, Hashable {
   /// `V-7` for an id, `#12` for a feature without one.
   public var text: String { id?.text ?? "#\(index)" }
 }
-
-/// One feature of one layer, as blockers and view annotations name it.
-public struct FeatureRef: Sendable, Hashable {
-  /// The layer's id.
-  public var layer: String
-  public var feature: FeatureKey
-
-  public init(layer: String, feature: FeatureKey) {
-    self.layer = layer
-    self.feature = feature
-  }
-
-  /// `pois/V-7` or `pois/#12`.
-  public var text: String { layer + "/" + feature.text }
-}

@@ -1,46 +1,5 @@
 import _MapSnapRaster
 
-/// One thing to place (a label, a view annotation): its boxes, one per anchor,
-/// in the order to try them.
-public struct PlacementCandidate: Sendable {
-  /// The caller's id, reported in ``PlacementResult/blockedBy``.
-  public var id: Int
-  /// One box per anchor, in the order to try; the first that fits is taken.
-  public var boxes: [Rect]
-  /// When true the candidate ignores collisions: its first box that passes the
-  /// frame test is taken even where it overlaps earlier boxes.
-  public var allowOverlap: Bool
-  /// When true (the default) the taken box is added to the collision grid, so
-  /// later candidates that do not allow overlap must avoid it. This holds for
-  /// candidates with `allowOverlap` too, as in Mapbox.
-  public var blocks: Bool
-
-  public init(id: Int, boxes: [Rect], allowOverlap: Bool = false, blocks: Bool = true) {
-    self.id = id
-    self.boxes = boxes
-    self.allowOverlap = allowOverlap
-    self.blocks = blocks
-  }
-}
-
-/// The outcome of ``place(_:in:mustFit:obstacles:)``, indexed like its input.
-public struct PlacementResult: Sendable, Equatable {
-  /// Per candidate, the index into its `boxes` of the box taken, or nil when the
-  /// candidate was dropped.
-  public var chosen: [Int?]
-  /// Per candidate, the ids (candidate or obstacle ids as the caller gave them)
-  /// of everything that kept it out: the union over **all** of its boxes that
-  /// passed the frame test of the ids of earlier placed blocking boxes and
-  /// obstacles overlapping them, ascending, each id once. Empty for a placed
-  /// candidate, and for a dropped one whose boxes all failed the frame test.
-  public var blockedBy: [[Int]]
-
-  public init(chosen: [Int?], blockedBy: [[Int]]) {
-    self.chosen = chosen
-    self.blockedBy = blockedBy
-  }
-}
-
 /// Greedy placement with collision detection, shared by labels and view
 /// annotations.
 ///

@@ -1,19 +1,3 @@
-/// Why a view annotation is not shown.
-public enum HiddenReason: String, Sendable, CaseIterable {
-  /// `visible` is false.
-  case notVisible
-  /// The scale is outside its `minScale`/`maxScale`.
-  case outOfScale
-  /// It is on another floor than the one shown.
-  case floor
-  /// Its feature is not drawn at this scale and floor (or does not exist).
-  case featureHidden
-  /// Its position is outside the viewport, or no anchor puts the box wholly inside.
-  case outOfBounds
-  /// Every anchor that fits overlaps a box placed before it (`blockedBy`).
-  case collision
-}
-
 /// What happened to one view annotation.
 public struct ViewAnnotationOutcome: Sendable {
   public var id: String

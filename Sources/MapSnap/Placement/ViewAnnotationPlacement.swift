@@ -1,11 +1,3 @@
-/// A placed box ready to draw, in device pixels.
-public struct PlacedBox: Sendable {
-  public var box: Rect
-  /// The style with its sizes in device pixels.
-  public var style: ViewAnnotation.Style
-  public var text: GlyphRun
-}
-
 /// View annotations resolved for one frame: every outcome in scene order, and
 /// the placed boxes in drawing order.
 public struct ViewAnnotationPlacement: Sendable {

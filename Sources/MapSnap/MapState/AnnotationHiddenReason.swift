@@ -1,0 +1,19 @@
+/// Why an annotation text is not drawn.
+public enum AnnotationHiddenReason: String, Sendable, CaseIterable {
+  /// Its sublayer's or its layer's `visible` is false.
+  case notVisible
+  /// The scale is outside its sublayer's or its layer's range.
+  case outOfScale
+  /// Its layer's opacity is 0.
+  case transparent
+  /// On another floor than the one shown.
+  case floor
+  /// The feature has no text in `textField`.
+  case noText
+  /// Under one device pixel per em at this scale.
+  case tooSmall
+  /// Over ``FontLibrary/maxTextSize`` device pixels per em at this scale.
+  case tooLarge
+  /// Its glyphs put no pixel into the image.
+  case outOfBounds
+}

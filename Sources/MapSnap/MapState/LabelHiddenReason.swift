@@ -1,0 +1,14 @@
+/// Why a label is not shown.
+public enum LabelHiddenReason: String, Sendable, CaseIterable {
+  /// Every anchor's box overlaps a label placed before it or a marker with
+  /// `collides` (``LabelOutcome/blockedBy`` names them).
+  case collision
+  /// No anchor's box reaches into the image.
+  case outOfBounds
+  /// The feature has no text in `label.field`.
+  case noText
+  /// The text is under one device pixel per em.
+  case tooSmall
+  /// The geometry has no position to label (lines are not labelled).
+  case noPosition
+}

@@ -1,0 +1,25 @@
+import _MapSnapRaster
+
+/// One thing to place (a label, a view annotation): its boxes, one per anchor,
+/// in the order to try them.
+public struct PlacementCandidate: Sendable {
+  /// The caller's id, reported in ``PlacementResult/blockedBy``.
+  public var id: Int
+  /// One box per anchor, in the order to try; the first that fits is taken.
+  public var boxes: [Rect]
+  /// When true the candidate ignores collisions: its first box that passes the
+  /// frame test is taken even where it overlaps earlier boxes.
+  public var allowOverlap: Bool
+  /// When true (the default) the taken box is added to the collision grid, so
+  /// later candidates that do not allow overlap must avoid it. This holds for
+  /// candidates with `allowOverlap` too, as in Mapbox.
+  public var blocks: Bool
+
+  public init(id: Int, boxes: [Rect], allowOverlap: Bool = false, blocks: Bool = true) {
+    self.id = id
+    self.boxes = boxes
+    self.allowOverlap = allowOverlap
+    self.blocks = blocks
+  }
+}
+
