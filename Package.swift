@@ -55,7 +55,7 @@ let package = Package(
       providers: [.apt(["libfreetype-dev"])]
     ),
     /// Golden-image comparison and fixtures shared by the test bundles.
-    .target(name: "_MapSnapTestSupport", dependencies: ["MapSnap"]),
+    .target(name: "_MapSnapTestSupport", dependencies: ["MapSnap", "_MapSnapRaster"]),
 
     // MARK: - Tests
 

@@ -1,3 +1,26 @@
-// The renderer's geometry and pixel types (Point, Path, Color, Canvas, …) are
-// part of the public API of MapSnap.
-@_exported import _MapSnapRaster
+// The public API of MapSnap. The rasteriser (`_MapSnapRaster`) is an
+// implementation target: it is not re-exported. The few of its value types
+// that the API hands to users are named here, so that `import MapSnap` is
+// all a user writes.
+public import _MapSnapRaster
+
+/// A point or vector in a pixel space (x right, y down) or in map units.
+public typealias Point = _MapSnapRaster.Point
+/// An axis-aligned rectangle.
+public typealias Rect = _MapSnapRaster.Rect
+/// An 8-bit straight-alpha sRGB colour.
+public typealias Color = _MapSnapRaster.Color
+/// The rendered pixels of a frame: premultiplied RGBA, row-major.
+public typealias Canvas = _MapSnapRaster.Canvas
+/// Threads and band height of the tile renderer (the image is the same for any).
+public typealias RenderOptions = _MapSnapRaster.RenderOptions
+/// `nonzero` or `evenodd`, as a style's `fillRule` names it.
+public typealias FillRule = _MapSnapRaster.FillRule
+/// A style's `lineJoin`.
+public typealias LineJoin = _MapSnapRaster.LineJoin
+/// A style's `lineCap`.
+public typealias LineCap = _MapSnapRaster.LineCap
+/// A marker's built-in `shape`.
+public typealias MarkerShape = _MapSnapRaster.MarkerShape
+/// A decoded image (a marker icon), premultiplied, with reduced copies for drawing it small.
+public typealias RasterImage = _MapSnapRaster.RasterImage

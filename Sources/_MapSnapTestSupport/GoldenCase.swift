@@ -1,4 +1,5 @@
 import MapSnap
+import _MapSnapRaster
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 @testable import MapSnap
+import _MapSnapRaster
 import Testing
 import _MapSnapTestSupport
 

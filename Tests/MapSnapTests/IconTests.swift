@@ -1,3 +1,4 @@
+import _MapSnapRaster
 import Foundation
 import Synchronization
 import MapSnap

@@ -1,3 +1,4 @@
+import _MapSnapRaster
 import MapSnap
 import Testing
 

@@ -1,3 +1,5 @@
+internal import _MapSnapRaster
+
 import Dispatch
 import Synchronization
 

@@ -1,3 +1,5 @@
+internal import _MapSnapRaster
+
 /// Glyphs ready to draw, in device pixels: cached coverage masks for
 /// unrotated text, outlines for rotated or large text.
 struct PreparedText: Sendable {

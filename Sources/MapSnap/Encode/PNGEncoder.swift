@@ -1,5 +1,5 @@
 internal import _PNGShims
-import _MapSnapRaster
+internal import _MapSnapRaster
 
 /// How PNG rows are filtered before compression.
 public enum PNGFilter: Sendable, Equatable, Hashable {

@@ -1,3 +1,5 @@
+public import _MapSnapRaster
+
 /// The box a marker covers, shared by label collision (`collides: true`) and
 /// drawing (scene format 3.1).
 public enum MarkerBox {

@@ -1,4 +1,4 @@
-import _MapSnapRaster
+public import _MapSnapRaster
 
 /// Where a box sits relative to the point it is placed at, shared by labels
 /// (scene format 3.1) and view annotations (scene format 4).

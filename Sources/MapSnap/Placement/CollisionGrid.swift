@@ -1,4 +1,4 @@
-import _MapSnapRaster
+public import _MapSnapRaster
 
 /// A uniform grid of axis-aligned boxes for collision queries (the GridIndex of
 /// Mapbox/MapLibre symbol placement), in any pixel space with y down.

@@ -1,3 +1,5 @@
+internal import _MapSnapRaster
+
 /// A point inside the visible part of a polygon, for labels and view
 /// annotations tied to polygons.
 ///

@@ -1,4 +1,4 @@
-import _MapSnapRaster
+public import _MapSnapRaster
 
 /// One thing to place (a label, a view annotation): its boxes, one per anchor,
 /// in the order to try them.

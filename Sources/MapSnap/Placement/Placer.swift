@@ -1,4 +1,4 @@
-import _MapSnapRaster
+public import _MapSnapRaster
 
 /// Greedy placement with collision detection, shared by labels and view
 /// annotations.

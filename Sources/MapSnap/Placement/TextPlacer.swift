@@ -1,3 +1,5 @@
+internal import _MapSnapRaster
+
 /// Lays out and places the text of a resolved map.
 ///
 /// Labels (section 3.1): candidates are the parts of drawn features of active

@@ -1,3 +1,5 @@
+internal import _MapSnapRaster
+
 /// Resolves view annotations as section 4 says.
 ///
 /// 1. Candidates: `visible`, in scale range, on the shown floor, tied to a

@@ -1,3 +1,5 @@
+internal import _MapSnapRaster
+
 /// Everything decided about a frame before any pixel is drawn, stage by
 /// stage: the map state (what each layer shows and why, with marker icons
 /// and fonts loaded and checked), the placed text and view annotations, and
@@ -11,7 +13,7 @@ public struct FramePlan {
   public let text: TextPlacement
   public let viewAnnotations: ViewAnnotationPlacement
   /// The frame in device pixels, ready to be cut into tiles.
-  public let displayList: DisplayList
+  let displayList: DisplayList
   /// Seconds spent resolving (with fonts and icons), placing text and view
   /// annotations, and building the display list (with glyph masks).
   public let resolveTime: Double

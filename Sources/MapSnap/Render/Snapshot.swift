@@ -1,3 +1,5 @@
+public import _MapSnapRaster
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-import _MapSnapRaster
+internal import _MapSnapRaster
 
 /// The 148 named colours of CSS Color Module Level 4 (including both the
 /// "gray" and "grey" spellings and `rebeccapurple`), all opaque.

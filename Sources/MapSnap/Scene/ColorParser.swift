@@ -1,4 +1,4 @@
-import _MapSnapRaster
+public import _MapSnapRaster
 
 /// Parses the CSS colour syntaxes a scene accepts.
 ///

@@ -1,4 +1,4 @@
-import _MapSnapRaster
+public import _MapSnapRaster
 
 /// How a feature or graphic is drawn. Sizes are logical pixels; the renderer
 /// multiplies them by the map's pixel ratio.

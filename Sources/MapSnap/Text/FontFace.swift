@@ -1,3 +1,5 @@
+internal import _MapSnapRaster
+
 internal import CFreeType
 
 /// One font file opened through FreeType. Glyph outlines are read unhinted in

@@ -1,3 +1,5 @@
+internal import _MapSnapRaster
+
 internal import CFreeType
 
 #if canImport(Glibc)
@@ -26,7 +28,7 @@ public final class FontLibrary {
   private var chains: [String: [Int]] = [:]
   /// Coverage masks of glyphs and halos, shared by every frame drawn with
   /// this library.
-  public let atlas = MaskAtlas()
+  let atlas = MaskAtlas()
 
   /// Opens every `.ttf`/`.otf` file in `directories` (each folder's files in
   /// name order; earlier folders win when two faces share a name).

@@ -1,3 +1,5 @@
+internal import _MapSnapRaster
+
 /// Horizontal alignment of the lines of a text block, and of the block on its anchor.
 public enum TextAlign: String, Sendable, CaseIterable {
   case left, center, right
