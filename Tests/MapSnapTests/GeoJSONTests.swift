@@ -171,7 +171,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     #expect(c.features.count == 1)
     #expect(c.invalidCount == 1)
     #expect(c.invalidSamples.count == 1)
-    #expect(c.invalidSamples[0].contains("features[0].geometry.geometries[1].coordinates: a line needs at least 2 positions, found 1"))
+    #expect(c.invalidSamples[0].contains("features[0].geometry.geometries[1].coordinates: expected a line of at least 2 positions, found 1"))
   }
 
   @Test func bareGeometryAndSingleFeatureDocuments() throws {
@@ -256,15 +256,15 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   @Test(arguments: [
     (
       #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 1]]]}"#,
-      "features[0].geometry.coordinates[0]: a ring needs at least 4 positions (first repeated last), found 2"
+      "features[0].geometry.coordinates[0]: expected a ring of at least 4 positions (the first repeated last), found 2"
     ),
     (
       #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 1]]]}"#,
-      "features[0].geometry.coordinates[0]: ring is not closed: its last position differs from its first"
+      "features[0].geometry.coordinates[0]: expected a closed ring (its last position equal to its first), found a last position that differs from the first"
     ),
     (
       #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]], [[0.1, 0.1], [0.2, 0.1], [0.2, 0.2], [0.1, 0.2]]]}"#,
-      "features[0].geometry.coordinates[1]: ring is not closed"
+      "features[0].geometry.coordinates[1]: expected a closed ring"
     ),
     (
       #"{"type": "LineString", "coordinates": [[0, 0], ["1", 1]]}"#,
@@ -272,7 +272,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     ),
     (
       #"{"type": "LineString", "coordinates": [[0, 0]]}"#,
-      "features[0].geometry.coordinates: a line needs at least 2 positions, found 1"
+      "features[0].geometry.coordinates: expected a line of at least 2 positions, found 1"
     ),
     (
       #"{"type": "Point", "coordinates": ["NaN", 0]}"#,
@@ -284,15 +284,15 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     ),
     (
       #"{"type": "MultiLineString", "coordinates": [[[0, 0], [1, 1]], [[2, 2]]]}"#,
-      "features[0].geometry.coordinates[1]: a line needs at least 2 positions, found 1"
+      "features[0].geometry.coordinates[1]: expected a line of at least 2 positions, found 1"
     ),
     (
       #"{"type": "Polygon", "coordinates": []}"#,
-      "features[0].geometry.coordinates: a polygon needs at least one ring"
+      "features[0].geometry.coordinates: expected a polygon of at least one ring"
     ),
     (
       #"{"type": "Poligon", "coordinates": []}"#,
-      #"features[0].geometry.type: unknown geometry type "Poligon" (did you mean "Polygon"?)"#
+      #"features[0].geometry.type: expected a geometry type: one of "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection", found string "Poligon" (did you mean "Polygon"?)"#
     ),
     (
       #"{"coordinates": [0, 0]}"#,
@@ -331,15 +331,15 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     let message = try #require(state.message)
     #expect(message.hasPrefix("skipped 5 invalid features ("))
     // The first three reasons are given, with their paths.
-    #expect(message.contains("features[1].geometry.coordinates[0]: a ring needs at least 4 positions"))
-    #expect(message.contains("features[2].geometry.coordinates[0]: ring is not closed"))
+    #expect(message.contains("features[1].geometry.coordinates[0]: expected a ring of at least 4 positions"))
+    #expect(message.contains("features[2].geometry.coordinates[0]: expected a closed ring"))
     #expect(message.contains("features[3].geometry.coordinates: expected a position"))
     #expect(!message.contains("features[4]"))
     // The same via an inline source: paths lead into the scene.
     let inline = try resolveAll(try geoScene(sources: [#"{"data": \#(data)}"#])).layers[0]
     #expect(inline.status == [.active, .warning])
     #expect(inline.features.invalid == 5)
-    #expect(inline.message?.contains("layers[0].source.data.features[1].geometry.coordinates[0]: a ring needs") == true)
+    #expect(inline.message?.contains("layers[0].source.data.features[1].geometry.coordinates[0]: expected a ring of") == true)
   }
 
   @Test func oneInvalidFeatureIsSingular() throws {
@@ -415,7 +415,9 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     }
     // Named as the scene wrote it, and where it was looked for.
     let looked = "data/none.geojson (\(folder.path)/data/none.geojson)"
-    #expect(throws: SourceError.missing(path: looked)) { try SourceLoader().load(source).get() }
+    #expect(throws: SourceError.missing(path: "data/none.geojson", resolvedPath: "\(folder.path)/data/none.geojson")) {
+      try SourceLoader().load(source).get()
+    }
     let state = try resolveAll(scene)
     #expect(state.layers[0].status.names == ["error"])
     #expect(state.layers[0].features.drawn == 0)
@@ -442,16 +444,18 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test(arguments: [
-    ("[1, 2]", "", "expected a GeoJSON object, found an array of 2 values"),
-    (#"{"name": "roads"}"#, "type", #"expected a GeoJSON "type" string"#),
-    (#"{"type": "FeatureCollection", "features": {}}"#, "features", #"a FeatureCollection needs a "features" array"#),
+    ("[1, 2]", "", "a GeoJSON object", "an array of 2 values"),
+    (#"{"name": "roads"}"#, "type", #"a GeoJSON "type" string"#, nil),
+    (#"{"type": "FeatureCollection", "features": {}}"#, "features", #"a "features" array in a FeatureCollection"#, "an object"),
   ])
-  func jsonFileThatIsNotGeoJSON(text: String, jsonPath: String, message: String) throws {
+  func jsonFileThatIsNotGeoJSON(text: String, jsonPath: String, expected: String, found: String?) throws {
     let folder = try TempFolder()
     defer { folder.cleanUp() }
     try folder.write("x.geojson", text)
     let result = SourceLoader().load(.file(path: "x.geojson", resolved: folder.path + "/x.geojson"))
-    #expect(throws: SourceError.notGeoJSON(path: "x.geojson", jsonPath: jsonPath, message: message)) { try result.get() }
+    #expect(throws: SourceError.notGeoJSON(path: "x.geojson", jsonPath: jsonPath, expected: expected, found: found, hint: nil)) {
+      try result.get()
+    }
     let scene = try geoScene(sources: [#"{"geojson": "x.geojson"}"#], baseDirectory: folder.path)
     #expect(try resolveAll(scene).layers[0].status == [.error])
   }
@@ -462,12 +466,12 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     defer { folder.cleanUp() }
     try folder.write("topo.json", #"{"type": "Topology", "objects": {}, "arcs": []}"#)
     let result = SourceLoader().load(.file(path: "topo.json", resolved: folder.path + "/topo.json"))
-    guard case .failure(.notGeoJSON(let path, _, let message)) = result else {
+    guard case .failure(.notGeoJSON(let path, _, _, let found, _)) = result else {
       Issue.record("a TopoJSON file was accepted as GeoJSON: \(result)")
       return
     }
     #expect(path == "topo.json")
-    #expect(message.contains("Topology"))
+    #expect(found?.contains("Topology") == true)
   }
 
   @Test func relativePathsResolveAgainstTheSceneFolder() throws {

@@ -221,17 +221,3 @@ public enum PNGEncoder {
     }
   }
 }
-
-/// Runs a shim call with a 256-byte error buffer; returns its status and the
-/// message the shim left there.
-func withShimErrorMessage(
-  _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
-) -> (PNGShimStatus, String) {
-  withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
-    let base = buffer.baseAddress!
-    base.initialize(to: 0)
-    let status = body(base, buffer.count)
-    let message = String(cString: base)
-    return (PNGShimStatus(rawValue: UInt32(bitPattern: status)), message)
-  }
-}
