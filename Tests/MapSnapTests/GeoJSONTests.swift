@@ -1,6 +1,7 @@
 import Foundation
 import MapSnap
 import Testing
+import _MapSnapTestSupport
 
 // GeoJSON sources (scene format 3.1): inline `data` and files through
 // `SourceLoader`; geometry types, invalid features, projection, errors.
@@ -49,31 +50,6 @@ private func shoelace(_ ring: [Point]) -> Double {
     s += a.x * b.y - b.x * a.y
   }
   return s / 2
-}
-
-/// A fresh temporary folder, removed by `cleanUp()`.
-private struct TempFolder {
-  let path: String
-
-  init() throws {
-    var template = Array((FileManager.default.temporaryDirectory.path + "/mapsnap-geojson-XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    guard made != nil else { throw CocoaError(.fileWriteUnknown) }
-    path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
-  /// Writes `text` at `relative`, creating folders.
-  func write(_ relative: String, _ text: String) throws {
-    let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: url)
-  }
-
-  func remove(_ relative: String) throws {
-    try FileManager.default.removeItem(atPath: path + "/" + relative)
-  }
-
-  func cleanUp() { try? FileManager.default.removeItem(atPath: path) }
 }
 
 private func resolveAll(_ scene: Scene, loader: SourceLoader = SourceLoader()) throws -> MapState {
@@ -300,7 +276,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     ),
   ])
   func invalidGeometryIsSkippedAndCounted(geometry: String, sample: String) throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("bad.geojson", collectionOf(geometry, #"{"type": "Point", "coordinates": [0, 0]}"#))
     let result = SourceLoader().load(.file(path: "bad.geojson", resolved: folder.path + "/bad.geojson"))
@@ -319,7 +295,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
       #"{"type": "Point", "coordinates": [0, "x"]}"#,
       #"{"type": "LineString", "coordinates": [[0, 0]]}"#,
       #"{"type": "Point", "coordinates": ["NaN", "NaN"]}"#)
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("data/mixed.geojson", data)
     let scene = try geoScene(sources: [#"{"geojson": "data/mixed.geojson"}"#], baseDirectory: folder.path)
@@ -349,7 +325,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func numberOverflowInAFileIsASyntaxErrorForTheWholeFile() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("huge.geojson", "{\"type\": \"FeatureCollection\", \"features\": [\n{\"type\": \"Feature\", \"properties\": {}, \"geometry\": {\"type\": \"Point\", \"coordinates\": [1e400, 0]}}]}")
     let result = SourceLoader().load(.file(path: "huge.geojson", resolved: folder.path + "/huge.geojson"))
@@ -406,7 +382,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   // MARK: Files
 
   @Test func missingFileMakesTheLayerAnError() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     let scene = try geoScene(sources: [#"{"geojson": "data/none.geojson"}"#], baseDirectory: folder.path)
     guard case .features(let source, _) = scene.layers[0].content else {
@@ -428,7 +404,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func fileThatIsNotJSONIsASyntaxError() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("broken.geojson", "{\"type\": \"FeatureCollection\",\n \"features\": [\n}")
     let result = SourceLoader().load(.file(path: "broken.geojson", resolved: folder.path + "/broken.geojson"))
@@ -449,7 +425,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     (#"{"type": "FeatureCollection", "features": {}}"#, "features", #"a "features" array in a FeatureCollection"#, "an object"),
   ])
   func jsonFileThatIsNotGeoJSON(text: String, jsonPath: String, expected: String, found: String?) throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("x.geojson", text)
     let result = SourceLoader().load(.file(path: "x.geojson", resolved: folder.path + "/x.geojson"))
@@ -462,7 +438,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
 
   /// A JSON document of another format (TopoJSON) is not GeoJSON: the layer cannot be drawn.
   @Test func topoJSONIsNotGeoJSON() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("topo.json", #"{"type": "Topology", "objects": {}, "arcs": []}"#)
     let result = SourceLoader().load(.file(path: "topo.json", resolved: folder.path + "/topo.json"))
@@ -475,7 +451,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func relativePathsResolveAgainstTheSceneFolder() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write(
       "data/x.geojson",
@@ -495,7 +471,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func sceneLoadedFromDiskResolvesAgainstItsOwnFolder() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("maps/data/x.geojson", collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#))
     try folder.write(
@@ -510,7 +486,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func absolutePathsStayAbsolute() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("abs.geojson", collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#))
     let scene = try geoScene(sources: [#"{"geojson": "\#(folder.path)/abs.geojson"}"#], baseDirectory: "/nonexistent/elsewhere")
@@ -520,7 +496,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func aFileSharedByTwoLayersIsReadOnce() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("data/shared.geojson", collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#, #"{"type": "Point", "coordinates": [0.001, 0]}"#))
     let scene = try geoScene(
@@ -541,7 +517,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func aMissingFileIsReportedForEveryLayerThatSharesIt() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     let scene = try geoScene(
       sources: [#"{"geojson": "gone.geojson"}"#, #"{"geojson": "gone.geojson"}"#], baseDirectory: folder.path)
