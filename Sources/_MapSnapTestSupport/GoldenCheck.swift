@@ -16,6 +16,9 @@ public struct GoldenOutcome: Sendable {
 /// mismatch the actual image and a diff image are written under
 /// `.build/golden-artifacts/` and their paths are part of the message.
 public func checkGolden(_ c: GoldenCase, snapshot: Snapshot, mode: RecordMode = .current) -> GoldenOutcome {
+  if let problem = c.problem {
+    return GoldenOutcome(failure: "\(c): \(problem)", recorded: false)
+  }
   let png: [UInt8]
   let actual: DecodedImage
   do {
@@ -27,7 +30,7 @@ public func checkGolden(_ c: GoldenCase, snapshot: Snapshot, mode: RecordMode = 
   let exists = Repository.exists(c.expectedPath)
   if mode == .all || (mode == .missing && !exists) {
     do {
-      try FileIO.writeAtomically(png, to: c.expectedPath)
+      try FileIO.stage(png, for: c.expectedPath).commit()
     } catch {
       return GoldenOutcome(failure: "\(c): could not record golden: \(error)", recorded: false)
     }
