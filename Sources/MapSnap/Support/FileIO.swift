@@ -84,13 +84,6 @@ public enum FileIO {
     return StagedFile(temporaryPath: tmp, path: path)
   }
 
-  /// Writes `bytes` to `path` all or nothing: into a temporary file in the same
-  /// folder, then renamed over `path`. On failure the temporary file is removed
-  /// and `path` is untouched.
-  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
-    try stage(bytes, for: path).commit()
-  }
-
   /// Writes `bytes` to standard output.
   public static func writeToStandardOutput(_ bytes: [UInt8]) throws(FileError) {
     try writeAll(fd: 1, bytes, path: "<stdout>")

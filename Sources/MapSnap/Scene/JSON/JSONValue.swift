@@ -12,9 +12,9 @@ public enum JSONValue: Sendable, Equatable {
   case array([JSONValue])
   case object(JSONObject)
 
-  /// The JSON name of this value's type, for error messages:
+  /// The JSON name of this value's type:
   /// "null", "boolean", "number", "string", "array" or "object".
-  public var typeName: String {
+  var typeName: String {
     switch self {
     case .null: return "null"
     case .bool: return "boolean"
