@@ -54,6 +54,7 @@ public struct SceneError: Error, Sendable, Equatable, CustomStringConvertible {
   /// JSON path of the offending value, such as `layers[2].rules[0].style.strokeWidth`;
   /// empty for the document itself.
   public var path: String
+  /// What kind of problem it is: what callers match on.
   public var kind: Kind
   /// What the format wants there, such as `a number > 0`.
   public var expected: String?
@@ -62,6 +63,7 @@ public struct SceneError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A suggestion such as `did you mean "fill"?`.
   public var hint: String?
 
+  /// An error at `path` of `file`; the message is built from the data when shown.
   public init(
     file: String, path: String = "", kind: Kind, expected: String? = nil, found: String? = nil, hint: String? = nil
   ) {
@@ -73,6 +75,7 @@ public struct SceneError: Error, Sendable, Equatable, CustomStringConvertible {
     self.hint = hint
   }
 
+  /// An error at a decoding path.
   init(file: String, at path: JSONPath, kind: Kind, expected: String? = nil, found: String? = nil, hint: String? = nil) {
     self.init(file: file, path: path.description, kind: kind, expected: expected, found: found, hint: hint)
   }
