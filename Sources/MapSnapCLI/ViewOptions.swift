@@ -78,24 +78,17 @@ struct ViewOptions: ParsableArguments {
   /// (exit 64) naming the options, not an invalid scene.
   func checkImageSize(for scene: Scene) throws {
     guard size != nil || pixelRatio != nil else { return }
-    let failure: SceneError
     do {
       _ = try overrides.viewport(for: scene)
-      return
     } catch {
-      failure = error
+      if case .imageTooLarge = error.kind { throw ValidationError("--size/--pixel-ratio: \(error.message)") }
     }
-    if failure.path == "map.size" { throw ValidationError("--size/--pixel-ratio: \(failure.message)") }
   }
 
   /// The fonts to draw with: `--font-dir` folders before the bundled ones;
   /// nil (load on demand) without `--font-dir`.
-  func fonts() throws(SceneError) -> FontLibrary? {
+  func fonts() throws(TextError) -> FontLibrary? {
     guard !fontDirs.isEmpty else { return nil }
-    do {
-      return try FontLibrary(directories: fontDirs + [FontLibrary.bundledDirectory])
-    } catch {
-      throw SceneError(file: fontDirs.joined(separator: ", "), path: "", kind: .unreadable, message: "\(error)")
-    }
+    return try FontLibrary(directories: fontDirs + [FontLibrary.bundledDirectory])
   }
 }

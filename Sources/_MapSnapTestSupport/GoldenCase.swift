@@ -15,10 +15,18 @@ public struct GoldenCase: Sendable, CustomStringConvertible {
   public let pixelRatio: Double?
   /// The floor shown (as `--floor` gives it), or nil for the scene's own.
   public let floor: String?
-  /// Largest channel difference that does not count as a differing pixel.
+  /// Largest channel difference that does not count as a differing pixel;
+  /// 0 (exact) unless `golden.json` gives one with a `toleranceReason`.
   public let channelTolerance: Int
-  /// Differing pixels allowed before the case fails.
+  /// Differing pixels allowed before the case fails; 0 unless `golden.json`
+  /// gives a number with a `toleranceReason`.
   public let allowedPixels: Int
+  /// Why this case is compared with a tolerance (`golden.json`'s
+  /// `toleranceReason`); nil for exact cases.
+  public let toleranceReason: String?
+  /// What is wrong with the case's `golden.json` (a tolerance without a
+  /// reason); `checkGolden` fails such a case.
+  public let problem: String?
 
   public var directory: String { Repository.root + "/Golden/" + name }
   public var scenePath: String { directory + "/scene.json" }
@@ -34,36 +42,58 @@ public struct GoldenCase: Sendable, CustomStringConvertible {
   /// Every case listed by the `golden.json` files under `Golden/`.
   ///
   /// `golden.json` holds `{"scales": [...], "pixelRatios": [...]?,
-  /// "floors": [...]?, "channelTolerance": n?, "allowedPixels": n?}`; defaults:
-  /// pixel ratio and floor from the scene, tolerance 2, no differing pixels
-  /// allowed. Floors are strings or numbers (`2` and `"2"` are one floor).
+  /// "floors": [...]?, "channelTolerance": n?, "allowedPixels": n?,
+  /// "toleranceReason": "…"?}`; defaults: pixel ratio and floor from the
+  /// scene, and an exact comparison (tolerance 0, no differing pixels
+  /// allowed): the renderer is deterministic. A tolerance is taken only with
+  /// a non-empty `toleranceReason` saying why; without one the case is
+  /// compared exactly and reports the `problem`. Floors are strings or
+  /// numbers (`2` and `"2"` are one floor).
   public static func all() -> [GoldenCase] {
     var cases: [GoldenCase] = []
     for name in Repository.listDirectory(Repository.root + "/Golden").sorted() {
       let metaPath = Repository.root + "/Golden/\(name)/golden.json"
       guard let bytes = try? FileIO.read(metaPath), case .object(let meta)? = try? JSONParser.parse(bytes) else { continue }
-      var scales: [Double] = []
-      if case .array(let a)? = meta["scales"] {
-        for v in a { if case .number(let n) = v { scales.append(n) } }
-      }
-      var ratios: [Double?] = [nil]
-      if case .array(let a)? = meta["pixelRatios"] {
-        ratios = a.compactMap { if case .number(let n) = $0 { return n } else { return nil } }
-      }
-      var floors: [String?] = [nil]
-      if case .array(let a)? = meta["floors"] {
-        floors = a.compactMap { FloorValue(json: $0)?.text }
-      }
-      var tolerance = 2
-      if case .number(let n)? = meta["channelTolerance"] { tolerance = Int(n) }
-      var allowed = 0
-      if case .number(let n)? = meta["allowedPixels"] { allowed = Int(n) }
-      for s in scales {
-        for r in ratios {
-          for f in floors {
-            cases.append(
-              GoldenCase(name: name, scale: s, pixelRatio: r, floor: f, channelTolerance: tolerance, allowedPixels: allowed))
-          }
+      cases += Self.cases(named: name, meta: meta)
+    }
+    return cases
+  }
+
+  /// The cases of the golden folder `name` whose `golden.json` holds `meta`
+  /// (see ``all()`` for the keys).
+  public static func cases(named name: String, meta: JSONObject) -> [GoldenCase] {
+    var cases: [GoldenCase] = []
+    var scales: [Double] = []
+    if case .array(let a)? = meta["scales"] {
+      for v in a { if case .number(let n) = v { scales.append(n) } }
+    }
+    var ratios: [Double?] = [nil]
+    if case .array(let a)? = meta["pixelRatios"] {
+      ratios = a.compactMap { if case .number(let n) = $0 { return n } else { return nil } }
+    }
+    var floors: [String?] = [nil]
+    if case .array(let a)? = meta["floors"] {
+      floors = a.compactMap { FloorValue(json: $0)?.text }
+    }
+    var tolerance = 0
+    if case .number(let n)? = meta["channelTolerance"] { tolerance = Int(n) }
+    var allowed = 0
+    if case .number(let n)? = meta["allowedPixels"] { allowed = Int(n) }
+    var reason: String? = nil
+    if case .string(let r)? = meta["toleranceReason"], !r.isEmpty { reason = r }
+    var problem: String? = nil
+    if (tolerance != 0 || allowed != 0) && reason == nil {
+      problem = "golden.json gives channelTolerance \(tolerance) and allowedPixels \(allowed) without a \"toleranceReason\"; "
+        + "goldens compare exactly unless a reason says why not"
+      (tolerance, allowed) = (0, 0)
+    }
+    for s in scales {
+      for r in ratios {
+        for f in floors {
+          cases.append(
+            GoldenCase(
+              name: name, scale: s, pixelRatio: r, floor: f, channelTolerance: tolerance, allowedPixels: allowed,
+              toleranceReason: reason, problem: problem))
         }
       }
     }
@@ -80,33 +110,4 @@ public struct GoldenCase: Sendable, CustomStringConvertible {
 
 private func format(_ n: Double) -> String {
   n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
-}
-
-/// Paths inside the repository, found from this source file's location.
-public enum Repository {
-  /// The package root (the folder holding Package.swift).
-  public static let root: String = {
-    var path = #filePath
-    for _ in 0..<3 {  // …/Sources/_MapSnapTestSupport/GoldenCase.swift
-      path = FileIO.directory(of: path)
-    }
-    return path
-  }()
-
-  /// Names in a folder, without "." and "..".
-  public static func listDirectory(_ path: String) -> [String] { FileIO.listDirectory(path) }
-
-  /// True when `path` names an existing file or folder.
-  public static func exists(_ path: String) -> Bool {
-    access(path, F_OK) == 0
-  }
-
-  /// Creates `path` and its parents.
-  public static func makeDirectories(_ path: String) {
-    var current = path.hasPrefix("/") ? "" : "."
-    for part in path.split(separator: "/") {
-      current += "/" + part
-      mkdir(current, 0o755)
-    }
-  }
 }

@@ -4,19 +4,6 @@ import MapSnap
   import Glibc
 #endif
 
-/// How goldens may be (re)written, from `MAPSNAP_RECORD`: `missing` writes
-/// absent goldens, `all` rewrites every golden; unset or anything else never
-/// writes. Under CI (`CI` set) nothing is ever recorded.
-public enum RecordMode: String, Sendable {
-  case never, missing, all
-
-  public static var current: RecordMode {
-    if let ci = getenv("CI"), String(cString: ci) != "" && String(cString: ci) != "false" { return .never }
-    guard let v = getenv("MAPSNAP_RECORD") else { return .never }
-    return RecordMode(rawValue: String(cString: v)) ?? .never
-  }
-}
-
 /// What checking one golden found; `failure` is nil when it passed.
 public struct GoldenOutcome: Sendable {
   public var failure: String?
@@ -29,6 +16,9 @@ public struct GoldenOutcome: Sendable {
 /// mismatch the actual image and a diff image are written under
 /// `.build/golden-artifacts/` and their paths are part of the message.
 public func checkGolden(_ c: GoldenCase, snapshot: Snapshot, mode: RecordMode = .current) -> GoldenOutcome {
+  if let problem = c.problem {
+    return GoldenOutcome(failure: "\(c): \(problem)", recorded: false)
+  }
   let png: [UInt8]
   let actual: DecodedImage
   do {
@@ -40,7 +30,7 @@ public func checkGolden(_ c: GoldenCase, snapshot: Snapshot, mode: RecordMode = 
   let exists = Repository.exists(c.expectedPath)
   if mode == .all || (mode == .missing && !exists) {
     do {
-      try FileIO.writeAtomically(png, to: c.expectedPath)
+      try FileIO.stage(png, for: c.expectedPath).commit()
     } catch {
       return GoldenOutcome(failure: "\(c): could not record golden: \(error)", recorded: false)
     }

@@ -68,5 +68,5 @@ public func writePNG(_ rgba: [UInt8], width: Int, height: Int, to path: String) 
   let png = try pixels.withUnsafeBufferPointer { buf in
     try PNGEncoder.encode(premultipliedRGBA: buf, width: width, height: height, options: .fast)
   }
-  try FileIO.writeAtomically(png, to: path)
+  try FileIO.stage(png, for: path).commit()
 }

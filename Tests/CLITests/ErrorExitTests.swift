@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _MapSnapTestSupport
 
 /// `mapsnap` runs that fail: exit statuses 1, 2 and 64, their messages, and
 /// that nothing is written (or left half-written) when they do.

@@ -1,6 +1,7 @@
 import Foundation
 import MapSnap
 import Testing
+import _MapSnapTestSupport
 
 /// `mapsnap` runs that succeed: outputs, overrides, determinism, help.
 @Suite("mapsnap render (built binary)")

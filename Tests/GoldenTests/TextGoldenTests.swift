@@ -25,32 +25,6 @@ private func render(_ name: String, scale: Double? = nil, floor: String? = nil, 
   try goldenCase(name, scale: scale, floor: floor).render(options: options)
 }
 
-/// Positive-area intersection: boxes that only touch do not overlap.
-private func overlaps(_ a: Rect, _ b: Rect) -> Bool {
-  min(a.maxX, b.maxX) > max(a.minX, b.minX) && min(a.maxY, b.maxY) > max(a.minY, b.minY)
-}
-
-private func describe(_ r: Rect) -> String {
-  func f(_ v: Double) -> String { String((v * 100).rounded() / 100) }
-  return "[\(f(r.minX)), \(f(r.minY)) – \(f(r.maxX)), \(f(r.maxY))]"
-}
-
-/// A member of a JSON object, or nil.
-private func member(_ v: JSONValue?, _ key: String) -> JSONValue? {
-  guard case .object(let o)? = v else { return nil }
-  return o[key]
-}
-
-private func number(_ v: JSONValue?) -> Double? {
-  if case .number(let n)? = v { return n }
-  return nil
-}
-
-private func strings(_ v: JSONValue?) -> [String]? {
-  guard case .array(let a)? = v else { return nil }
-  return a.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
-}
-
 /// The report's entry for layer `id`.
 private func reportLayer(_ snapshot: Snapshot, _ id: String) -> JSONValue? {
   guard case .array(let layers)? = member(snapshot.report, "layers") else { return nil }

@@ -89,11 +89,6 @@ private func vaPlan(_ name: String, _ overrides: ViewOverrides = ViewOverrides()
   return Frame(scene: scene, plan: try FramePlan.make(scene, overrides: overrides), snapshot: nil)
 }
 
-/// Positive-area intersection: boxes that only touch do not overlap.
-private func overlaps(_ a: Rect, _ b: Rect) -> Bool {
-  min(a.maxX, b.maxX) > max(a.minX, b.minX) && min(a.maxY, b.maxY) > max(a.minY, b.minY)
-}
-
 private func inside(_ b: Rect, _ frame: Rect) -> Bool {
   b.minX >= frame.minX && b.maxX <= frame.maxX && b.minY >= frame.minY && b.maxY <= frame.maxY
 }
@@ -105,12 +100,6 @@ private func close(_ a: Rect, _ b: Rect, _ tolerance: Double = 1e-6) -> Bool {
 
 private func close(_ a: Point, _ b: Point, _ tolerance: Double) -> Bool {
   abs(a.x - b.x) <= tolerance && abs(a.y - b.y) <= tolerance
-}
-
-private func describe(_ r: Rect?) -> String {
-  guard let r else { return "nil" }
-  func f(_ v: Double) -> String { String((v * 1000).rounded() / 1000) }
-  return "[\(f(r.minX)), \(f(r.minY)) – \(f(r.maxX)), \(f(r.maxY))]"
 }
 
 private func describe(_ p: Point?) -> String {
@@ -275,24 +264,6 @@ private func drawnOrder(_ f: Frame) -> [Int?] {
     let b = Rect(minX: placed.box.minX / r, minY: placed.box.minY / r, maxX: placed.box.maxX / r, maxY: placed.box.maxY / r)
     return f.outcomes.indices.first { f.outcomes[$0].box.map { close($0, b, 1e-6) } ?? false }
   }
-}
-
-/// A member of a JSON object, or nil.
-private func member(_ v: JSONValue?, _ key: String) -> JSONValue? {
-  guard case .object(let o)? = v else { return nil }
-  return o[key]
-}
-
-private func numbers(_ v: JSONValue?) -> [Double]? {
-  guard case .array(let a)? = v else { return nil }
-  let n = a.compactMap { if case .number(let n) = $0 { return n } else { return nil } }
-  return n.count == a.count ? n : nil
-}
-
-private func strings(_ v: JSONValue?) -> [String]? {
-  guard case .array(let a)? = v else { return nil }
-  let s = a.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
-  return s.count == a.count ? s : nil
 }
 
 /// The report's `viewAnnotations` entries.

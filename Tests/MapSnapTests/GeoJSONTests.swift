@@ -1,6 +1,7 @@
 import Foundation
 import MapSnap
 import Testing
+import _MapSnapTestSupport
 
 // GeoJSON sources (scene format 3.1): inline `data` and files through
 // `SourceLoader`; geometry types, invalid features, projection, errors.
@@ -49,31 +50,6 @@ private func shoelace(_ ring: [Point]) -> Double {
     s += a.x * b.y - b.x * a.y
   }
   return s / 2
-}
-
-/// A fresh temporary folder, removed by `cleanUp()`.
-private struct TempFolder {
-  let path: String
-
-  init() throws {
-    var template = Array((FileManager.default.temporaryDirectory.path + "/mapsnap-geojson-XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    guard made != nil else { throw CocoaError(.fileWriteUnknown) }
-    path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
-  /// Writes `text` at `relative`, creating folders.
-  func write(_ relative: String, _ text: String) throws {
-    let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: url)
-  }
-
-  func remove(_ relative: String) throws {
-    try FileManager.default.removeItem(atPath: path + "/" + relative)
-  }
-
-  func cleanUp() { try? FileManager.default.removeItem(atPath: path) }
 }
 
 private func resolveAll(_ scene: Scene, loader: SourceLoader = SourceLoader()) throws -> MapState {
@@ -170,7 +146,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     #expect(c.features.count == 1)
     #expect(c.invalidCount == 1)
     #expect(c.invalidSamples.count == 1)
-    #expect(c.invalidSamples[0].contains("features[0].geometry.geometries[1].coordinates: a line needs at least 2 positions, found 1"))
+    #expect(c.invalidSamples[0].contains("features[0].geometry.geometries[1].coordinates: expected a line of at least 2 positions, found 1"))
   }
 
   @Test func bareGeometryAndSingleFeatureDocuments() throws {
@@ -255,15 +231,15 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   @Test(arguments: [
     (
       #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 1]]]}"#,
-      "features[0].geometry.coordinates[0]: a ring needs at least 4 positions (first repeated last), found 2"
+      "features[0].geometry.coordinates[0]: expected a ring of at least 4 positions (the first repeated last), found 2"
     ),
     (
       #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 1]]]}"#,
-      "features[0].geometry.coordinates[0]: ring is not closed: its last position differs from its first"
+      "features[0].geometry.coordinates[0]: expected a closed ring (its last position equal to its first), found a last position that differs from the first"
     ),
     (
       #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]], [[0.1, 0.1], [0.2, 0.1], [0.2, 0.2], [0.1, 0.2]]]}"#,
-      "features[0].geometry.coordinates[1]: ring is not closed"
+      "features[0].geometry.coordinates[1]: expected a closed ring"
     ),
     (
       #"{"type": "LineString", "coordinates": [[0, 0], ["1", 1]]}"#,
@@ -271,7 +247,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     ),
     (
       #"{"type": "LineString", "coordinates": [[0, 0]]}"#,
-      "features[0].geometry.coordinates: a line needs at least 2 positions, found 1"
+      "features[0].geometry.coordinates: expected a line of at least 2 positions, found 1"
     ),
     (
       #"{"type": "Point", "coordinates": ["NaN", 0]}"#,
@@ -283,15 +259,15 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     ),
     (
       #"{"type": "MultiLineString", "coordinates": [[[0, 0], [1, 1]], [[2, 2]]]}"#,
-      "features[0].geometry.coordinates[1]: a line needs at least 2 positions, found 1"
+      "features[0].geometry.coordinates[1]: expected a line of at least 2 positions, found 1"
     ),
     (
       #"{"type": "Polygon", "coordinates": []}"#,
-      "features[0].geometry.coordinates: a polygon needs at least one ring"
+      "features[0].geometry.coordinates: expected a polygon of at least one ring"
     ),
     (
       #"{"type": "Poligon", "coordinates": []}"#,
-      #"features[0].geometry.type: unknown geometry type "Poligon" (did you mean "Polygon"?)"#
+      #"features[0].geometry.type: expected a geometry type: one of "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection", found string "Poligon" (did you mean "Polygon"?)"#
     ),
     (
       #"{"coordinates": [0, 0]}"#,
@@ -299,7 +275,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     ),
   ])
   func invalidGeometryIsSkippedAndCounted(geometry: String, sample: String) throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("bad.geojson", collectionOf(geometry, #"{"type": "Point", "coordinates": [0, 0]}"#))
     let result = SourceLoader().load(.file(path: "bad.geojson", resolved: folder.path + "/bad.geojson"))
@@ -318,7 +294,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
       #"{"type": "Point", "coordinates": [0, "x"]}"#,
       #"{"type": "LineString", "coordinates": [[0, 0]]}"#,
       #"{"type": "Point", "coordinates": ["NaN", "NaN"]}"#)
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("data/mixed.geojson", data)
     let scene = try geoScene(sources: [#"{"geojson": "data/mixed.geojson"}"#], baseDirectory: folder.path)
@@ -330,15 +306,15 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     let message = try #require(state.message)
     #expect(message.hasPrefix("skipped 5 invalid features ("))
     // The first three reasons are given, with their paths.
-    #expect(message.contains("features[1].geometry.coordinates[0]: a ring needs at least 4 positions"))
-    #expect(message.contains("features[2].geometry.coordinates[0]: ring is not closed"))
+    #expect(message.contains("features[1].geometry.coordinates[0]: expected a ring of at least 4 positions"))
+    #expect(message.contains("features[2].geometry.coordinates[0]: expected a closed ring"))
     #expect(message.contains("features[3].geometry.coordinates: expected a position"))
     #expect(!message.contains("features[4]"))
     // The same via an inline source: paths lead into the scene.
     let inline = try resolveAll(try geoScene(sources: [#"{"data": \#(data)}"#])).layers[0]
     #expect(inline.status == [.active, .warning])
     #expect(inline.features.invalid == 5)
-    #expect(inline.message?.contains("layers[0].source.data.features[1].geometry.coordinates[0]: a ring needs") == true)
+    #expect(inline.message?.contains("layers[0].source.data.features[1].geometry.coordinates[0]: expected a ring of") == true)
   }
 
   @Test func oneInvalidFeatureIsSingular() throws {
@@ -348,7 +324,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func numberOverflowInAFileIsASyntaxErrorForTheWholeFile() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("huge.geojson", "{\"type\": \"FeatureCollection\", \"features\": [\n{\"type\": \"Feature\", \"properties\": {}, \"geometry\": {\"type\": \"Point\", \"coordinates\": [1e400, 0]}}]}")
     let result = SourceLoader().load(.file(path: "huge.geojson", resolved: folder.path + "/huge.geojson"))
@@ -405,7 +381,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   // MARK: Files
 
   @Test func missingFileMakesTheLayerAnError() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     let scene = try geoScene(sources: [#"{"geojson": "data/none.geojson"}"#], baseDirectory: folder.path)
     guard case .features(let source, _) = scene.layers[0].content else {
@@ -414,7 +390,9 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     }
     // Named as the scene wrote it, and where it was looked for.
     let looked = "data/none.geojson (\(folder.path)/data/none.geojson)"
-    #expect(throws: SourceError.missing(path: looked)) { try SourceLoader().load(source).get() }
+    #expect(throws: SourceError.missing(path: "data/none.geojson", resolvedPath: "\(folder.path)/data/none.geojson")) {
+      try SourceLoader().load(source).get()
+    }
     let state = try resolveAll(scene)
     #expect(state.layers[0].status.names == ["error"])
     #expect(state.layers[0].features.drawn == 0)
@@ -425,7 +403,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func fileThatIsNotJSONIsASyntaxError() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("broken.geojson", "{\"type\": \"FeatureCollection\",\n \"features\": [\n}")
     let result = SourceLoader().load(.file(path: "broken.geojson", resolved: folder.path + "/broken.geojson"))
@@ -441,36 +419,38 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test(arguments: [
-    ("[1, 2]", "", "expected a GeoJSON object, found an array of 2 values"),
-    (#"{"name": "roads"}"#, "type", #"expected a GeoJSON "type" string"#),
-    (#"{"type": "FeatureCollection", "features": {}}"#, "features", #"a FeatureCollection needs a "features" array"#),
+    ("[1, 2]", "", "a GeoJSON object", "an array of 2 values"),
+    (#"{"name": "roads"}"#, "type", #"a GeoJSON "type" string"#, nil),
+    (#"{"type": "FeatureCollection", "features": {}}"#, "features", #"a "features" array in a FeatureCollection"#, "an object"),
   ])
-  func jsonFileThatIsNotGeoJSON(text: String, jsonPath: String, message: String) throws {
-    let folder = try TempFolder()
+  func jsonFileThatIsNotGeoJSON(text: String, jsonPath: String, expected: String, found: String?) throws {
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("x.geojson", text)
     let result = SourceLoader().load(.file(path: "x.geojson", resolved: folder.path + "/x.geojson"))
-    #expect(throws: SourceError.notGeoJSON(path: "x.geojson", jsonPath: jsonPath, message: message)) { try result.get() }
+    #expect(throws: SourceError.notGeoJSON(path: "x.geojson", jsonPath: jsonPath, expected: expected, found: found, hint: nil)) {
+      try result.get()
+    }
     let scene = try geoScene(sources: [#"{"geojson": "x.geojson"}"#], baseDirectory: folder.path)
     #expect(try resolveAll(scene).layers[0].status == [.error])
   }
 
   /// A JSON document of another format (TopoJSON) is not GeoJSON: the layer cannot be drawn.
   @Test func topoJSONIsNotGeoJSON() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("topo.json", #"{"type": "Topology", "objects": {}, "arcs": []}"#)
     let result = SourceLoader().load(.file(path: "topo.json", resolved: folder.path + "/topo.json"))
-    guard case .failure(.notGeoJSON(let path, _, let message)) = result else {
+    guard case .failure(.notGeoJSON(let path, _, _, let found, _)) = result else {
       Issue.record("a TopoJSON file was accepted as GeoJSON: \(result)")
       return
     }
     #expect(path == "topo.json")
-    #expect(message.contains("Topology"))
+    #expect(found?.contains("Topology") == true)
   }
 
   @Test func relativePathsResolveAgainstTheSceneFolder() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write(
       "data/x.geojson",
@@ -490,7 +470,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func sceneLoadedFromDiskResolvesAgainstItsOwnFolder() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("maps/data/x.geojson", collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#))
     try folder.write(
@@ -505,7 +485,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func absolutePathsStayAbsolute() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("abs.geojson", collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#))
     let scene = try geoScene(sources: [#"{"geojson": "\#(folder.path)/abs.geojson"}"#], baseDirectory: "/nonexistent/elsewhere")
@@ -515,7 +495,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func aFileSharedByTwoLayersIsReadOnce() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     try folder.write("data/shared.geojson", collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#, #"{"type": "Point", "coordinates": [0.001, 0]}"#))
     let scene = try geoScene(
@@ -536,7 +516,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
   }
 
   @Test func aMissingFileIsReportedForEveryLayerThatSharesIt() throws {
-    let folder = try TempFolder()
+    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
     defer { folder.cleanUp() }
     let scene = try geoScene(
       sources: [#"{"geojson": "gone.geojson"}"#, #"{"geojson": "gone.geojson"}"#], baseDirectory: folder.path)

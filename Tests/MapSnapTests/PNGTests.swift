@@ -1,6 +1,7 @@
 import Foundation
 import MapSnap
 import Testing
+import _MapSnapTestSupport
 
 // MARK: - Helpers
 
@@ -51,8 +52,6 @@ private func encode(
   }
   return try result.get()
 }
-
-private let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
 /// IHDR bit depth and colour type sit at bytes 24 and 25 of every PNG.
 private func ihdrColorType(_ png: [UInt8]) -> UInt8 { png[25] }
@@ -110,7 +109,7 @@ private func handMadePNG(
   extraChunks: [[UInt8]] = [], filteredRows: [UInt8]
 ) -> [UInt8] {
   let ihdr = bigEndian(width) + bigEndian(height) + [bitDepth, colorType, 0, 0, interlace]
-  return pngSignature + chunk("IHDR", ihdr) + extraChunks.flatMap { $0 }
+  return PNG.signature + chunk("IHDR", ihdr) + extraChunks.flatMap { $0 }
     + chunk("IDAT", zlibStored(filteredRows)) + chunk("IEND", [])
 }
 
@@ -123,7 +122,7 @@ struct PNGTests {
     let pixels = opaqueMap(width: width, height: height)
     let png = try encode(pixels, width: width, height: height)
 
-    #expect(Array(png.prefix(8)) == pngSignature)
+    #expect(Array(png.prefix(8)) == PNG.signature)
     #expect(ihdrColorType(png) == 2, "opaque images must be written as RGB")
     #expect(ihdrBitDepth(png) == 8)
 
@@ -191,7 +190,7 @@ struct PNGTests {
 
   @Test func outputStartsWithSignatureAndIHDR() throws {
     let png = try encode([pixel(1, 2, 3, 255)], width: 1, height: 1)
-    #expect(Array(png.prefix(8)) == pngSignature)
+    #expect(Array(png.prefix(8)) == PNG.signature)
     #expect(Array(png[12..<16]) == Array("IHDR".utf8))
     #expect(Array(png.suffix(8).prefix(4)) == Array("IEND".utf8))
   }
@@ -290,7 +289,7 @@ struct PNGTests {
     for length in [0, 3, 25, 4096] {
       let noise = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
       do {
-        _ = try PNGDecoder.decode(pngSignature + noise)
+        _ = try PNGDecoder.decode(PNG.signature + noise)
         Issue.record("decoded signature + \(length) random bytes")
       } catch {
         guard case .decodingFailed(let message) = error else {

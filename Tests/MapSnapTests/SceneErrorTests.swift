@@ -174,60 +174,60 @@ private let unknownKeyCases: [ErrorCase] = [
 ]
 
 private let missingKeyCases: [ErrorCase] = [
-  ErrorCase("map", sceneDoc(#""layers": []"#), path: "map", .missingKey, message: [#"missing required key "map""#]),
+  ErrorCase("map", sceneDoc(#""layers": []"#), path: "map", .missingKey, message: ["missing required key: expected"]),
   ErrorCase(
     "center", sceneWithMap(#""scale": 2000, "size": [800, 600]"#), path: "map.center", .missingKey,
-    message: [#"missing required key "center""#, "[lon, lat]"]),
+    message: ["missing required key: expected", "[lon, lat]"]),
   ErrorCase(
     "size", sceneWithMap(#""center": [24.94, 60.17], "scale": 2000"#), path: "map.size", .missingKey,
-    message: [#"missing required key "size""#, "[width, height]"]),
+    message: ["missing required key: expected", "[width, height]"]),
   ErrorCase(
     "layer id", sceneWithLayers(#"{"type": "features", "source": \#(okInlineSource), "style": {}}"#),
-    path: "layers[0].id", .missingKey, message: [#"missing required key "id""#]),
+    path: "layers[0].id", .missingKey, message: ["missing required key: expected"]),
   ErrorCase(
     "layer type", sceneWithLayers(featuresLayer("a"), #"{"id": "b", "source": \#(okInlineSource), "style": {}}"#),
     path: "layers[1].type", .missingKey,
-    message: [#"missing required key "type""#, #""features", "graphics", "annotation""#]),
+    message: ["missing required key: expected", #""features", "graphics", "annotation""#]),
   ErrorCase(
     "source", sceneWithLayers(#"{"id": "a", "type": "features", "style": {}}"#), path: "layers[0].source", .missingKey,
-    message: [#"missing required key "source""#]),
+    message: ["missing required key: expected"]),
   ErrorCase(
     "source with neither geojson nor data",
     sceneWithLayers(#"{"id": "a", "type": "features", "source": {}, "style": {}}"#), path: "layers[0].source",
-    .missingKey, message: [#"needs "geojson""#, #""data""#]),
+    .missingKey, message: [#"expected "geojson" (a file path) or "data""#]),
   ErrorCase(
     "style or rules", sceneWithLayers(featuresLayer("a"), #"{"id": "b", "type": "features", "source": \#(okInlineSource)}"#),
-    path: "layers[1]", .missingKey, message: [#"needs "style" or "rules""#]),
+    path: "layers[1]", .missingKey, message: [#"expected "style" (one style for all) or "rules""#]),
   ErrorCase(
     "rule style", sceneWithLayers(featuresLayer("a", #""rules": [{"where": {"k": 1}}]"#)),
-    path: "layers[0].rules[0].style", .missingKey, message: [#"missing required key "style""#]),
+    path: "layers[0].rules[0].style", .missingKey, message: ["missing required key: expected"]),
   ErrorCase(
     "graphics list", sceneWithLayers(#"{"id": "g", "type": "graphics"}"#), path: "layers[0].graphics", .missingKey,
-    message: [#"missing required key "graphics""#]),
+    message: ["missing required key: expected"]),
   ErrorCase(
     "graphic geometry", sceneWithGraphics(okGraphic, #"{"style": {}}"#), path: "layers[0].graphics[1].geometry",
-    .missingKey, message: [#"missing required key "geometry""#]),
+    .missingKey, message: ["missing required key: expected"]),
   ErrorCase(
     "graphic style", sceneWithGraphics(#"{"geometry": {"type": "Point", "coordinates": [0, 0]}}"#),
-    path: "layers[0].graphics[0].style", .missingKey, message: [#"missing required key "style""#]),
+    path: "layers[0].graphics[0].style", .missingKey, message: ["missing required key: expected"]),
 ]
 
 private let conflictCases: [ErrorCase] = [
   ErrorCase(
     "style and rules", sceneWithLayers(featuresLayer("a", #""style": {}, "rules": []"#)), path: "layers[0].rules",
-    message: [#"either "style""#, #""rules", not both"#]),
+    .conflictingKeys, message: [#"expected either "style" or "rules", found both"#]),
   ErrorCase(
     "geojson and data",
     sceneWithLayers(
       #"{"id": "a", "type": "features", "source": {"geojson": "x.geojson", "data": {"type": "FeatureCollection", "features": []}}, "style": {}}"#
     ),
-    path: "layers[0].source.data", message: [#"either "geojson""#, #""data""#, "not both"]),
+    path: "layers[0].source.data", .conflictingKeys, message: [#"expected either "geojson" or "data", found both"#]),
   ErrorCase(
     "scale and zoom", sceneWithMap(#""center": [0, 0], "scale": 2000, "zoom": 18, "size": [10, 10]"#), path: "map.zoom",
-    message: [#"either "scale" or "zoom", not both"#]),
+    .conflictingKeys, message: [#"expected either "scale" or "zoom", found both"#]),
   ErrorCase(
     "marker shape and icon", sceneWithStyle(#""marker": {"shape": "circle", "icon": "v.png"}"#),
-    path: "layers[2].style.marker.icon", message: [#"either "shape" or "icon", not both"#]),
+    path: "layers[2].style.marker.icon", .conflictingKeys, message: [#"expected either "shape" or "icon", found both"#]),
 ]
 
 private let styleCases: [ErrorCase] = [
@@ -280,7 +280,7 @@ private let styleCases: [ErrorCase] = [
     message: ["expected a dash length >= 0", "found number -2"]),
   ErrorCase(
     "strokeDash all zero", sceneWithStyle(#""strokeDash": [0, 0]"#), path: "layers[2].style.strokeDash",
-    message: ["needs at least one length > 0"]),
+    message: ["expected a dash pattern with at least one length > 0", "found only zero lengths"]),
   ErrorCase(
     "colour #12345", sceneWithStyle(##""stroke": "#12345""##), path: "layers[2].style.stroke",
     message: ["expected a colour", ##"found string "#12345""##]),
@@ -321,13 +321,13 @@ private let styleCases: [ErrorCase] = [
 private let mapCases: [ErrorCase] = [
   ErrorCase(
     "version 2", #"{"version": 2, \#(okMapBlock)}"#, path: "version",
-    message: ["this mapsnap reads scene format version 1", "found 2"]),
+    message: ["expected the format version 1", "found number 2"]),
   ErrorCase(
     "version string", #"{"version": "1", \#(okMapBlock)}"#, path: "version",
     message: ["expected the format version 1", #"found string "1""#]),
   ErrorCase(
     "latitude 91", sceneWithMap(#""center": [24.94, 91], "scale": 2000, "size": [800, 600]"#), path: "map.center[1]",
-    message: ["latitude must be within -90…90", "found 91"]),
+    message: ["expected a latitude within -90…90", "found number 91"]),
   ErrorCase(
     "center too short", sceneWithMap(#""center": [24.94], "scale": 2000, "size": [800, 600]"#), path: "map.center",
     message: ["expected [lon, lat] in degrees", "found an array"]),
@@ -395,13 +395,14 @@ private let layerCases: [ErrorCase] = [
   ErrorCase(
     "minScale < maxScale on a layer",
     sceneWithLayers(featuresLayer("a"), featuresLayer("b", #""style": {}, "minScale": 500, "maxScale": 2000"#)),
-    path: "layers[1].minScale",
+    path: "layers[1].minScale", .invertedScaleRange(minScale: 500, maxScale: 2000),
     message: ["minScale 500 is more zoomed in than maxScale 2000", "the larger denominator"],
     hint: .exactly(#"swap them: "minScale": 2000, "maxScale": 500"#)),
   ErrorCase(
     "minScale < maxScale on a rule",
     sceneWithLayers(featuresLayer("a", #""rules": [{"style": {}}, {"minScale": 1000, "maxScale": 4000, "style": {}}]"#)),
-    path: "layers[0].rules[1].minScale", message: ["minScale 1000 is more zoomed in than maxScale 4000"],
+    path: "layers[0].rules[1].minScale", .invertedScaleRange(minScale: 1000, maxScale: 4000),
+    message: ["minScale 1000 is more zoomed in than maxScale 4000"],
     hint: .exactly(#"swap them: "minScale": 4000, "maxScale": 1000"#)),
   ErrorCase(
     "minScale negative", sceneWithLayers(featuresLayer("a", #""style": {}, "minScale": -1"#)), path: "layers[0].minScale",
@@ -411,7 +412,8 @@ private let layerCases: [ErrorCase] = [
     message: ["expected a scale denominator >= 0", #"found string "500""#]),
   ErrorCase(
     "duplicate layer id", sceneWithLayers(featuresLayer("roads"), featuresLayer("rail"), featuresLayer("roads")),
-    path: "layers[2].id", message: [#"duplicate layer id "roads""#, "layers[0] already has it"]),
+    path: "layers[2].id", .duplicateID(firstPath: "layers[0]"),
+    message: [#"duplicate id "roads": layers[0] already has it"#, "expected a unique layer id"]),
   ErrorCase(
     "unknown layer type feature",
     sceneWithLayers(#"{"id": "a", "type": "feature", "source": \#(okInlineSource), "style": {}}"#), path: "layers[0].type",
@@ -466,7 +468,7 @@ private let sourceDataCases: [ErrorCase] = [
   ErrorCase(
     "inline FeatureCollection without features",
     sceneWithLayers(featuresLayer("a"), #"{"id": "b", "type": "features", "source": {"data": {"type": "FeatureCollection"}}, "style": {}}"#),
-    path: "layers[1].source.data.features", message: [#"a FeatureCollection needs a "features" array"#]),
+    path: "layers[1].source.data.features", message: [#"expected a "features" array in a FeatureCollection"#]),
 ]
 
 private let graphicCases: [ErrorCase] = [
@@ -479,7 +481,7 @@ private let graphicCases: [ErrorCase] = [
   ErrorCase(
     "graphic LineString of one point",
     sceneWithGraphics(okGraphic, #"{"geometry": {"type": "LineString", "coordinates": [[24.94, 60.17]]}, "style": {}}"#),
-    path: "layers[0].graphics[1].geometry.coordinates", message: ["a line needs at least 2 positions, found 1"]),
+    path: "layers[0].graphics[1].geometry.coordinates", message: ["expected a line of at least 2 positions, found 1"]),
   ErrorCase(
     "graphic polygon with a string position",
     sceneWithGraphics(
@@ -490,7 +492,7 @@ private let graphicCases: [ErrorCase] = [
     "graphic unclosed ring",
     sceneWithGraphics(
       #"{"geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 1]]]}, "style": {}}"#),
-    path: "layers[0].graphics[0].geometry.coordinates[0]", message: ["ring is not closed"]),
+    path: "layers[0].graphics[0].geometry.coordinates[0]", message: ["expected a closed ring"]),
   ErrorCase(
     "graphic in a GeometryCollection",
     sceneWithGraphics(
@@ -501,7 +503,7 @@ private let graphicCases: [ErrorCase] = [
   ErrorCase(
     "graphic geometry type misspelt",
     sceneWithGraphics(#"{"geometry": {"type": "Linestring", "coordinates": [[0, 0], [1, 1]]}, "style": {}}"#),
-    path: "layers[0].graphics[0].geometry.type", message: [#"unknown geometry type "Linestring""#],
+    path: "layers[0].graphics[0].geometry.type", message: [#"expected a geometry type: one of "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection""#, #"found string "Linestring""#],
     hint: .exactly(#"did you mean "LineString"?"#)),
   ErrorCase(
     "graphic geometry not an object", sceneWithGraphics(#"{"geometry": [0, 0], "style": {}}"#),
@@ -627,12 +629,55 @@ private let viewAnnotationCases: [ErrorCase] = [
       _ = try SceneLoader.load(path: path)
       Issue.record("loading a missing scene file succeeded")
     } catch {
-      #expect(error.kind == .unreadable)
+      #expect(error.kind == .fileNotFound)
       #expect(error.file == path)
       #expect(error.path == "")
       #expect(error.message == "no such file")
       #expect(error.description == "\(path): no such file")
     }
+  }
+
+  @Test func aFolderAsSceneFileIsUnreadable() throws {
+    let path = FileManager.default.temporaryDirectory.path
+    let error = #expect(throws: SceneError.self) { try SceneLoader.load(path: path) }
+    #expect(error?.kind == .unreadable(reason: "is a directory"))
+    #expect(error?.description == "\(path): cannot read: is a directory")
+  }
+
+  // MARK: The data behind the message
+
+  @Test func errorsCarryWhatWasExpectedAndWhatWasFound() throws {
+    let width = try #require(decodeError(sceneWithStyle(#""strokeWidth": -1"#)))
+    #expect(width.kind == .invalidValue)
+    #expect(width.expected == "a width >= 0 in logical pixels")
+    #expect(width.found == "number -1")
+    #expect(width.hint == nil)
+
+    let key = try #require(decodeError(sceneWithStyle(#""fil": "red""#)))
+    #expect(key.kind == .unknownKey)
+    #expect(key.expected == "a style")
+    #expect(key.found == #""fil""#)
+    #expect(key.hint == #"did you mean "fill"?"#)
+
+    let missing = try #require(decodeError(sceneWithMap(#""center": [24.94, 60.17], "scale": 2000"#)))
+    #expect(missing.kind == .missingKey)
+    #expect(missing.path == "map.size")
+    #expect(missing.expected == "[width, height] in logical pixels")
+    #expect(missing.found == nil)
+
+    let syntax = try #require(decodeError("{"))
+    #expect(syntax.kind == .syntax(line: 1, column: 2))
+    #expect(syntax.found?.hasPrefix("unexpected end of input") == true)
+  }
+
+  @Test func everyKindHasOneShape() {
+    // file[:line:column]: path: message (hint), whatever the kind.
+    let error = SceneError(
+      file: "a.json", path: "map.size", kind: .imageTooLarge(width: 40000, height: 10), expected: "at most 32768 per side",
+      found: "40000×10", hint: "lower --pixel-ratio")
+    #expect(error.description == "a.json: map.size: expected at most 32768 per side, found 40000×10 (lower --pixel-ratio)")
+    let noPath = SceneError(file: "a.json", kind: .fontsUnavailable(.noFonts(["/f"])))
+    #expect(noPath.description.hasPrefix("a.json: the scene has text but no fonts: /f: "))
   }
 
   // MARK: Valid scenes around the limits
@@ -659,9 +704,9 @@ private let viewAnnotationCases: [ErrorCase] = [
       Issue.record("a viewport without any scale was made")
     } catch {
       #expect(error.path == "map.scale")
-      #expect(error.kind == .missingKey)
+      #expect(error.kind == .noScale)
       #expect(error.file == errorSceneFile)
-      #expect(error.message.contains(#"give "scale" or "zoom""#))
+      #expect(error.message.contains(#"no scale: expected "scale" or "zoom""#))
       #expect(error.message.contains("--scale"))
     }
     let v = try ViewOverrides(scale: 2000).viewport(for: scene)
@@ -683,9 +728,9 @@ private let viewAnnotationCases: [ErrorCase] = [
       Issue.record("a 40000-pixel-wide image was accepted")
     } catch {
       #expect(error.path == "map.size")
-      #expect(error.kind == .invalidValue)
+      #expect(error.kind == .imageTooLarge(width: 40000, height: 200))
       #expect(error.message.contains("40000×200"))
-      #expect(error.message.contains("at most 32768 per side"))
+      #expect(error.message.contains("at most 32768 pixels per side"))
     }
     // Exactly 32768 is allowed.
     let v = try ViewOverrides(size: (16384, 100)).viewport(for: scene)
@@ -704,6 +749,7 @@ private let viewAnnotationCases: [ErrorCase] = [
       Issue.record("an image of more than 2^28 pixels was accepted")
     } catch {
       #expect(error.path == "map.size")
+      #expect(error.kind == .imageTooLarge(width: 16384, height: 16385))
       #expect(error.message.contains("16384×16385"))
       #expect(error.message.contains("268435456 pixels in all"))
     }

@@ -1,45 +1,6 @@
 internal import _PNGShims
 internal import _MapSnapRaster
 
-/// How PNG rows are filtered before compression.
-public enum PNGFilter: Sendable, Equatable, Hashable {
-  /// Filter type 0 (None) on every row. Fastest; on flat-colour map images it
-  /// usually compresses as well as adaptive filtering.
-  case none
-  /// libpng's adaptive per-row choice among all five filters (libpng's default).
-  /// Better for photographic content, slower to encode.
-  case adaptive
-}
-
-/// Knobs for ``PNGEncoder``.
-///
-/// zlib always runs with `Z_DEFAULT_STRATEGY` and a 256 KiB compression buffer
-/// (so large images get few IDAT chunks).
-public struct PNGEncodingOptions: Sendable, Equatable, Hashable {
-  /// zlib compression level, `0...9` (0 stores, 9 is slowest). Default 2.
-  public var compressionLevel: Int
-  /// Row filtering. Default ``PNGFilter/none``.
-  public var filter: PNGFilter
-
-  /// Threads compressing with ``PNGFilter/none``; 0 means one per active
-  /// processor. The bytes written are the same for every value: the zlib
-  /// stream is cut into segments by image width alone.
-  public var threads: Int
-
-  public init(compressionLevel: Int = 2, filter: PNGFilter = .none, threads: Int = 0) {
-    self.compressionLevel = compressionLevel
-    self.filter = filter
-    self.threads = threads
-  }
-
-  /// Level 2, no filtering: the default, tuned for encode speed.
-  public static let fast = PNGEncodingOptions(compressionLevel: 2, filter: .none)
-  /// Level 9, no filtering: the smallest files of zlib's levels on map frames
-  /// (level 6 is larger than level 2 on frames with haloed text), about
-  /// 4–6 times slower than `fast`.
-  public static let small = PNGEncodingOptions(compressionLevel: 9, filter: .none)
-}
-
 /// Encodes premultiplied RGBA8 pixel buffers as PNG files through libpng.
 ///
 /// **The colour-type rule.** The encoder first scans the alpha of every pixel
@@ -219,19 +180,5 @@ public enum PNGEncoder {
     default:
       throw .encodingFailed(message)
     }
-  }
-}
-
-/// Runs a shim call with a 256-byte error buffer; returns its status and the
-/// message the shim left there.
-func withShimErrorMessage(
-  _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
-) -> (PNGShimStatus, String) {
-  withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
-    let base = buffer.baseAddress!
-    base.initialize(to: 0)
-    let status = body(base, buffer.count)
-    let message = String(cString: base)
-    return (PNGShimStatus(rawValue: UInt32(bitPattern: status)), message)
   }
 }

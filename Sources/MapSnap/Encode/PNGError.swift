@@ -1,7 +1,13 @@
+internal import _PNGShims
+
 /// Everything that can go wrong while encoding or decoding a PNG.
 ///
-/// Every case carries enough context to say what happened without a debugger;
-/// ``description`` turns it into one sentence.
+/// One type for both directions: the encoder and the decoder go through the
+/// same libpng shims (`_PNGShims`), whose failures reach Swift through
+/// ``withShimErrorMessage(_:)`` below. Every case carries enough context to
+/// say what happened without a debugger; ``description`` turns it into one
+/// line shaped like every mapsnap error: where, then what was expected or
+/// what happened (`PNG decoder: expected at most 268435456 pixels, found 70000×70000`).
 public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
   /// Encoding was asked for an image with a side that is zero, negative, or
   /// larger than PNG's limit of 2³¹ − 1.
@@ -24,32 +30,49 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
   case outOfMemory
   /// `PNGDecoder.decode(contentsOf:)` was given a path that does not exist.
   case fileNotFound(path: String)
-  /// The file exists but could not be read (permissions, a directory, I/O error).
+  /// The file exists but could not be read (permissions, a directory, I/O
+  /// error); `reason` is the system's.
   case fileReadFailed(path: String, reason: String)
 
   public var description: String {
+    let (place, what): (String, String)
     switch self {
     case .invalidDimensions(let width, let height):
-      return "cannot encode a \(width)×\(height) PNG: width and height must be in 1...2147483647"
+      (place, what) = ("PNG encoder", "expected a width and height in 1...2147483647, found \(width)×\(height)")
     case .pixelBufferTooSmall(let required, let actual):
-      return "pixel buffer holds \(actual) pixels but the image needs \(required)"
+      (place, what) = ("PNG encoder", "expected a pixel buffer of \(required) pixels (width × height), found \(actual)")
     case .invalidCompressionLevel(let level):
-      return "PNG compression level \(level) is outside zlib's range 0...9"
+      (place, what) = ("PNG encoder", "expected a compression level in zlib's range 0...9, found \(level)")
     case .encodingFailed(let message):
-      return "PNG encoding failed: \(message)"
+      (place, what) = ("PNG encoder", "libpng failed: \(message)")
     case .notAPNG:
-      return "data is not a PNG (it does not start with the PNG signature)"
+      (place, what) = ("PNG decoder", "not a PNG: expected the 8-byte PNG signature at the start")
     case .decodingFailed(let message):
-      return "PNG decoding failed: \(message)"
+      (place, what) = ("PNG decoder", "libpng failed: \(message)")
     case .imageTooLarge(let width, let height):
-      return
-        "PNG is \(width)×\(height) pixels, more than the decoder's limit of \(PNGDecoder.maximumPixelCount) pixels"
+      (place, what) = ("PNG decoder", "expected at most \(PNGDecoder.maximumPixelCount) pixels, found \(width)×\(height)")
     case .outOfMemory:
-      return "out of memory while encoding or decoding a PNG"
+      (place, what) = ("PNG", "out of memory")
     case .fileNotFound(let path):
-      return "no PNG file at '\(path)'"
+      (place, what) = (path, "no such file")
     case .fileReadFailed(let path, let reason):
-      return "could not read PNG file '\(path)': \(reason)"
+      (place, what) = (path, "cannot read: \(reason)")
     }
+    return "\(place): \(what)"
+  }
+}
+
+/// Runs a shim call with a 256-byte error buffer; returns its status and the
+/// message the shim left there (the payload of ``PNGError/encodingFailed(_:)``
+/// and ``PNGError/decodingFailed(_:)``).
+func withShimErrorMessage(
+  _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
+) -> (PNGShimStatus, String) {
+  withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+    let base = buffer.baseAddress!
+    base.initialize(to: 0)
+    let status = body(base, buffer.count)
+    let message = String(cString: base)
+    return (PNGShimStatus(rawValue: UInt32(bitPattern: status)), message)
   }
 }

@@ -413,7 +413,7 @@ extension MapResolver {
       do {
         library = try FontLibrary(directories: [FontLibrary.bundledDirectory])
       } catch {
-        throw SceneError(file: scene.file, path: "", kind: .invalidValue, message: "the scene has text but \(error)")
+        throw SceneError(file: scene.file, kind: .fontsUnavailable(error))
       }
     }
     try library.check(scene)

@@ -20,8 +20,9 @@ public struct ViewOverrides: Sendable {
 
   /// The viewport of `scene` with these overrides applied. An override of
   /// `scale` or `zoom` replaces whichever of the two the scene gave.
-  /// - Throws: `SceneError` when neither the scene nor the overrides give a
-  ///   scale, or the output image would be too large.
+  /// - Throws: `SceneError` of kind `.noScale` when neither the scene nor
+  ///   the overrides give a scale, or `.imageTooLarge` when the output image
+  ///   would be too large.
   public func viewport(for scene: Scene) throws(SceneError) -> Viewport {
     let m = scene.map
     let scale: Double
@@ -34,15 +35,17 @@ public struct ViewOverrides: Sendable {
     } else if let z = m.zoom {
       scale = Viewport.scale(forZoom: z)
     } else {
-      throw SceneError(file: scene.file, path: "map.scale", kind: .missingKey, message: "no scale: give \"scale\" or \"zoom\" in the map block, or --scale / --zoom")
+      throw SceneError(
+        file: scene.file, path: "map.scale", kind: .noScale, expected: "\"scale\" or \"zoom\" in the map block, or --scale / --zoom")
     }
     let size = self.size ?? m.size
     let ratio = pixelRatio ?? m.pixelRatio
     let v = Viewport(center: center ?? m.center, scale: scale, width: size.width, height: size.height, pixelRatio: ratio, dpi: m.dpi)
     if v.deviceWidth > SceneDecoder.maxSide || v.deviceHeight > SceneDecoder.maxSide || v.deviceWidth * v.deviceHeight > SceneDecoder.maxPixels {
       throw SceneError(
-        file: scene.file, path: "map.size", kind: .invalidValue,
-        message: "the image would be \(v.deviceWidth)×\(v.deviceHeight) pixels (size × pixelRatio, after command-line overrides); at most \(SceneDecoder.maxSide) per side and \(SceneDecoder.maxPixels) pixels in all")
+        file: scene.file, path: "map.size", kind: .imageTooLarge(width: v.deviceWidth, height: v.deviceHeight),
+        expected: "an image of at most \(SceneDecoder.maxSide) pixels per side and \(SceneDecoder.maxPixels) pixels in all",
+        found: "\(v.deviceWidth)×\(v.deviceHeight) pixels (size × pixelRatio, after command-line overrides)")
     }
     return v
   }

@@ -32,32 +32,3 @@ public struct Layer: Sendable {
     self.content = content
   }
 }
-
-/// Where a `features` layer's GeoJSON comes from.
-public enum Source: Sendable {
-  /// A file; relative paths resolve against the scene file's folder.
-  case file(path: String, resolved: String)
-  /// An inline FeatureCollection, already decoded.
-  case inline(FeatureCollection)
-}
-
-/// A single style for every feature, or rules where the first match wins.
-public enum Styling: Sendable {
-  case single(Style)
-  case rules([Rule])
-}
-
-/// One inline geometry of a `graphics` layer.
-public struct Graphic: Sendable {
-  public var id: String?
-  public var geometry: Geometry
-  public var style: Style
-  public var floor: FloorValue?
-
-  public init(id: String?, geometry: Geometry, style: Style, floor: FloorValue?) {
-    self.id = id
-    self.geometry = geometry
-    self.style = style
-    self.floor = floor
-  }
-}

@@ -9,13 +9,13 @@ struct ObjectReader {
   /// - Throws: when `value` is not an object or holds a key not in `allowed`.
   init(_ value: JSONValue, at path: JSONPath, file: String, what: String, allowed: [String]) throws(SceneError) {
     guard case .object(let obj) = value else {
-      throw SceneError(file: file, path: path.description, kind: .invalidValue, message: "expected \(what) (a JSON object), found \(describe(value))")
+      throw SceneError(file: file, at: path, kind: .invalidValue, expected: "\(what) (a JSON object)", found: describe(value))
     }
     for key in obj.keys where !allowed.contains(key) {
       let hint = closestMatch(to: key, in: allowed).map { "did you mean \"\($0)\"?" }
       throw SceneError(
-        file: file, path: path.key(key).description, kind: .unknownKey,
-        message: "unknown key \"\(key)\" in \(what)", hint: hint ?? "allowed: \(allowed.joined(separator: ", "))")
+        file: file, at: path.key(key), kind: .unknownKey, expected: what, found: "\"\(key)\"",
+        hint: hint ?? "allowed: \(allowed.joined(separator: ", "))")
     }
     self.object = obj
     self.path = path
@@ -24,35 +24,52 @@ struct ObjectReader {
 
   func has(_ key: String) -> Bool { object[key] != nil }
 
-  func error(_ key: String, _ message: String, kind: SceneError.Kind = .invalidValue, hint: String? = nil) -> SceneError {
-    SceneError(file: file, path: path.key(key).description, kind: kind, message: message, hint: hint)
+  /// An error at `key` of this object.
+  func error(
+    _ key: String, _ kind: SceneError.Kind = .invalidValue, expected: String? = nil, found: String? = nil, hint: String? = nil
+  ) -> SceneError {
+    SceneError(file: file, at: path.key(key), kind: kind, expected: expected, found: found, hint: hint)
+  }
+
+  /// `key` holds `value`, which is not what the format wants there.
+  func invalid(_ key: String, expected: String, found value: JSONValue, hint: String? = nil) -> SceneError {
+    error(key, expected: expected, found: describe(value), hint: hint)
+  }
+
+  /// The required `key` is absent.
+  func missing(_ key: String, _ expected: String) -> SceneError {
+    error(key, .missingKey, expected: expected)
+  }
+
+  /// `first` and `second` exclude each other and both are given; the error
+  /// is at `second`.
+  func conflict(_ first: String, _ second: String) -> SceneError {
+    error(second, .conflictingKeys, expected: "either \"\(first)\" or \"\(second)\"", found: "both")
   }
 
   func require(_ key: String, _ expected: String) throws(SceneError) -> JSONValue {
-    guard let v = object[key] else {
-      throw error(key, "missing required key \"\(key)\": expected \(expected)", kind: .missingKey)
-    }
+    guard let v = object[key] else { throw missing(key, expected) }
     return v
   }
 
   func number(_ key: String, _ expected: String = "a number", where ok: (Double) -> Bool = { _ in true }) throws(SceneError) -> Double? {
     guard let v = object[key] else { return nil }
     guard case .number(let n) = v, ok(n) else {
-      throw error(key, "expected \(expected), found \(describe(v))")
+      throw invalid(key, expected: expected, found: v)
     }
     return n
   }
 
   func bool(_ key: String) throws(SceneError) -> Bool? {
     guard let v = object[key] else { return nil }
-    guard case .bool(let b) = v else { throw error(key, "expected true or false, found \(describe(v))") }
+    guard case .bool(let b) = v else { throw invalid(key, expected: "true or false", found: v) }
     return b
   }
 
   func string(_ key: String, nonEmpty: Bool = false) throws(SceneError) -> String? {
     guard let v = object[key] else { return nil }
     guard case .string(let s) = v, !(nonEmpty && s.isEmpty) else {
-      throw error(key, "expected \(nonEmpty ? "a non-empty string" : "a string"), found \(describe(v))")
+      throw invalid(key, expected: nonEmpty ? "a non-empty string" : "a string", found: v)
     }
     return s
   }
@@ -60,11 +77,11 @@ struct ObjectReader {
   func color(_ key: String) throws(SceneError) -> Color? {
     guard let v = object[key] else { return nil }
     guard case .string(let s) = v else {
-      throw error(key, "expected \(ColorParser.expectedDescription), found \(describe(v))")
+      throw invalid(key, expected: ColorParser.expectedDescription, found: v)
     }
     guard let c = ColorParser.parse(s) else {
-      throw error(
-        key, "expected \(ColorParser.expectedDescription), found \(describe(v))",
+      throw invalid(
+        key, expected: ColorParser.expectedDescription, found: v,
         hint: ColorParser.suggestion(for: s).map { "did you mean \"\($0)\"?" })
     }
     return c
@@ -74,9 +91,9 @@ struct ObjectReader {
   func choice(_ key: String, _ choices: [String]) throws(SceneError) -> String? {
     guard let v = object[key] else { return nil }
     let list = choices.map { "\"\($0)\"" }.joined(separator: ", ")
-    guard case .string(let s) = v else { throw error(key, "expected one of \(list), found \(describe(v))") }
+    guard case .string(let s) = v else { throw invalid(key, expected: "one of \(list)", found: v) }
     guard choices.contains(s) else {
-      throw error(key, "expected one of \(list), found \(describe(v))", hint: closestMatch(to: s, in: choices).map { "did you mean \"\($0)\"?" })
+      throw invalid(key, expected: "one of \(list)", found: v, hint: closestMatch(to: s, in: choices).map { "did you mean \"\($0)\"?" })
     }
     return s
   }
@@ -84,11 +101,11 @@ struct ObjectReader {
   /// An array of exactly `count` numbers accepted by `ok`.
   func numbers(_ key: String, count: Int, _ expected: String, where ok: (Double) -> Bool = { $0.isFinite }) throws(SceneError) -> [Double]? {
     guard let v = object[key] else { return nil }
-    guard case .array(let a) = v, a.count == count else { throw error(key, "expected \(expected), found \(describe(v))") }
+    guard case .array(let a) = v, a.count == count else { throw invalid(key, expected: expected, found: v) }
     var out: [Double] = []
     for (i, e) in a.enumerated() {
       guard case .number(let n) = e, ok(n) else {
-        throw SceneError(file: file, path: path.key(key).index(i).description, kind: .invalidValue, message: "expected \(expected), found \(describe(e))")
+        throw SceneError(file: file, at: path.key(key).index(i), kind: .invalidValue, expected: expected, found: describe(e))
       }
       out.append(n)
     }
@@ -101,17 +118,9 @@ struct ObjectReader {
     let maxS = try number("maxScale", "a scale denominator >= 0 (0 = no limit)") { $0 >= 0 && $0.isFinite } ?? 0
     if minS != 0 && maxS != 0 && minS < maxS {
       throw error(
-        "minScale",
-        "minScale \(format(minS)) is more zoomed in than maxScale \(format(maxS)): minScale is the most zoomed-out scale (the larger denominator)",
+        "minScale", .invertedScaleRange(minScale: minS, maxScale: maxS),
         hint: "swap them: \"minScale\": \(format(maxS)), \"maxScale\": \(format(minS))")
     }
     return ScaleRange(minScale: minS, maxScale: maxS)
   }
-}
-
-/// A number as people write it: integral values without a fraction ("2",
-/// not "2.0"), others in Swift's shortest round-trip form. Used for
-/// messages, floors, labels and file names.
-func format(_ n: Double) -> String {
-  n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
 }

@@ -16,39 +16,29 @@ struct SceneDecoder {
     let top = try ObjectReader(root, at: JSONPath(), file: file, what: "a scene", allowed: ["version", "map", "layers", "viewAnnotations"])
     if let v = try top.number("version", "the format version 1") {
       guard v == 1 else {
-        throw top.error("version", "this mapsnap reads scene format version 1, found \(format(v))")
+        throw top.error("version", expected: "the format version 1 (the one this mapsnap reads)", found: describe(.number(v)))
       }
     }
     let map = try decodeMap(try top.require("map", "the map block { \"center\", \"scale\", \"size\" }"), at: JSONPath().key("map"))
     var layers: [Layer] = []
     if let lv = top.object["layers"] {
-      guard case .array(let list) = lv else { throw top.error("layers", "expected an array of layers, found \(describe(lv))") }
-      var seen: [String: Int] = [:]
+      guard case .array(let list) = lv else { throw top.invalid("layers", expected: "an array of layers", found: lv) }
+      var ids = UniqueIDs(file: file, list: JSONPath().key("layers"), expected: "a unique layer id")
       for (i, item) in list.enumerated() {
         let layer = try decodeLayer(item, at: JSONPath().key("layers").index(i))
-        if let first = seen[layer.id] {
-          throw SceneError(
-            file: file, path: JSONPath().key("layers").index(i).key("id").description, kind: .invalidValue,
-            message: "duplicate layer id \"\(layer.id)\": layers[\(first)] already has it; ids must be unique")
-        }
-        seen[layer.id] = i
+        try ids.insert(layer.id, at: i)
         layers.append(layer)
       }
     }
     var annotations: [ViewAnnotation] = []
     if let va = top.object["viewAnnotations"] {
       guard case .array(let list) = va else {
-        throw top.error("viewAnnotations", "expected an array of view annotations, found \(describe(va))")
+        throw top.invalid("viewAnnotations", expected: "an array of view annotations", found: va)
       }
-      var seen: [String: Int] = [:]
+      var ids = UniqueIDs(file: file, list: JSONPath().key("viewAnnotations"), expected: "a unique view annotation id")
       for (i, a) in list.enumerated() {
         let annotation = try decodeViewAnnotation(a, at: JSONPath().key("viewAnnotations").index(i), index: i, layers: layers)
-        if let first = seen[annotation.id] {
-          throw SceneError(
-            file: file, path: JSONPath().key("viewAnnotations").index(i).key("id").description, kind: .invalidValue,
-            message: "duplicate view annotation id \"\(annotation.id)\": viewAnnotations[\(first)] already has it; ids must be unique")
-        }
-        seen[annotation.id] = i
+        try ids.insert(annotation.id, at: i)
         annotations.append(annotation)
       }
     }
@@ -65,26 +55,30 @@ struct SceneDecoder {
       allowed: ["center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor"])
     guard
       let c = try r.numbers("center", count: 2, "[lon, lat] in degrees", where: { $0.isFinite })
-    else { throw r.error("center", "missing required key \"center\": expected [lon, lat] in degrees", kind: .missingKey) }
+    else { throw r.missing("center", "[lon, lat] in degrees") }
     guard c[0] >= -180 && c[0] <= 180 else {
-      throw SceneError(file: file, path: path.key("center").index(0).description, kind: .invalidValue, message: "longitude must be within -180…180, found \(format(c[0]))")
+      throw SceneError(
+        file: file, at: path.key("center").index(0), kind: .invalidValue, expected: "a longitude within -180…180",
+        found: describe(.number(c[0])))
     }
     guard c[1] >= -90 && c[1] <= 90 else {
-      throw SceneError(file: file, path: path.key("center").index(1).description, kind: .invalidValue, message: "latitude must be within -90…90, found \(format(c[1]))")
+      throw SceneError(
+        file: file, at: path.key("center").index(1), kind: .invalidValue, expected: "a latitude within -90…90",
+        found: describe(.number(c[1])))
     }
     let scale = try r.number("scale", "a scale denominator > 0 (2000 means 1:2000)") { $0 > 0 && $0.isFinite }
     let zoom = try r.number("zoom", "a zoom level between 0 and 30") { $0 >= 0 && $0 <= 30 }
     if scale != nil && zoom != nil {
-      throw r.error("zoom", "give either \"scale\" or \"zoom\", not both")
+      throw r.conflict("scale", "zoom")
     }
     guard let s = try r.numbers("size", count: 2, "[width, height] in logical pixels, whole numbers from 1 to \(Self.maxSide)", where: { $0 >= 1 && $0 <= Double(Self.maxSide) && $0 == $0.rounded() })
-    else { throw r.error("size", "missing required key \"size\": expected [width, height] in logical pixels", kind: .missingKey) }
+    else { throw r.missing("size", "[width, height] in logical pixels") }
     var m = MapSettings(center: (c[0], c[1]), scale: scale, zoom: zoom, size: (Int(s[0]), Int(s[1])))
     m.pixelRatio = try r.number("pixelRatio", "a pixel ratio > 0 and <= 16") { $0 > 0 && $0 <= 16 } ?? 1
     m.dpi = try r.number("dpi", "dots per inch > 0") { $0 > 0 && $0.isFinite } ?? 96
     m.background = try r.color("background") ?? .white
     if let f = r.object["floor"] {
-      guard let floor = FloorValue(json: f) else { throw r.error("floor", "expected a floor as a string or number, found \(describe(f))") }
+      guard let floor = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor as a string or number", found: f) }
       m.floor = floor
     }
     return m
@@ -96,18 +90,20 @@ struct SceneDecoder {
     let common = ["id", "type", "visible", "opacity", "minScale", "maxScale", "floorField", "idField"]
     // Read the type first so the allowed keys can depend on it.
     guard case .object(let obj) = value else {
-      throw SceneError(file: file, path: path.description, kind: .invalidValue, message: "expected a layer (a JSON object), found \(describe(value))")
+      throw SceneError(file: file, at: path, kind: .invalidValue, expected: "a layer (a JSON object)", found: describe(value))
     }
     let kinds = Layer.Kind.allCases.map(\.rawValue)
     guard let tv = obj["type"] else {
-      throw SceneError(file: file, path: path.key("type").description, kind: .missingKey, message: "missing required key \"type\": expected one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))")
+      throw SceneError(file: file, at: path.key("type"), kind: .missingKey, expected: "one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))")
     }
     guard case .string(let ts) = tv, let kind = Layer.Kind(rawValue: ts) else {
       var hint: String? = nil
       if case .string(let ts) = tv {
         hint = closestMatch(to: ts, in: kinds).map { "did you mean \"\($0)\"?" } ?? (ts == "tiles" ? "tiles layers are planned, not yet supported" : nil)
       }
-      throw SceneError(file: file, path: path.key("type").description, kind: .invalidValue, message: "expected one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", ")), found \(describe(tv))", hint: hint)
+      throw SceneError(
+        file: file, at: path.key("type"), kind: .invalidValue, expected: "one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))",
+        found: describe(tv), hint: hint)
     }
     let specific: [String]
     switch kind {
@@ -117,7 +113,7 @@ struct SceneDecoder {
     }
     let r = try ObjectReader(value, at: path, file: file, what: "\(kind == .annotation ? "an" : "a") \(kind.rawValue) layer", allowed: common + specific)
     guard let id = try r.string("id", nonEmpty: true) else {
-      throw r.error("id", "missing required key \"id\": expected a unique layer id", kind: .missingKey)
+      throw r.missing("id", "a unique layer id")
     }
     let content: Layer.Content
     switch kind {
@@ -126,7 +122,7 @@ struct SceneDecoder {
       content = .features(source: source, styling: try decodeStyling(r))
     case .graphics:
       let gv = try r.require("graphics", "an array of graphics")
-      guard case .array(let list) = gv else { throw r.error("graphics", "expected an array of graphics, found \(describe(gv))") }
+      guard case .array(let list) = gv else { throw r.invalid("graphics", expected: "an array of graphics", found: gv) }
       var graphics: [Graphic] = []
       for (i, g) in list.enumerated() { graphics.append(try decodeGraphic(g, at: path.key("graphics").index(i))) }
       content = .graphics(graphics)
@@ -146,9 +142,10 @@ struct SceneDecoder {
     let r = try ObjectReader(value, at: path, file: file, what: "a source", allowed: ["geojson", "data"])
     switch (r.object["geojson"], r.object["data"]) {
     case (.some, .some):
-      throw r.error("data", "give either \"geojson\" (a file) or \"data\" (inline GeoJSON), not both")
+      throw r.conflict("geojson", "data")
     case (.none, .none):
-      throw SceneError(file: file, path: path.description, kind: .missingKey, message: "a source needs \"geojson\" (a file path) or \"data\" (an inline FeatureCollection)")
+      throw SceneError(
+        file: file, at: path, kind: .missingKey, expected: "\"geojson\" (a file path) or \"data\" (an inline FeatureCollection)")
     case (.some, .none):
       let p = try r.string("geojson", nonEmpty: true)!
       return .file(path: p, resolved: FileIO.resolve(p, against: baseDirectory))
@@ -156,7 +153,7 @@ struct SceneDecoder {
       do {
         return .inline(try GeoJSONDecoder.decodeDocument(data, path: path.key("data")))
       } catch {
-        throw SceneError(file: file, path: error.path.description, kind: .invalidValue, message: error.message, hint: error.hint)
+        throw SceneError(file: file, issue: error)
       }
     }
   }
@@ -164,13 +161,13 @@ struct SceneDecoder {
   private func decodeStyling(_ r: ObjectReader) throws(SceneError) -> Styling {
     switch (r.object["style"], r.object["rules"]) {
     case (.some, .some):
-      throw r.error("rules", "give either \"style\" (one style for all) or \"rules\", not both")
+      throw r.conflict("style", "rules")
     case (.none, .none):
-      throw SceneError(file: file, path: r.path.description, kind: .missingKey, message: "a features layer needs \"style\" or \"rules\"")
+      throw SceneError(file: file, at: r.path, kind: .missingKey, expected: "\"style\" (one style for all) or \"rules\"")
     case (.some(let s), .none):
       return .single(try decodeStyle(s, at: r.path.key("style")))
     case (.none, .some(let rv)):
-      guard case .array(let list) = rv else { throw r.error("rules", "expected an array of rules, found \(describe(rv))") }
+      guard case .array(let list) = rv else { throw r.invalid("rules", expected: "an array of rules", found: rv) }
       var rules: [Rule] = []
       for (i, item) in list.enumerated() {
         let rp = r.path.key("rules").index(i)
@@ -185,7 +182,7 @@ struct SceneDecoder {
 
   private func decodeFilter(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Filter {
     guard case .object(let obj) = value else {
-      throw SceneError(file: file, path: path.description, kind: .invalidValue, message: "expected an object of property: value, found \(describe(value))")
+      throw SceneError(file: file, at: path, kind: .invalidValue, expected: "an object of property: value", found: describe(value))
     }
     var clauses: [(String, [JSONValue])] = []
     for (key, v) in obj.pairs {
@@ -195,18 +192,18 @@ struct SceneDecoder {
         clauses.append((key, [v]))
       case .array(let values):
         guard !values.isEmpty else {
-          throw SceneError(file: file, path: kp.description, kind: .invalidValue, message: "expected a non-empty array of values to match, found an empty array")
+          throw SceneError(file: file, at: kp, kind: .invalidValue, expected: "a non-empty array of values to match", found: describe(v))
         }
         for (i, e) in values.enumerated() {
           switch e {
           case .string, .number, .bool, .null: break
           default:
-            throw SceneError(file: file, path: kp.index(i).description, kind: .invalidValue, message: "expected a string, number, boolean or null, found \(describe(e))")
+            throw SceneError(file: file, at: kp.index(i), kind: .invalidValue, expected: "a string, number, boolean or null", found: describe(e))
           }
         }
         clauses.append((key, values))
       case .object:
-        throw SceneError(file: file, path: kp.description, kind: .invalidValue, message: "expected a value or an array of values to match, found an object")
+        throw SceneError(file: file, at: kp, kind: .invalidValue, expected: "a value or an array of values to match", found: describe(v))
       }
     }
     return Filter(clauses: clauses)
@@ -225,17 +222,17 @@ struct SceneDecoder {
     s.strokeWidth = try r.number("strokeWidth", "a width >= 0 in logical pixels") { $0 >= 0 && $0.isFinite } ?? 1
     if let dv = r.object["strokeDash"] {
       guard case .array(let a) = dv, !a.isEmpty else {
-        throw r.error("strokeDash", "expected a non-empty array of lengths [on, off, …], found \(describe(dv))")
+        throw r.invalid("strokeDash", expected: "a non-empty array of lengths [on, off, …]", found: dv)
       }
       var dash: [Double] = []
       for (i, e) in a.enumerated() {
         guard case .number(let n) = e, n >= 0, n.isFinite else {
-          throw SceneError(file: file, path: path.key("strokeDash").index(i).description, kind: .invalidValue, message: "expected a dash length >= 0, found \(describe(e))")
+          throw SceneError(file: file, at: path.key("strokeDash").index(i), kind: .invalidValue, expected: "a dash length >= 0", found: describe(e))
         }
         dash.append(n)
       }
       guard dash.contains(where: { $0 > 0 }) else {
-        throw r.error("strokeDash", "a dash pattern needs at least one length > 0")
+        throw r.error("strokeDash", expected: "a dash pattern with at least one length > 0", found: "only zero lengths")
       }
       s.strokeDash = dash
     }
@@ -256,7 +253,7 @@ struct SceneDecoder {
       value, at: path, file: file, what: "a label",
       allowed: ["field", "size", "color", "font", "halo", "anchors", "offset", "allowOverlap", "priority"])
     guard let field = try r.string("field", nonEmpty: true) else {
-      throw r.error("field", "missing required key \"field\": expected the property holding the label's text", kind: .missingKey)
+      throw r.missing("field", "the property holding the label's text")
     }
     var l = LabelStyle(field: field)
     l.size = try r.number("size", "a text size > 0 in logical pixels") { $0 > 0 && $0 <= 1000 } ?? 12
@@ -266,7 +263,7 @@ struct SceneDecoder {
     if let h = r.object["halo"] { l.halo = try decodeHalo(h, at: path.key("halo")) }
     if let av = r.object["anchors"] {
       guard case .array(let list) = av, !list.isEmpty else {
-        throw r.error("anchors", "expected a non-empty array of anchors, found \(describe(av))")
+        throw r.invalid("anchors", expected: "a non-empty array of anchors", found: av)
       }
       let names = Anchor.allCases.map(\.rawValue)
       l.anchors = []
@@ -275,8 +272,8 @@ struct SceneDecoder {
           var hint: String? = nil
           if case .string(let name) = a { hint = closestMatch(to: name, in: names).map { "did you mean \"\($0)\"?" } }
           throw SceneError(
-            file: file, path: path.key("anchors").index(i).description, kind: .invalidValue,
-            message: "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), found \(describe(a))", hint: hint)
+            file: file, at: path.key("anchors").index(i), kind: .invalidValue,
+            expected: "one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))", found: describe(a), hint: hint)
         }
         l.anchors.append(anchor)
       }
@@ -307,34 +304,38 @@ struct SceneDecoder {
     let target: ViewAnnotation.Target
     switch (r.object["coordinate"], r.object["feature"]) {
     case (.some, .some):
-      throw r.error("feature", "give either \"coordinate\" or \"feature\", not both")
+      throw r.conflict("coordinate", "feature")
     case (.none, .none):
       throw SceneError(
-        file: file, path: path.description, kind: .missingKey,
-        message: "a view annotation needs \"coordinate\" ([lon, lat]) or \"feature\" ({ \"layer\", \"id\" })")
+        file: file, at: path, kind: .missingKey, expected: "\"coordinate\" ([lon, lat]) or \"feature\" ({ \"layer\", \"id\" })")
     case (.some, .none):
       let c = try r.numbers("coordinate", count: 2, "[lon, lat] in degrees", where: { $0.isFinite })!
       guard c[1] >= -90 && c[1] <= 90 else {
-        throw SceneError(file: file, path: path.key("coordinate").index(1).description, kind: .invalidValue, message: "latitude must be within -90…90, found \(format(c[1]))")
+        throw SceneError(
+          file: file, at: path.key("coordinate").index(1), kind: .invalidValue, expected: "a latitude within -90…90",
+          found: describe(.number(c[1])))
       }
       target = .coordinate(lon: c[0], lat: c[1])
     case (.none, .some(let f)):
       let fr = try ObjectReader(f, at: path.key("feature"), file: file, what: "a feature reference", allowed: ["layer", "id"])
       guard let layer = try fr.string("layer", nonEmpty: true) else {
-        throw fr.error("layer", "missing required key \"layer\": expected the id of a features or graphics layer", kind: .missingKey)
+        throw fr.missing("layer", "the id of a features or graphics layer")
       }
       guard let target = layers.first(where: { $0.id == layer }) else {
         throw fr.error(
-          "layer", "no layer with id \"\(layer)\"", hint: closestMatch(to: layer, in: layers.map(\.id)).map { "did you mean \"\($0)\"?" })
+          "layer", expected: "the id of a features or graphics layer", found: "\"\(layer)\", which no layer has",
+          hint: closestMatch(to: layer, in: layers.map(\.id)).map { "did you mean \"\($0)\"?" })
       }
       guard target.kind != .annotation else {
-        throw fr.error("layer", "layer \"\(layer)\" is an annotation layer; view annotations tie to features or graphics layers")
+        throw fr.error(
+          "layer", expected: "the id of a features or graphics layer (view annotations tie to those)",
+          found: "\"\(layer)\", an annotation layer")
       }
       guard let idValue = fr.object["id"] else {
-        throw fr.error("id", "missing required key \"id\": expected the feature's id (string or number)", kind: .missingKey)
+        throw fr.missing("id", "the feature's id (string or number)")
       }
       guard let fid = FloorValue(json: idValue) else {
-        throw fr.error("id", "expected a feature id (string or number), found \(describe(idValue))")
+        throw fr.invalid("id", expected: "a feature id (string or number)", found: idValue)
       }
       _ = target
       return try finishViewAnnotation(r, id: id, target: .feature(layer: layer, id: fid), path: path)
@@ -344,7 +345,7 @@ struct SceneDecoder {
 
   private func finishViewAnnotation(_ r: ObjectReader, id: String, target: ViewAnnotation.Target, path: JSONPath) throws(SceneError) -> ViewAnnotation {
     guard let text = try r.string("text") else {
-      throw r.error("text", "missing required key \"text\": expected the box's text (\\n breaks lines)", kind: .missingKey)
+      throw r.missing("text", "the box's text (\\n breaks lines)")
     }
     var a = ViewAnnotation(id: id, target: target, text: text)
     if let s = try r.numbers("size", count: 2, "[width, height] in logical pixels, each > 0", where: { $0 > 0 && $0 <= 8192 }) {
@@ -366,7 +367,7 @@ struct SceneDecoder {
     }
     if let av = r.object["anchors"] {
       guard case .array(let list) = av, !list.isEmpty else {
-        throw r.error("anchors", "expected a non-empty array of { \"anchor\", \"offsetX\", \"offsetY\" }, found \(describe(av))")
+        throw r.invalid("anchors", expected: "a non-empty array of { \"anchor\", \"offsetX\", \"offsetY\" }", found: av)
       }
       let names = Anchor.allCases.map(\.rawValue)
       a.anchors = []
@@ -374,7 +375,7 @@ struct SceneDecoder {
         let ap = path.key("anchors").index(i)
         let ar = try ObjectReader(item, at: ap, file: file, what: "an anchor", allowed: ["anchor", "offsetX", "offsetY"])
         guard let name = try ar.choice("anchor", names) else {
-          throw ar.error("anchor", "missing required key \"anchor\": expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))", kind: .missingKey)
+          throw ar.missing("anchor", "one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
         a.anchors.append(
           ViewAnnotation.AnchorConfig(
@@ -388,7 +389,7 @@ struct SceneDecoder {
     a.allowOverlap = try r.bool("allowOverlap") ?? false
     a.visible = try r.bool("visible") ?? true
     if let f = r.object["floor"] {
-      guard let fv = FloorValue(json: f) else { throw r.error("floor", "expected a floor as a string or number, found \(describe(f))") }
+      guard let fv = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor as a string or number", found: f) }
       a.floor = fv
     }
     a.scaleRange = try r.scaleRange()
@@ -400,28 +401,25 @@ struct SceneDecoder {
   private func decodeAnnotation(_ r: ObjectReader) throws(SceneError) -> AnnotationLayer {
     let source = try decodeSource(try r.require("source", "{ \"geojson\": \"file\" } or { \"data\": {…} }"), at: r.path.key("source"))
     guard let textField = try r.string("textField", nonEmpty: true) else {
-      throw r.error("textField", "missing required key \"textField\": expected the property holding each annotation's text", kind: .missingKey)
+      throw r.missing("textField", "the property holding each annotation's text")
     }
     let angleField = try r.string("angleField", nonEmpty: true)
     guard let reference = try r.number("referenceScale", "a reference scale > 0 (the scale at which sizes hold)", where: { $0 > 0 && $0.isFinite }) else {
-      throw r.error("referenceScale", "missing required key \"referenceScale\": expected the scale at which text sizes hold", kind: .missingKey)
+      throw r.missing("referenceScale", "the scale at which text sizes hold")
     }
     let sv = try r.require("sublayers", "an array of sublayers (annotation classes)")
     guard case .array(let list) = sv, !list.isEmpty else {
-      throw r.error("sublayers", "expected a non-empty array of sublayers, found \(describe(sv))")
+      throw r.invalid("sublayers", expected: "a non-empty array of sublayers", found: sv)
     }
     var sublayers: [AnnotationSublayer] = []
-    var seen: [String: Int] = [:]
+    var ids = UniqueIDs(file: file, list: r.path.key("sublayers"), expected: "a sublayer id unique in its layer")
     for (i, item) in list.enumerated() {
       let p = r.path.key("sublayers").index(i)
       let sr = try ObjectReader(item, at: p, file: file, what: "an annotation sublayer", allowed: ["id", "where", "visible", "minScale", "maxScale", "style"])
       guard let id = try sr.string("id", nonEmpty: true) else {
-        throw sr.error("id", "missing required key \"id\": expected the sublayer's (class's) name", kind: .missingKey)
+        throw sr.missing("id", "the sublayer's (class's) name")
       }
-      if let first = seen[id] {
-        throw sr.error("id", "duplicate sublayer id \"\(id)\": sublayers[\(first)] already has it; ids must be unique in a layer")
-      }
-      seen[id] = i
+      try ids.insert(id, at: i)
       var sub = AnnotationSublayer(id: id)
       if let w = sr.object["where"] { sub.filter = try decodeFilter(w, at: p.key("where")) }
       sub.visible = try sr.bool("visible") ?? true
@@ -452,7 +450,7 @@ struct SceneDecoder {
       allowed: ["shape", "icon", "size", "fill", "stroke", "strokeWidth", "opacity", "offset", "collides"])
     var m = MarkerStyle()
     if r.has("shape") && r.has("icon") {
-      throw r.error("icon", "give either \"shape\" or \"icon\", not both")
+      throw r.conflict("shape", "icon")
     }
     if let shape = try r.choice("shape", MarkerShape.allCases.map(\.rawValue)) { m.shape = MarkerShape(rawValue: shape)! }
     m.icon = try r.string("icon", nonEmpty: true).map { FileIO.resolve($0, against: baseDirectory) }
@@ -477,23 +475,20 @@ struct SceneDecoder {
       switch v {
       case .string(let s): id = s
       case .number(let n): id = format(n)
-      default: throw r.error("id", "expected a string or number, found \(describe(v))")
+      default: throw r.invalid("id", expected: "a string or number", found: v)
       }
     }
+    let gv = try r.require("geometry", "a GeoJSON geometry")
     let geometry: Geometry
     do {
-      geometry = try GeoJSONDecoder.decodeGeometry(try r.require("geometry", "a GeoJSON geometry"), path: path.key("geometry"))
-    } catch let e as GeoJSONIssue {
-      throw SceneError(file: file, path: e.path.description, kind: .invalidValue, message: e.message, hint: e.hint)
-    } catch let e as SceneError {
-      throw e
+      geometry = try GeoJSONDecoder.decodeGeometry(gv, path: path.key("geometry"))
     } catch {
-      throw SceneError(file: file, path: path.key("geometry").description, kind: .invalidValue, message: "\(error)")
+      throw SceneError(file: file, issue: error)
     }
     let style = try decodeStyle(try r.require("style", "a style"), at: path.key("style"))
     var floor: FloorValue? = nil
     if let f = r.object["floor"] {
-      guard let fv = FloorValue(json: f) else { throw r.error("floor", "expected a floor as a string or number, found \(describe(f))") }
+      guard let fv = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor as a string or number", found: f) }
       floor = fv
     }
     return Graphic(id: id, geometry: geometry, style: style, floor: floor)
@@ -501,11 +496,38 @@ struct SceneDecoder {
 }
 
 /// Collects font names while decoding (the decoder is a value type).
-final class FontList {
+private final class FontList {
   var items: [(String?, JSONPath)] = []
 
   struct Appender {
     let list: FontList
     func append(_ item: (String?, JSONPath)) { list.items.append(item) }
+  }
+}
+
+/// Checks that ids in a list are unique; a repeated id is a
+/// `SceneError.Kind.duplicateID` at the later item's `id`.
+private struct UniqueIDs {
+  let file: String
+  /// The list's JSON path, such as `layers`.
+  let list: JSONPath
+  /// What must be unique, as the error's `expected`.
+  let expected: String
+  private var seen: [String: Int] = [:]
+
+  init(file: String, list: JSONPath, expected: String) {
+    self.file = file
+    self.list = list
+    self.expected = expected
+  }
+
+  /// Records `id` of the item at `index`.
+  mutating func insert(_ id: String, at index: Int) throws(SceneError) {
+    if let first = seen[id] {
+      throw SceneError(
+        file: file, at: list.index(index).key("id"), kind: .duplicateID(firstPath: list.index(first).description),
+        expected: expected, found: "\"\(id)\"")
+    }
+    seen[id] = index
   }
 }

@@ -7,7 +7,10 @@ public enum SceneLoader {
     do {
       bytes = try FileIO.read(path)
     } catch {
-      throw SceneError(file: path, path: "", kind: .unreadable, message: error.isMissing ? "no such file" : "cannot read: \(error.reason)")
+      switch error {
+      case .notFound: throw SceneError(file: path, kind: .fileNotFound)
+      case .isDirectory, .failed: throw SceneError(file: path, kind: .unreadable(reason: error.reason))
+      }
     }
     return try decode(bytes, file: path, baseDirectory: FileIO.directory(of: path))
   }
@@ -18,7 +21,7 @@ public enum SceneLoader {
     do {
       json = try JSONParser.parse(bytes)
     } catch {
-      throw SceneError(file: file, path: "", kind: .syntax(line: error.line, column: error.column), message: "invalid JSON: \(error.message)")
+      throw SceneError(file: file, kind: .syntax(line: error.line, column: error.column), expected: "valid JSON", found: error.message)
     }
     return try SceneDecoder(file: file, baseDirectory: baseDirectory).decode(json)
   }

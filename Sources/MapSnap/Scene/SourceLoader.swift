@@ -1,21 +1,3 @@
-/// Why a layer's source could not be loaded. The layer is then drawn as
-/// nothing with status `error`; the rest of the map is drawn.
-public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
-  case missing(path: String)
-  case unreadable(path: String, reason: String)
-  case syntax(path: String, line: Int, column: Int, message: String)
-  case notGeoJSON(path: String, jsonPath: String, message: String)
-
-  public var description: String {
-    switch self {
-    case .missing(let p): return "\(p): no such file"
-    case .unreadable(let p, let r): return "\(p): cannot read: \(r)"
-    case .syntax(let p, let l, let c, let m): return "\(p):\(l):\(c): invalid JSON: \(m)"
-    case .notGeoJSON(let p, let jp, let m): return "\(p): \(jp.isEmpty ? "" : jp + ": ")not GeoJSON: \(m)"
-    }
-  }
-}
-
 /// Loads the sources of a scene's layers, reading each file once even when
 /// several layers share it.
 public final class SourceLoader {
@@ -42,9 +24,10 @@ public final class SourceLoader {
     do {
       bytes = try FileIO.read(resolved)
     } catch {
-      // Name the file as the scene wrote it, and where it was looked for.
-      let named = shown == resolved ? shown : "\(shown) (\(resolved))"
-      return .failure(error.isMissing ? .missing(path: named) : .unreadable(path: named, reason: error.reason))
+      switch error {
+      case .notFound: return .failure(.missing(path: shown, resolvedPath: resolved))
+      case .isDirectory, .failed: return .failure(.unreadable(path: shown, resolvedPath: resolved, reason: error.reason))
+      }
     }
     let json: JSONValue
     do {
@@ -55,7 +38,8 @@ public final class SourceLoader {
     do {
       return .success(try GeoJSONDecoder.decodeDocument(json))
     } catch {
-      return .failure(.notGeoJSON(path: shown, jsonPath: error.path.description, message: error.message))
+      return .failure(
+        .notGeoJSON(path: shown, jsonPath: error.path.description, expected: error.expected, found: error.found, hint: error.hint))
     }
   }
 }

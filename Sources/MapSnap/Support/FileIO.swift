@@ -4,44 +4,35 @@
   import Darwin
 #endif
 
-/// Why a file could not be read or written, from the C library's `errno`.
-public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
-  public var path: String
-  public var reason: String
-  /// True when the file does not exist (ENOENT).
-  public var isMissing: Bool
-
-  public var description: String { "\(path): \(reason)" }
-
-  static func fromErrno(_ path: String) -> FileError {
-    let code = errno
-    return FileError(path: path, reason: String(cString: strerror(code)), isMissing: code == ENOENT)
-  }
-}
-
 /// Small POSIX file helpers, so the library needs no Foundation at start-up.
 public enum FileIO {
-  /// The whole file as bytes.
+  /// The whole file as bytes: the one file reader of the library (scenes,
+  /// GeoJSON sources, PNG icons).
   public static func read(_ path: String) throws(FileError) -> [UInt8] {
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 { throw .fromErrno(path) }
     defer { close(fd) }
     var st = stat()
     if fstat(fd, &st) != 0 { throw .fromErrno(path) }
     if (st.st_mode & S_IFMT) == S_IFDIR {
-      throw FileError(path: path, reason: "is a directory", isMissing: false)
+      throw .isDirectory(path: path)
     }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: max(65536, Int(st.st_size) + 1))
+    // One spare byte so a file of the expected size is finished in one pass.
+    var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0) + 1)
+    var filled = 0
     while true {
-      let n = chunk.withUnsafeMutableBytes { readFD(fd, $0.baseAddress, $0.count) }
+      if filled == bytes.count {
+        bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 64 * 1024)))
+      }
+      let n = bytes.withUnsafeMutableBytes { readFD(fd, $0.baseAddress! + filled, $0.count - filled) }
       if n < 0 {
         if errno == EINTR { continue }
         throw .fromErrno(path)
       }
       if n == 0 { break }
-      bytes.append(contentsOf: chunk[0..<n])
+      filled += n
     }
+    bytes.removeSubrange(filled...)
     return bytes
   }
 
@@ -91,13 +82,6 @@ public enum FileIO {
       throw error
     }
     return StagedFile(temporaryPath: tmp, path: path)
-  }
-
-  /// Writes `bytes` to `path` all or nothing: into a temporary file in the same
-  /// folder, then renamed over `path`. On failure the temporary file is removed
-  /// and `path` is untouched.
-  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
-    try stage(bytes, for: path).commit()
   }
 
   /// Writes `bytes` to standard output.

@@ -70,8 +70,8 @@ public final class FontLibrary {
   public func check(_ scene: Scene) throws(SceneError) {
     for (name, path) in scene.fontReferences where faceIndex(named: name) == nil {
       throw SceneError(
-        file: scene.file, path: path, kind: .invalidValue,
-        message: "no font named \"\(name)\"; available: \(names.joined(separator: ", "))",
+        file: scene.file, path: path, kind: .unknownFont,
+        expected: "one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))", found: "\"\(name)\"",
         hint: closestMatch(to: name, in: names, maxDistance: 3).map { "did you mean \"\($0)\"?" })
     }
   }
@@ -186,15 +186,22 @@ struct GlyphKey: Hashable {
   var size64: Int32
 }
 
-/// Why text could not be set up.
+/// Why text could not be set up. The message is shaped like every mapsnap
+/// error: where, then what happened (hint).
 public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// FreeType could not be started; the payload is the call that failed
+  /// (`FT_Init_FreeType`).
   case freeTypeFailed(String)
+  /// None of these folders holds a `.ttf` or `.otf` font FreeType can open.
   case noFonts([String])
 
   public var description: String {
     switch self {
-    case .freeTypeFailed(let call): return "FreeType failed: \(call)"
-    case .noFonts(let dirs): return "no fonts found in \(dirs.joined(separator: ", ")) (set MAPSNAP_FONT_DIR or use --font-dir)"
+    case .freeTypeFailed(let call):
+      return "FreeType: \(call) failed"
+    case .noFonts(let dirs):
+      let place = dirs.isEmpty ? "font folders" : dirs.joined(separator: ", ")
+      return "\(place): no .ttf or .otf font could be opened (set MAPSNAP_FONT_DIR or use --font-dir)"
     }
   }
 }

@@ -1,11 +1,3 @@
-/// A problem with one GeoJSON value: where it is (relative JSON path) and what
-/// was expected.
-struct GeoJSONIssue: Error, Sendable {
-  var path: JSONPath
-  var message: String
-  var hint: String? = nil
-}
-
 /// Reads GeoJSON (RFC 7946) values into projected `Geometry` and features.
 ///
 /// Rules: positions are arrays of at least two finite numbers (lon, lat; more
@@ -19,16 +11,17 @@ enum GeoJSONDecoder {
   /// inside are skipped and counted.
   static func decodeDocument(_ value: JSONValue, path: JSONPath = JSONPath()) throws(GeoJSONIssue) -> FeatureCollection {
     guard case .object(let obj) = value else {
-      throw GeoJSONIssue(path: path, message: "expected a GeoJSON object, found \(describe(value))")
+      throw GeoJSONIssue(path: path, expected: "a GeoJSON object", found: describe(value))
     }
     guard case .string(let type)? = obj["type"] else {
-      throw GeoJSONIssue(path: path.key("type"), message: "expected a GeoJSON \"type\" string")
+      throw GeoJSONIssue(path: path.key("type"), expected: "a GeoJSON \"type\" string", found: obj["type"].map(describe))
     }
     var collection = FeatureCollection()
     switch type {
     case "FeatureCollection":
       guard case .array(let features)? = obj["features"] else {
-        throw GeoJSONIssue(path: path.key("features"), message: "a FeatureCollection needs a \"features\" array")
+        throw GeoJSONIssue(
+          path: path.key("features"), expected: "a \"features\" array in a FeatureCollection", found: obj["features"].map(describe))
       }
       collection.features.reserveCapacity(features.count)
       for (i, f) in features.enumerated() {
@@ -42,14 +35,14 @@ enum GeoJSONDecoder {
         geometry = try decodeGeometry(value, path: path)
       } catch {
         collection.invalidCount = 1
-        collection.invalidSamples = ["\(error.path.description.isEmpty ? "geometry" : error.path.description): \(error.message)"]
+        collection.invalidSamples = [error.description]
         return collection
       }
       collection.features.append(Feature(id: nil, properties: JSONObject([]), geometry: geometry))
     default:
       throw GeoJSONIssue(
         path: path.key("type"),
-        message: "expected a FeatureCollection, a Feature or a geometry, found type \"\(type)\"",
+        expected: "a FeatureCollection, a Feature or a geometry", found: "type \"\(type)\"",
         hint: closestMatch(to: type, in: ["FeatureCollection", "Feature"] + geometryTypes).map { "did you mean \"\($0)\"?" })
     }
     return collection
@@ -61,16 +54,16 @@ enum GeoJSONDecoder {
     func skip(_ issue: GeoJSONIssue) {
       c.invalidCount += 1
       if c.invalidSamples.count < 3 {
-        c.invalidSamples.append("\(issue.path): \(issue.message)\(issue.hint.map { " (\($0))" } ?? "")")
+        c.invalidSamples.append(issue.description)
       }
     }
     guard case .object(let obj) = value else {
-      skip(GeoJSONIssue(path: path, message: "expected a Feature object, found \(describe(value))"))
+      skip(GeoJSONIssue(path: path, expected: "a Feature object", found: describe(value)))
       return
     }
     guard case .string("Feature")? = obj["type"] else {
       let found = obj["type"].map(describe) ?? "no \"type\""
-      skip(GeoJSONIssue(path: path.key("type"), message: "expected \"type\": \"Feature\", found \(found)"))
+      skip(GeoJSONIssue(path: path.key("type"), expected: "\"type\": \"Feature\"", found: found))
       return
     }
     let properties: JSONObject
@@ -78,7 +71,7 @@ enum GeoJSONDecoder {
     case .object(let p)?: properties = p
     case .null?, nil: properties = JSONObject([])
     case let other?:
-      skip(GeoJSONIssue(path: path.key("properties"), message: "expected an object or null, found \(describe(other))"))
+      skip(GeoJSONIssue(path: path.key("properties"), expected: "an object or null", found: describe(other)))
       return
     }
     var id: JSONValue? = nil
@@ -87,7 +80,7 @@ enum GeoJSONDecoder {
       case .string, .number: id = v
       case .null: id = nil
       default:
-        skip(GeoJSONIssue(path: path.key("id"), message: "expected a string or number, found \(describe(v))"))
+        skip(GeoJSONIssue(path: path.key("id"), expected: "a string or number", found: describe(v)))
         return
       }
     }
@@ -112,15 +105,16 @@ enum GeoJSONDecoder {
 
   private static func add(_ value: JSONValue, path: JSONPath, to g: inout Geometry, depth: Int) throws(GeoJSONIssue) {
     guard case .object(let obj) = value else {
-      throw GeoJSONIssue(path: path, message: "expected a geometry object, found \(describe(value))")
+      throw GeoJSONIssue(path: path, expected: "a geometry object", found: describe(value))
     }
     guard case .string(let type)? = obj["type"] else {
-      throw GeoJSONIssue(path: path.key("type"), message: "expected a geometry \"type\" string")
+      throw GeoJSONIssue(path: path.key("type"), expected: "a geometry \"type\" string", found: obj["type"].map(describe))
     }
     if type == "GeometryCollection" {
-      guard depth < 8 else { throw GeoJSONIssue(path: path, message: "GeometryCollections nested too deeply") }
+      guard depth < 8 else { throw GeoJSONIssue(path: path, expected: "GeometryCollections nested at most 8 deep") }
       guard case .array(let members)? = obj["geometries"] else {
-        throw GeoJSONIssue(path: path.key("geometries"), message: "a GeometryCollection needs a \"geometries\" array")
+        throw GeoJSONIssue(
+          path: path.key("geometries"), expected: "a \"geometries\" array in a GeometryCollection", found: obj["geometries"].map(describe))
       }
       for (i, m) in members.enumerated() {
         try add(m, path: path.key("geometries").index(i), to: &g, depth: depth + 1)
@@ -129,11 +123,12 @@ enum GeoJSONDecoder {
     }
     guard geometryTypes.contains(type) else {
       throw GeoJSONIssue(
-        path: path.key("type"), message: "unknown geometry type \"\(type)\"",
+        path: path.key("type"), expected: "a geometry type: one of \(geometryTypes.map { "\"\($0)\"" }.joined(separator: ", "))",
+        found: "string \"\(type)\"",
         hint: closestMatch(to: type, in: geometryTypes).map { "did you mean \"\($0)\"?" })
     }
     guard let coords = obj["coordinates"] else {
-      throw GeoJSONIssue(path: path.key("coordinates"), message: "a \(type) needs \"coordinates\"")
+      throw GeoJSONIssue(path: path.key("coordinates"), expected: "the \"coordinates\" of a \(type)")
     }
     let cp = path.key("coordinates")
     switch type {
@@ -157,7 +152,7 @@ enum GeoJSONDecoder {
 
   private static func array(_ v: JSONValue, _ path: JSONPath) throws(GeoJSONIssue) -> [JSONValue] {
     guard case .array(let a) = v else {
-      throw GeoJSONIssue(path: path, message: "expected an array, found \(describe(v))")
+      throw GeoJSONIssue(path: path, expected: "an array", found: describe(v))
     }
     return a
   }
@@ -176,7 +171,7 @@ enum GeoJSONDecoder {
   /// The issue for a position that `position(_:_:)` rejected; paths are only
   /// built on this error path.
   private static func badPosition(_ v: JSONValue, _ path: JSONPath) -> GeoJSONIssue {
-    GeoJSONIssue(path: path, message: "expected a position [lon, lat] of finite numbers, found \(describe(v))")
+    GeoJSONIssue(path: path, expected: "a position [lon, lat] of finite numbers", found: describe(v))
   }
 
   /// Positions of `a`, each checked.
@@ -193,7 +188,7 @@ enum GeoJSONDecoder {
   private static func line(_ v: JSONValue, _ path: JSONPath, _ bounds: inout Rect) throws(GeoJSONIssue) -> [Point] {
     let a = try array(v, path)
     guard a.count >= 2 else {
-      throw GeoJSONIssue(path: path, message: "a line needs at least 2 positions, found \(a.count)")
+      throw GeoJSONIssue(path: path, expected: "a line of at least 2 positions", found: "\(a.count)")
     }
     return try positions(a, path, &bounds)
   }
@@ -201,7 +196,7 @@ enum GeoJSONDecoder {
   private static func polygon(_ v: JSONValue, _ path: JSONPath, _ bounds: inout Rect) throws(GeoJSONIssue) -> [[Point]] {
     let ringsJSON = try array(v, path)
     guard !ringsJSON.isEmpty else {
-      throw GeoJSONIssue(path: path, message: "a polygon needs at least one ring")
+      throw GeoJSONIssue(path: path, expected: "a polygon of at least one ring", found: "an empty array")
     }
     var rings: [[Point]] = []
     rings.reserveCapacity(ringsJSON.count)
@@ -209,12 +204,13 @@ enum GeoJSONDecoder {
       let rp = path.index(r)
       let a = try array(ringJSON, rp)
       guard a.count >= 4 else {
-        throw GeoJSONIssue(path: rp, message: "a ring needs at least 4 positions (first repeated last), found \(a.count)")
+        throw GeoJSONIssue(path: rp, expected: "a ring of at least 4 positions (the first repeated last)", found: "\(a.count)")
       }
       // Closure is checked on the numbers as written, before latitudes are clamped.
       guard a[0] == a[a.count - 1] else {
         _ = try positions(a, rp, &bounds)  // a bad position is the better message
-        throw GeoJSONIssue(path: rp, message: "ring is not closed: its last position differs from its first")
+        throw GeoJSONIssue(
+          path: rp, expected: "a closed ring (its last position equal to its first)", found: "a last position that differs from the first")
       }
       var ring = try positions(a, rp, &bounds)
       ring.removeLast()
@@ -235,21 +231,5 @@ enum GeoJSONDecoder {
       prev = p
     }
     return s / 2
-  }
-}
-
-/// A short description of a JSON value for messages: `string "6px"`, `number -3`, `array`.
-func describe(_ v: JSONValue) -> String {
-  switch v {
-  case .null: return "null"
-  case .bool(let b): return "boolean \(b)"
-  case .number(let n):
-    return "number \(format(n))"
-  case .string(let s):
-    let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
-    return "string \"\(shown)\""
-  case .array(let a):
-    return a.isEmpty ? "an empty array" : "an array of \(a.count) value\(a.count == 1 ? "" : "s")"
-  case .object: return "an object"
   }
 }

@@ -26,30 +26,3 @@ public struct Geometry: Sendable {
     return n
   }
 }
-
-/// One GeoJSON feature.
-public struct Feature: Sendable {
-  /// The GeoJSON `id` member (string or number), or nil.
-  public var id: JSONValue?
-  public var properties: JSONObject
-  public var geometry: Geometry
-
-  public init(id: JSONValue?, properties: JSONObject, geometry: Geometry) {
-    self.id = id
-    self.properties = properties
-    self.geometry = geometry
-  }
-}
-
-/// The valid features of a source, in file order, and what was skipped.
-public struct FeatureCollection: Sendable {
-  public var features: [Feature] = []
-  /// Features skipped because their geometry was invalid.
-  public var invalidCount: Int = 0
-  /// The first few reasons, as `features[12]: a ring needs at least 4 positions`.
-  public var invalidSamples: [String] = []
-  /// Features with a null geometry (valid GeoJSON, nothing to draw).
-  public var unlocatedCount: Int = 0
-
-  public init() {}
-}

@@ -1,38 +1,5 @@
 internal import _PNGShims
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// A decoded PNG: 8-bit straight (un-premultiplied) RGBA, row-major, no padding.
-public struct DecodedImage: Sendable, Equatable {
-  /// Width in pixels.
-  public let width: Int
-  /// Height in pixels.
-  public let height: Int
-  /// `width * height * 4` bytes: R, G, B, A per pixel, rows top to bottom,
-  /// alpha straight (not premultiplied). Sources without alpha have A = 255.
-  public var pixels: [UInt8]
-  /// Whether the file itself carried transparency: an alpha channel (colour
-  /// type 4 or 6) or a tRNS chunk. False for RGB, gray and palette PNGs
-  /// without tRNS, even though ``pixels`` always has an alpha byte.
-  public let sourceHasAlpha: Bool
-
-  /// Creates an image; `pixels.count` must be `width * height * 4`.
-  public init(width: Int, height: Int, pixels: [UInt8], sourceHasAlpha: Bool) {
-    precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
-                 "DecodedImage: pixels.count must be width * height * 4")
-    self.width = width
-    self.height = height
-    self.pixels = pixels
-    self.sourceHasAlpha = sourceHasAlpha
-  }
-}
-
 /// Decodes PNG files of any colour type, bit depth and interlacing through libpng.
 ///
 /// **The conversion rule.** Every image comes out as 8-bit straight RGBA
@@ -66,7 +33,16 @@ public enum PNGDecoder {
   ///   ``PNGError/fileReadFailed(path:reason:)`` if it cannot be read, and
   ///   otherwise the errors of ``decode(_:)``.
   public static func decode(contentsOf path: String) throws(PNGError) -> DecodedImage {
-    try decode(try readFile(atPath: path))
+    let bytes: [UInt8]
+    do {
+      bytes = try FileIO.read(path)
+    } catch {
+      switch error {
+      case .notFound: throw .fileNotFound(path: path)
+      case .isDirectory, .failed: throw .fileReadFailed(path: path, reason: error.reason)
+      }
+    }
+    return try decode(bytes)
   }
 
   // MARK: - Implementation
@@ -112,40 +88,5 @@ public enum PNGDecoder {
     case PNG_SHIM_OUT_OF_MEMORY: .outOfMemory
     default: .decodingFailed(message.isEmpty ? "unknown libpng error" : message)
     }
-  }
-
-  /// Reads a whole file with POSIX calls.
-  private static func readFile(atPath path: String) throws(PNGError) -> [UInt8] {
-    func failure(_ code: Int32) -> PNGError {
-      code == ENOENT
-        ? .fileNotFound(path: path)
-        : .fileReadFailed(path: path, reason: String(cString: strerror(code)))
-    }
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw failure(errno) }
-    defer { close(descriptor) }
-
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw failure(errno) }
-    // One spare byte so a file of the expected size is finished in one pass.
-    var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0) + 1)
-    var filled = 0
-    while true {
-      if filled == bytes.count {
-        bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 64 * 1024)))
-      }
-      let count = bytes.withUnsafeMutableBytes { buffer in
-        read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-      }
-      if count > 0 {
-        filled += count
-      } else if count == 0 {
-        break
-      } else if errno != EINTR {
-        throw failure(errno)
-      }
-    }
-    bytes.removeSubrange(filled...)
-    return bytes
   }
 }

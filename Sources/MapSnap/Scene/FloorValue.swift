@@ -1,0 +1,45 @@
+/// A floor value; numbers and strings compare by value, so `2` equals `"2"`
+/// and `"2.0"`; other strings compare as written ("L2").
+public struct FloorValue: Sendable, Hashable, CustomStringConvertible {
+  /// The canonical text: integral numbers without a fraction ("2", not "2.0").
+  public let text: String
+  /// True when the value is a number (as given, or a string that reads as one).
+  public let isNumber: Bool
+
+  public init(_ text: String) {
+    if let n = Double(text), n.isFinite, text.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true {
+      self.init(text: format(n), isNumber: true)
+    } else {
+      self.init(text: text, isNumber: false)
+    }
+  }
+
+  public init(_ number: Double) {
+    self.init(text: format(number), isNumber: true)
+  }
+
+  private init(text: String, isNumber: Bool) {
+    self.text = text
+    self.isNumber = isNumber
+  }
+
+
+  /// The floor a JSON value names, or nil for null, booleans and non-scalars.
+  public init?(json: JSONValue) {
+    switch json {
+    case .string(let s): self.init(s)
+    case .number(let n): self.init(n)
+    default: return nil
+    }
+  }
+
+  public static func == (a: FloorValue, b: FloorValue) -> Bool { a.text == b.text }
+  public func hash(into h: inout Hasher) { h.combine(text) }
+
+  /// The value for JSON output: a number when it is one.
+  public var json: JSONValue {
+    isNumber ? .number(Double(text) ?? 0) : .string(text)
+  }
+
+  public var description: String { text }
+}

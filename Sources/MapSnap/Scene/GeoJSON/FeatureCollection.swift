@@ -1,0 +1,12 @@
+/// The valid features of a source, in file order, and what was skipped.
+public struct FeatureCollection: Sendable {
+  public var features: [Feature] = []
+  /// Features skipped because their geometry was invalid.
+  public var invalidCount: Int = 0
+  /// The first few reasons, as `features[12]: a ring needs at least 4 positions`.
+  public var invalidSamples: [String] = []
+  /// Features with a null geometry (valid GeoJSON, nothing to draw).
+  public var unlocatedCount: Int = 0
+
+  public init() {}
+}

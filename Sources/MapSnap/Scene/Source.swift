@@ -1,0 +1,7 @@
+/// Where a `features` layer's GeoJSON comes from.
+public enum Source: Sendable {
+  /// A file; relative paths resolve against the scene file's folder.
+  case file(path: String, resolved: String)
+  /// An inline FeatureCollection, already decoded.
+  case inline(FeatureCollection)
+}

@@ -1,0 +1,39 @@
+/// Why a layer's source could not be loaded. The layer is then drawn as
+/// nothing with status `error`; the rest of the map is drawn.
+///
+/// ``description`` is shaped like every mapsnap error: the file as the scene
+/// names it (and where it was looked for, when that differs), then what was
+/// expected or what happened, then a hint in parentheses.
+public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// No file at `path` (as the scene names it), looked for at `resolvedPath`.
+  case missing(path: String, resolvedPath: String)
+  /// The file exists but could not be read; `reason` is the system's.
+  case unreadable(path: String, resolvedPath: String, reason: String)
+  /// The file is not valid JSON; `line` and `column` are 1-based and
+  /// `message` is the parser's.
+  case syntax(path: String, line: Int, column: Int, message: String)
+  /// The file is JSON but not a GeoJSON document: at `jsonPath` (empty for
+  /// the document itself) GeoJSON wants `expected` and the file has `found`.
+  case notGeoJSON(path: String, jsonPath: String, expected: String, found: String?, hint: String?)
+
+  public var description: String {
+    switch self {
+    case .missing(let path, let resolved):
+      return "\(Self.place(path, resolved)): no such file"
+    case .unreadable(let path, let resolved, let reason):
+      return "\(Self.place(path, resolved)): cannot read: \(reason)"
+    case .syntax(let path, let line, let column, let message):
+      return "\(path):\(line):\(column): invalid JSON: \(message)"
+    case .notGeoJSON(let path, let jsonPath, let expected, let found, let hint):
+      var s = "\(path): \(jsonPath.isEmpty ? "" : jsonPath + ": ")not GeoJSON: expected \(expected)"
+      if let found { s += ", found \(found)" }
+      if let hint { s += " (\(hint))" }
+      return s
+    }
+  }
+
+  /// The file as the scene names it, and where it was looked for when that differs.
+  private static func place(_ path: String, _ resolved: String) -> String {
+    path == resolved ? path : "\(path) (\(resolved))"
+  }
+}

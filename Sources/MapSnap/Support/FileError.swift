@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why a file could not be read or written. The message has the shape every
+/// mapsnap error has: where, then what happened (`out.png: Permission denied`).
+public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Nothing exists at `path` (`ENOENT`): the file to read, or the folder of
+  /// the file to write.
+  case notFound(path: String)
+  /// `path` is a folder where a file was expected.
+  case isDirectory(path: String)
+  /// The system call failed; `reason` is the C library's text for `errno`
+  /// (`Permission denied`).
+  case failed(path: String, reason: String)
+
+  /// The file (or folder) concerned.
+  public var path: String {
+    switch self {
+    case .notFound(let path), .isDirectory(let path), .failed(let path, _): path
+    }
+  }
+
+  /// What happened, without the path.
+  public var reason: String {
+    switch self {
+    case .notFound: "no such file or directory"
+    case .isDirectory: "is a directory"
+    case .failed(_, let reason): reason
+    }
+  }
+
+  public var description: String { "\(path): \(reason)" }
+
+  /// The error for the current `errno`.
+  static func fromErrno(_ path: String) -> FileError {
+    let code = errno
+    switch code {
+    case ENOENT: return .notFound(path: path)
+    case EISDIR: return .isDirectory(path: path)
+    default: return .failed(path: path, reason: String(cString: strerror(code)))
+    }
+  }
+}

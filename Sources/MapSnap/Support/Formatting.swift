@@ -1,0 +1,25 @@
+// How values are written in messages, reports and file names.
+
+/// A number as people write it: integral values without a fraction ("2",
+/// not "2.0"), others in Swift's shortest round-trip form. Used for
+/// messages, floors, labels and file names.
+func format(_ n: Double) -> String {
+  n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+}
+
+/// A short description of a JSON value for messages (the `found` of an
+/// error): `string "6px"`, `number -3`, `an array of 2 values`.
+func describe(_ v: JSONValue) -> String {
+  switch v {
+  case .null: return "null"
+  case .bool(let b): return "boolean \(b)"
+  case .number(let n):
+    return "number \(format(n))"
+  case .string(let s):
+    let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
+    return "string \"\(shown)\""
+  case .array(let a):
+    return a.isEmpty ? "an empty array" : "an array of \(a.count) value\(a.count == 1 ? "" : "s")"
+  case .object: return "an object"
+  }
+}
