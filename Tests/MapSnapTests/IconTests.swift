@@ -1,7 +1,7 @@
 import _MapSnapRaster
 import Foundation
 import Synchronization
-import MapSnap
+@testable import MapSnap
 import Testing
 import _MapSnapTestSupport
 

@@ -35,5 +35,5 @@ public final class IconCache: Sendable {
   }
 
   /// How many files have been read and decoded (successfully or not) so far.
-  public var loadCount: Int { decodes.load(ordering: .relaxed) }
+  var loadCount: Int { decodes.load(ordering: .relaxed) }
 }

@@ -183,7 +183,7 @@ public struct CollisionGrid: Sendable {
   /// (positive-area intersection; touching does not count), or nil. Taking the
   /// smallest id makes the answer independent of insertion order. Allocates
   /// nothing.
-  public func firstHit(_ box: Rect) -> Int? {
+  func firstHit(_ box: Rect) -> Int? {
     guard CollisionGrid.hasArea(box), !boxes.isEmpty else { return nil }
     let (c0, c1) = cellSpan(box.minX, box.maxX, origin: originX, count: columns)
     let (r0, r1) = cellSpan(box.minY, box.maxY, origin: originY, count: rows)
@@ -217,7 +217,7 @@ public struct CollisionGrid: Sendable {
 
   /// The ids of all inserted boxes that overlap `box` (positive-area
   /// intersection; touching does not count), each id once, in ascending order.
-  public func hits(_ box: Rect) -> [Int] {
+  func hits(_ box: Rect) -> [Int] {
     var out: [Int] = []
     appendHits(box, to: &out)
     if out.count > 1 {

@@ -17,12 +17,30 @@ public struct ViewAnnotationOutcome: Sendable {
   public var blockedBy: [String] = []
   /// The annotated position in logical pixels, when one was found.
   public var position: Point?
-  /// A problem with the annotation itself (it names a feature id its layer
-  /// does not have), also printed on standard error.
-  public var warning: String?
+  /// A problem with the annotation itself, also printed on standard error.
+  public var problem: ViewAnnotationProblem?
+
+  /// The problem as a warning line: `view annotation "va": layer "valves" has
+  /// no feature with id "V-71" (did you mean "V-17"?)`.
+  public var warning: String? { problem.map { "view annotation \"\(id)\": \($0.message)" } }
 
   public init(id: String, visible: Bool) {
     self.id = id
     self.visible = visible
+  }
+}
+
+/// Something wrong with a view annotation itself: the data, and one message
+/// builder.
+public enum ViewAnnotationProblem: Sendable, Equatable {
+  /// It is tied to a feature id that its layer's source does not have;
+  /// `suggestion` is the closest id, if one is close.
+  case unknownFeature(layer: String, id: FloorValue, suggestion: String?)
+
+  public var message: String {
+    switch self {
+    case .unknownFeature(let layer, let id, let suggestion):
+      return "layer \"\(layer)\" has no feature with id \"\(id.text)\"" + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "")
+    }
   }
 }

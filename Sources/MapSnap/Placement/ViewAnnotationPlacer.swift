@@ -45,9 +45,9 @@ public struct ViewAnnotationPlacer {
         outcomes[i].reason = .floor
       } else {
         switch position(of: a, frame: frame) {
-        case .hidden(let warning):
+        case .hidden(let problem):
           outcomes[i].reason = .featureHidden
-          outcomes[i].warning = warning.map { "view annotation \"\(a.id)\": \($0)" }
+          outcomes[i].problem = problem
         case .outside(let p):
           outcomes[i].reason = .outOfBounds
           outcomes[i].positionOutside = true
@@ -127,8 +127,8 @@ public struct ViewAnnotationPlacer {
     case at(Point)
     /// Outside the frame: the position, when there is one.
     case outside(Point?)
-    /// The feature is not drawn; with a warning when it does not exist.
-    case hidden(warning: String?)
+    /// The feature is not drawn; with a problem when it does not exist.
+    case hidden(ViewAnnotationProblem?)
   }
 
   /// The annotated position in logical pixels.
@@ -145,17 +145,16 @@ public struct ViewAnnotationPlacer {
       let p = logical(WebMercator.project(lon: lon, lat: lat))
       return inside(p) ? .at(p) : .outside(p)
     case .feature(let layerID, let featureID):
-      guard let layer = state.layers.first(where: { $0.id == layerID }) else { return .hidden(warning: nil) }
+      guard let layer = state.layers.first(where: { $0.id == layerID }) else { return .hidden(nil) }
       guard let fate = layer.tiedFeatures[featureID] else {
         // Said whenever the layer's features could be read, at any scale.
-        if layer.status.contains(.error) { return .hidden(warning: nil) }
+        if layer.status.contains(.error) { return .hidden(nil) }
         let ids = layer.tiedFeatures.keys.map(\.text).sorted()
-        let hint = closestMatch(to: featureID.text, in: ids, maxDistance: 2).map { " (did you mean \"\($0)\"?)" } ?? ""
-        return .hidden(warning: "layer \"\(layerID)\" has no feature with id \"\(featureID.text)\"\(hint)")
+        return .hidden(.unknownFeature(layer: layerID, id: featureID, suggestion: closestMatch(to: featureID.text, in: ids, maxDistance: 2)))
       }
-      guard layer.status.contains(.active) else { return .hidden(warning: nil) }
+      guard layer.status.contains(.active) else { return .hidden(nil) }
       switch fate {
-      case .notDrawn: return .hidden(warning: nil)
+      case .notDrawn: return .hidden(nil)
       case .offFrame: return .outside(nil)
       case .drawable(let k): return position(of: layer.drawables[k].geometry, frame: frame, logical: logical, inside: inside)
       }
@@ -191,7 +190,7 @@ public struct ViewAnnotationPlacer {
       if let p = InteriorPoint.ofLargestVisible(g.polygons, within: frame, toPixels: logical) { return .at(p) }
       return .outside(logical(g.polygons[0][0][0]))
     }
-    return .hidden(warning: nil)
+    return .hidden(nil)
   }
 
   private func pointAt(_ distance: Double, along run: [Point]) -> Point {

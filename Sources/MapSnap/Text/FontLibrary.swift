@@ -157,8 +157,6 @@ public final class FontLibrary {
   /// The same for the round joins of halos (they are drawn under the text).
   static let haloTolerance = 0.2
 
-  /// Number of glyph outlines cached at some size.
-  public var cachedGlyphCount: Int { flattened.count }
 }
 
 /// A size in 1/64 px for cache keys, clamped to the Int32 range (callers
