@@ -47,7 +47,11 @@ public enum LayerProblem: Sendable, Equatable {
     case .unknownProperty(let key, let property, _):
       return "\(key) names the property \"\(property)\", which no feature of the source has" + (hint.map { " (\($0))" } ?? "")
     case .icon(let name, let error):
-      return "icon \(name): \(error); markers with it are not drawn"
+      // File errors name the resolved path themselves; others get the name.
+      switch error {
+      case .fileNotFound, .fileReadFailed: return "marker icon: \(error); markers with it are not drawn"
+      default: return "marker icon \(name): \(error); markers with it are not drawn"
+      }
     }
   }
 }
