@@ -59,12 +59,9 @@ public struct Explanation {
       out.append("")
       out.append("no font covers: " + plan.text.missingCodePoints.map(codePointName).joined(separator: ", "))
     }
+    // Warnings are not repeated here: the layer table's WHY and the view
+    // annotation table say them, and the CLI prints them on standard error.
     out += viewAnnotationLines()
-    let warnings = plan.warnings
-    if !warnings.isEmpty {
-      out.append("")
-      out += warnings.map { "warning: " + $0 }
-    }
     return out.joined(separator: "\n") + "\n"
   }
 
