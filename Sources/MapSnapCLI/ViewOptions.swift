@@ -26,7 +26,9 @@ struct ViewOptions: ParsableArguments {
   var fontDirs: [String] = []
 
   mutating func validate() throws {
-    if let s = scale, !(s > 0 && s.isFinite) { throw ValidationError("--scale must be a number > 0, got \(s)") }
+    if let s = scale, !Viewport.scaleRange.contains(s) {
+      throw ValidationError("--scale must be a scale denominator from 0.000001 to 1e12 (2000 means 1:2000), got \(s)")
+    }
     if let z = zoom, !(z >= 0 && z <= 30) { throw ValidationError("--zoom must be between 0 and 30, got \(z)") }
     if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
     if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (longitude within ±180, latitude within ±90), got '\(c)'") }

@@ -308,7 +308,7 @@ struct RenderCommandTests {
       #expect(report.center == [-73.9778, 40.7062])
       let bad = try CLI.run(["scene.json", "--scale", "-3"], in: dir)
       #expect(bad.status == 64)
-      #expect(bad.stderr.contains("--scale must be a number > 0"), "stderr: \(bad.stderr)")
+      #expect(bad.stderr.contains("--scale must be a scale denominator from 0.000001 to 1e12"), "stderr: \(bad.stderr)")
     }
   }
 }

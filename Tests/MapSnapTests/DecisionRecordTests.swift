@@ -243,6 +243,120 @@ import _MapSnapTestSupport
   }
 }
 
+// MARK: - Found in review
+
+extension DecisionRecordTests {
+  /// A feature's index counts every member of `features`, null geometries
+  /// included, and a view annotation tied to a feature without geometry is
+  /// hidden without a false "no such id" warning.
+  @Test func indicesCountFeaturesWithoutGeometry() throws {
+    let body = scene(
+      [
+        #"{"id": "pts", "type": "features", "source": {"data": {"type": "FeatureCollection", "features": ["#
+          + #"{"type": "Feature", "id": "A", "properties": {"n": "Alpha"}, "geometry": null},"#
+          + #"{"type": "Feature", "properties": {"n": "Bravo"}, "geometry": {"type": "Point", "coordinates": [0, 0]}}]}},"#
+          + #""style": {"marker": {}, "label": {"field": "n"}}}"#
+      ], extra: #", "viewAnnotations": [{"id": "va-A", "feature": {"layer": "pts", "id": "A"}, "text": "x"}]"#)
+    let p = try plan(body)
+    #expect(p.text.outcomes.map(\.feature.index) == [1])
+    #expect(p.report()["layers"]?[0]?["labels"]?["entries"]?[0]?["index"] == .number(1))
+    #expect(p.viewAnnotations.outcomes[0].reason == .featureHidden)
+    #expect(p.viewAnnotations.outcomes[0].problem == nil)
+    #expect(p.warnings.isEmpty)
+  }
+
+  /// Labels with nothing to place are listed even when no label of the
+  /// scene has text to draw.
+  @Test func labelsWithoutTextAreListedWithoutAnyOtherText() throws {
+    let p = try plan(scene([layer("pois", [point(px: 0, 0, #"{"n": "  "}"#)], #""style": {"marker": {}, "label": {"field": "n"}}"#)]))
+    #expect(p.text.outcomes.map(\.reason) == [.noText])
+    #expect(p.text.labelCounts[0]?.hidden == [.noText: 1])
+  }
+
+  /// Text no font covers is `noGlyphs` (and its code points are reported),
+  /// annotation in a transparent colour without a halo is `transparent`;
+  /// neither is `outOfBounds`.
+  @Test func textWithoutGlyphsOrColourSaysSo() throws {
+    let pua = "\u{E000}\u{E001}"
+    let p = try plan(
+      scene([
+        layer("pois", [point(px: 0, 0, #"{"n": "\#(pua)"}"#)], #""style": {"label": {"field": "n"}}"#),
+        #"{"id": "a", "type": "annotation", "textField": "t", "referenceScale": 1000,"#
+          + #""source": {"data": {"type": "FeatureCollection", "features": [\#(point(px: 0, 0, #"{"t": "\#(pua)", "k": 1}"#, id: "g")),"#
+          + #"\#(point(px: 0, 0, #"{"t": "Clear", "k": 2}"#, id: "c"))]}},"#
+          + ##""sublayers": [{"id": "ghost", "where": {"k": 2}, "style": {"color": "#0000"}}, {"id": "rest", "style": {}}]}"##,
+      ]))
+    #expect(p.text.outcomes.map(\.reason) == [.noGlyphs])
+    #expect(p.text.missingCodePoints == ["\u{E000}", "\u{E001}"])
+    let texts = Dictionary(uniqueKeysWithValues: p.state.layers[1].annotations.map { ($0.feature.text, $0.hidden) })
+    #expect(texts["g"] == .some(.noGlyphs))
+    #expect(texts["c"] == .some(.transparent))
+    #expect(p.state.layers.map(\.features.drawn) == [0, 0])
+  }
+
+  /// A layer whose opacity rounds to alpha 0 draws nothing and counts nothing.
+  @Test func aLayerTooFaintToShowIsNotDrawn() throws {
+    let p = try plan(scene([layer("faint", [point(px: 0, 0, "{}")], #""style": {"marker": {}}, "opacity": 0.001"#)]))
+    #expect(p.state.layers[0].status == [.active])
+    #expect(p.state.layers[0].features.drawn == 0)
+  }
+
+  /// A label of wide glyphs (‱ is 1.74 em in DejaVu Sans) anchored 180 px
+  /// right of the image still reaches into it: the reach rule takes the
+  /// fonts' widest advance, not one em per character.
+  @Test func wideGlyphsReachAsFarAsTheyAre() throws {
+    let text = String(repeating: "\u{2031}", count: 10)
+    let p = try plan(
+      scene([layer("wide", [point(px: 280, 0, #"{"n": "\#(text)"}"#)], #""style": {"label": {"field": "n", "anchors": ["right"]}}"#)]))
+    #expect(fonts.maxAdvance >= 1.74)
+    #expect(p.text.outcomes.first?.placed == true)
+    #expect(p.state.layers[0].features.drawn == 1)
+  }
+
+  /// An unknown feature id is a problem whether or not the annotation shows
+  /// at this scale and floor.
+  @Test func anUnknownIdWarnsEvenWhenTheAnnotationIsHidden() throws {
+    let p = try plan(
+      scene(
+        [layer("valves", [point(px: 0, 0, "{}", id: "V-17")], #""style": {"marker": {}}"#)],
+        extra: #", "viewAnnotations": [{"id": "va", "feature": {"layer": "valves", "id": "V-71"}, "text": "x", "visible": false}]"#))
+    #expect(p.viewAnnotations.outcomes[0].reason == .notVisible)
+    #expect(p.viewAnnotations.outcomes[0].problem == .unknownFeature(layer: "valves", id: FloorValue("V-71"), suggestion: "V-17"))
+  }
+
+  /// One misspelt name used by several rules is one problem naming each key.
+  @Test func aNameUsedTwiceIsOneProblem() throws {
+    let p = try plan(
+      scene([
+        layer(
+          "l", [point(px: 0, 0, #"{"status": "a"}"#)],
+          #""rules": [{"where": {"statsu": "a"}, "style": {"marker": {}}}, {"where": {"statsu": "b"}, "style": {"marker": {}}}]"#)
+      ]))
+    #expect(p.state.layers[0].problems == [.unknownProperty(key: "rules[0].where, rules[1].where", property: "statsu", suggestion: "status")])
+  }
+}
+
+/// `drawn` on real geometry at a scale where it vanishes: five 10-m squares
+/// at 1:1,000,000 put no pixel into the image and are not drawn.
+@Suite struct VanishingGeometryTests {
+  @Test func buildingsTooSmallToShowAreNotDrawn() throws {
+    var features: [String] = []
+    for i in 0..<5 {
+      let x = Double(i) * 0.001
+      let d = 0.00009  // about 10 m
+      features.append(
+        #"{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[\#(x), 0], [\#(x + d), 0], [\#(x + d), \#(d)], [\#(x), \#(d)], [\#(x), 0]]]}}"#)
+    }
+    let json = ##"{"version": 1, "map": {"center": [0, 0], "scale": 1000000, "size": [100, 100]}, "layers": [{"id": "b", "type": "features", "source": {"data": {"type": "FeatureCollection", "features": [\##(features.joined(separator: ","))]}}, "style": {"fill": "#000"}}]}"##
+    let scene = try SceneLoader.decode(Array(json.utf8), file: "t.json", baseDirectory: "")
+    let snapshot = try Snapshot.render(scene)
+    #expect(snapshot.canvas.buffer.allSatisfy { $0 == 0xFFFF_FFFF }, "nothing shows")
+    #expect(snapshot.state.layers[0].features.drawn == 0)
+    // At 1:1000 the same squares are drawn.
+    #expect(try FramePlan.make(scene, overrides: ViewOverrides(scale: 1000, center: (0.002, 0), size: (2000, 100))).state.layers[0].features.drawn == 5)
+  }
+}
+
 // MARK: - Real data
 
 /// Helsinki POIs at 1:2000 without labels: a POI is drawn exactly when its

@@ -1,4 +1,5 @@
 import Testing
+import _MapSnapTestSupport
 import _MapSnapRaster
 
 @testable import MapSnap
@@ -8,17 +9,6 @@ private func rect(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double
 }
 
 /// A small deterministic generator (SplitMix64) so random tests are reproducible.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// Brute-force reference for `place`, written straight from the rules.
 private func referencePlace(

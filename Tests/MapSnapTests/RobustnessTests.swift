@@ -60,8 +60,11 @@ import Testing
     let snap = try Snapshot.render(s, fonts: fonts)
     #expect(snap.text.labelCounts[0]?.placed == 1)
     #expect(snap.text.outcomes.count == 1)
-    // A scale that puts the far points out of any integer range does not trap.
-    _ = try Snapshot.render(s, overrides: ViewOverrides(scale: 1e-12), fonts: fonts)
+    // The smallest scale accepted puts the far points beyond 32-bit pixel
+    // coordinates: no trap. Smaller ones are refused.
+    _ = try Snapshot.render(s, overrides: ViewOverrides(scale: Viewport.scaleRange.lowerBound), fonts: fonts)
+    #expect(throws: SceneError.self) { try FramePlan.make(s, overrides: ViewOverrides(scale: 1e-300), fonts: fonts) }
+    #expect(throws: SceneError.self) { try FramePlan.make(s, overrides: ViewOverrides(scale: 1e300), fonts: fonts) }
   }
 
   @Test func aPointJustOffTheEdgeStillLabelsIntoTheImage() throws {

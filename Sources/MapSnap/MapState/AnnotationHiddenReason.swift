@@ -4,7 +4,8 @@ public enum AnnotationHiddenReason: String, Sendable, CaseIterable {
   case notVisible
   /// The scale is outside its sublayer's or its layer's range.
   case outOfScale
-  /// Its layer's opacity is 0.
+  /// Nothing of it can show: its layer's opacity is 0, or its colour is
+  /// fully transparent and it has no visible halo.
   case transparent
   /// On another floor than the one shown.
   case floor
@@ -14,6 +15,8 @@ public enum AnnotationHiddenReason: String, Sendable, CaseIterable {
   case tooSmall
   /// Over ``FontLibrary/maxTextSize`` device pixels per em at this scale.
   case tooLarge
+  /// No font covers any of its characters (see `text.missingCodePoints`).
+  case noGlyphs
   /// Its glyphs put no pixel into the image.
   case outOfBounds
 }

@@ -9,6 +9,8 @@ public enum LabelHiddenReason: String, Sendable, CaseIterable {
   case noText
   /// The text is under one device pixel per em.
   case tooSmall
+  /// No font covers any of its characters (see `text.missingCodePoints`).
+  case noGlyphs
   /// The geometry has no position to label (lines are not labelled).
   case noPosition
 }

@@ -1,3 +1,5 @@
+internal import _MapSnapRaster
+
 /// Decides, for one frame, what every layer shows and why: visibility, scale
 /// ranges (inclusive, section 2), style rules (first match wins), floors
 /// (section 5), which features can reach the frame, labels with nothing to
@@ -8,11 +10,17 @@ public struct MapResolver {
   public let scene: Scene
   public let viewport: Viewport
   public let floor: FloorValue?
+  /// The widest glyph advance of the fonts text is drawn with, in ems (1
+  /// without fonts): how far one character of a label can reach.
+  let maxAdvance: Double
 
-  public init(scene: Scene, viewport: Viewport, floor: FloorValue?) {
+  /// A resolver for `scene` framed by `viewport` on `floor`; `fonts` are the
+  /// fonts its text will be drawn with (see `MapResolver.fonts(for:given:)`).
+  public init(scene: Scene, viewport: Viewport, floor: FloorValue?, fonts: FontLibrary? = nil) {
     self.scene = scene
     self.viewport = viewport
     self.floor = floor
+    self.maxAdvance = fonts?.maxAdvance ?? 1
   }
 
   /// Resolves every layer, loading file sources through `sources` and marker
@@ -34,8 +42,9 @@ public struct MapResolver {
         l.hiddenBy.append(.outOfScale(layer.scaleRange))
       }
       let shown = visible && inScale
-      // An invisible layer (opacity 0) stays active but draws nothing.
-      let draws = shown && layer.opacity > 0
+      // An invisible layer (opacity 0, or so small that its group alpha
+      // rounds to 0) stays active but draws nothing.
+      let draws = shown && DisplayList.groupAlpha(layer.opacity) > 0
       var resolver = LayerResolver(
         map: self, layer: layer, state: l, draws: draws, indexesTiedFeatures: tied.contains(layer.id), icons: icons,
         loadedIcons: state.icons)
@@ -119,6 +128,8 @@ private struct LayerResolver {
     case .success(let collection):
       state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount
       state.features.invalid = collection.invalidCount
+      // Features without a drawable geometry exist all the same.
+      for f in collection.withoutGeometry { tie(key(f), .notDrawn) }
       if collection.invalidCount > 0 {
         state.add(.invalidFeatures(count: collection.invalidCount, samples: collection.invalidSamples))
       }
@@ -161,20 +172,26 @@ private struct LayerResolver {
   /// Rule: a name is unknown when the source has features and none of them
   /// has a property of that name (of any value, null included). The hint is
   /// the closest existing name (case-insensitive edit distance at most 2).
+  /// A name used by several keys is one problem naming every key.
   private mutating func check(_ names: [(key: String, property: String)], in collection: FeatureCollection) {
-    guard !collection.features.isEmpty else { return }
-    var all: [String]? = nil
-    var reported = Set<String>()
-    for (key, property) in names where !reported.contains(key + "\u{0}" + property) {
-      if collection.features.contains(where: { $0.properties.index(forKey: property) != nil }) { continue }
-      reported.insert(key + "\u{0}" + property)
-      if all == nil {
-        var seen = Set<String>()
-        var ordered: [String] = []
-        for f in collection.features { for k in f.properties.keys where seen.insert(k).inserted { ordered.append(k) } }
-        all = ordered
+    let features = collection.features + collection.withoutGeometry
+    guard !features.isEmpty else { return }
+    var unknown: [(property: String, keys: [String])] = []
+    for (key, property) in names {
+      if let k = unknown.firstIndex(where: { $0.property == property }) {
+        if !unknown[k].keys.contains(key) { unknown[k].keys.append(key) }
+        continue
       }
-      state.add(.unknownProperty(key: key, property: property, suggestion: closestMatch(to: property, in: all!, maxDistance: 2)))
+      if features.contains(where: { $0.properties.index(forKey: property) != nil }) { continue }
+      unknown.append((property, [key]))
+    }
+    guard !unknown.isEmpty else { return }
+    var seen = Set<String>()
+    var all: [String] = []
+    for f in features { for k in f.properties.keys where seen.insert(k).inserted { all.append(k) } }
+    for u in unknown {
+      let key = u.keys.joined(separator: ", ")
+      state.add(.unknownProperty(key: key, property: u.property, suggestion: closestMatch(to: u.property, in: all, maxDistance: 2)))
     }
   }
 
@@ -203,7 +220,7 @@ private struct LayerResolver {
   /// floors, and keeps the features whose symbols or label can reach the frame.
   mutating func resolveFeatures(_ collection: FeatureCollection, styling: Styling) {
     guard draws else {
-      if indexesTiedFeatures { for (i, f) in collection.features.enumerated() { tie(key(f, index: i), .notDrawn) } }
+      if indexesTiedFeatures { for f in collection.features { tie(key(f), .notDrawn) } }
       return
     }
     // Rules whose scale range excludes this scale can never match.
@@ -216,8 +233,8 @@ private struct LayerResolver {
     var reaches: [Double] = []
     for r in rules { reaches.append(SymbolReach.style(r.style, icon: icon(of: r.style.marker))) }
     state.drawables.reserveCapacity(collection.features.count)
-    for (index, feature) in collection.features.enumerated() {
-      let key = key(feature, index: index)
+    for feature in collection.features {
+      let key = key(feature)
       if let floor = map.floor, let field = layer.floorField,
         let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
       {
@@ -240,7 +257,7 @@ private struct LayerResolver {
         } else if ls.size * viewport.pixelRatio < FontLibrary.minTextSize {
           request.skip = .tooSmall
         } else {
-          reach = max(reach, SymbolReach.text(text!, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset))
+          reach = max(reach, SymbolReach.text(text!, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset, advance: map.maxAdvance))
         }
         label = request
       }
@@ -269,9 +286,9 @@ private struct LayerResolver {
 
   /// The feature's key: the layer's `idField` property (else the GeoJSON `id`)
   /// and its index.
-  private func key(_ f: Feature, index: Int) -> FeatureKey {
+  private func key(_ f: Feature) -> FeatureKey {
     let id = (layer.idField.flatMap { f.properties[$0] } ?? f.id).flatMap(FloorValue.init(json:))
-    return FeatureKey(id: id, index: index)
+    return FeatureKey(id: id, index: f.index)
   }
 
   /// Keeps `d` when its geometry, grown by `reach` logical pixels, meets the frame.
@@ -337,7 +354,7 @@ private struct LayerResolver {
   mutating func resolveAnnotations(_ collection: FeatureCollection, _ anno: AnnotationLayer) {
     let frame = viewport.extent
     let factor = anno.referenceScale / viewport.scale
-    for (index, feature) in collection.features.enumerated() {
+    for feature in collection.features {
       guard let s = anno.sublayers.firstIndex(where: { $0.filter.matches(feature.properties) }) else { continue }
       state.sublayers[s].features.total += 1
       let style = anno.sublayers[s].style
@@ -353,8 +370,11 @@ private struct LayerResolver {
       if let floor = map.floor, let field = layer.floorField,
         let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
       {
-        state.sublayers[s].features.otherFloor += 1
-        state.features.otherFloor += 1
+        // Counted, as for features layers, only where the layer draws.
+        if draws {
+          state.sublayers[s].features.otherFloor += 1
+          state.features.otherFloor += 1
+        }
         hidden = hidden ?? .floor
       }
       let text = MapResolver.text(feature.properties[anno.textField])
@@ -362,8 +382,11 @@ private struct LayerResolver {
       let size = style.size * factor
       let halo = (style.halo?.width ?? 0) * factor
       let device = size * viewport.pixelRatio
+      let invisibleHalo = (style.halo?.color.a ?? 0) == 0 || halo <= 0
       if text == nil {
         hidden = hidden ?? .noText
+      } else if style.color.a == 0 && invisibleHalo {
+        hidden = hidden ?? .transparent
       } else if device < FontLibrary.minTextSize {
         hidden = hidden ?? .tooSmall
       } else if device > FontLibrary.maxTextSize {
@@ -379,9 +402,9 @@ private struct LayerResolver {
       }
       // Listed when the anchor can be within the text's reach of the frame
       // (capped, so a text too large to draw does not list the whole world).
-      let reach = min(SymbolReach.text(text ?? "", size: size, halo: halo), Self.maxListedReach) * viewport.metersPerPixel
+      let reach = min(SymbolReach.text(text ?? "", size: size, halo: halo, advance: map.maxAdvance), Self.maxListedReach) * viewport.metersPerPixel
       let grown = frame.insetBy(-reach)
-      let key = key(feature, index: index)
+      let key = key(feature)
       for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
         state.annotations.append(
           AnnotationText(
@@ -397,15 +420,15 @@ private struct LayerResolver {
 }
 
 extension MapResolver {
-  /// The fonts a frame draws with, loaded and checked while the map is
-  /// resolved: `given`, or the bundled ones loaded now, when the scene has
-  /// text of any kind (labels or annotation to draw, view annotations, or a
-  /// style naming a font); nil when it has none. Every font the scene names
-  /// is checked, whatever the scale.
+  /// The fonts a frame draws with, loaded and checked when the map is
+  /// resolved, before any layer: `given`, or the bundled ones loaded now,
+  /// when the scene has text of any kind (a label style, an annotation layer,
+  /// view annotations, or a style naming a font), whatever the scale; nil
+  /// when it has none. Every font the scene names is checked.
   /// - Throws: `SceneError` when a named font is not available or no font
   ///   can be loaded.
-  static func fonts(for scene: Scene, state: MapState, given: FontLibrary?) throws(SceneError) -> FontLibrary? {
-    guard state.hasText || !scene.viewAnnotations.isEmpty || !scene.fontReferences.isEmpty else { return given }
+  public static func fonts(for scene: Scene, given: FontLibrary?) throws(SceneError) -> FontLibrary? {
+    guard scene.hasText else { return given }
     let library: FontLibrary
     if let given {
       library = given

@@ -45,8 +45,9 @@ public struct MapState: Sendable {
 
   /// Records what the display list found (see `FeatureCounts.drawn`): the
   /// features of each layer and sublayer that put a pixel into the image, and
-  /// `outOfBounds` for annotation texts whose glyphs put none.
-  mutating func recordCoverage(_ coverage: Coverage, labels: [LabelOutcome]) {
+  /// `noGlyphs` or `outOfBounds` for annotation texts whose glyphs put none.
+  mutating func recordCoverage(_ coverage: Coverage, text: TextPlacement) {
+    let labels = text.outcomes
     var drawnFeatures = [Set<Int>](repeating: [], count: layers.count)
     for (li, flags) in coverage.drawables.enumerated() {
       for (k, inked) in flags.enumerated() where inked { drawnFeatures[li].insert(layers[li].drawables[k].feature.index) }
@@ -63,6 +64,8 @@ public struct MapState: Sendable {
         if inked {
           drawnFeatures[li].insert(t.feature.index)
           perSublayer[t.sublayer].insert(t.feature.index)
+        } else if text.annotationsWithoutGlyphs[li]?.contains(k) == true {
+          layers[li].annotations[k].hidden = .noGlyphs
         } else {
           layers[li].annotations[k].hidden = .outOfBounds
         }

@@ -40,11 +40,12 @@ public enum SymbolReach {
   }
 
   /// How far a text block can reach from the point it is anchored at, in
-  /// logical pixels, before it is laid out: at most one em per character of
-  /// its longest line across, `lineHeightEms` per line down, turned any way
-  /// about its anchor (so width plus height bounds it), plus one em of slack
-  /// for glyph overhangs, the halo and the offset.
-  static func text(_ text: String, size: Double, halo: Double, offset: (Double, Double) = (0, 0)) -> Double {
+  /// logical pixels, before it is laid out: at most `advance` ems (the fonts'
+  /// widest glyph advance) per character of its longest line across,
+  /// `lineHeightEms` per line down, turned any way about its anchor (so
+  /// width plus height bounds it), plus one em of slack for glyph overhangs,
+  /// the halo and the offset.
+  static func text(_ text: String, size: Double, halo: Double, offset: (Double, Double) = (0, 0), advance: Double) -> Double {
     var longest = 0
     var lines = 1
     var current = 0
@@ -58,7 +59,7 @@ public enum SymbolReach {
       }
     }
     longest = max(longest, current)
-    let ems = Double(longest) + Double(lines) * lineHeightEms + 1
+    let ems = Double(longest) * advance + Double(lines) * lineHeightEms + 1
     return size * ems + halo + abs(offset.0) + abs(offset.1)
   }
 

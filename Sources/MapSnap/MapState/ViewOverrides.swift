@@ -38,6 +38,11 @@ public struct ViewOverrides: Sendable {
       throw SceneError(
         file: scene.file, path: "map.scale", kind: .noScale, expected: "\"scale\" or \"zoom\" in the map block, or --scale / --zoom")
     }
+    guard Viewport.scaleRange.contains(scale) else {
+      throw SceneError(
+        file: scene.file, path: "map.scale", kind: .invalidValue,
+        expected: "a scale denominator from 0.000001 to 1e12 (2000 means 1:2000)", found: format(scale))
+    }
     let size = self.size ?? m.size
     let ratio = pixelRatio ?? m.pixelRatio
     let v = Viewport(center: center ?? m.center, scale: scale, width: size.width, height: size.height, pixelRatio: ratio, dpi: m.dpi)

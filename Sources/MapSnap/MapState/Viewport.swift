@@ -14,6 +14,11 @@
 public struct Viewport: Sendable, Hashable {
   /// Inches per metre as ArcGIS computes scale.
   public static let inchesPerMeter = 39.37
+  /// The scales mapsnap accepts: from 1:0.000001 to 1:10^12. Far beyond what
+  /// a map shows (zoom 30 is about 1:0.55, the whole world on one 256-px tile
+  /// 1:591657528), and small enough that every derived value (zoom, metres
+  /// and pixels per metre, pixel positions) stays finite.
+  public static let scaleRange: ClosedRange<Double> = 1e-6...1e12
   /// Scale of zoom level 0 in the 256-px ArcGIS/Google tiling scheme at 96 DPI.
   public static let zoom0Scale = 591_657_527.591555
 

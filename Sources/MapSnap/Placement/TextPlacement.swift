@@ -5,12 +5,15 @@ public struct TextPlacement: Sendable {
   /// Per layer (index into `MapState.layers`), one entry per annotation text
   /// of that layer (`LayerState.annotations`, same order): its run when drawn.
   public var annotations: [Int: [GlyphRun?]] = [:]
+  /// Per layer, the annotation texts none of whose characters any font
+  /// covers (indices into `LayerState.annotations`).
+  public var annotationsWithoutGlyphs: [Int: Set<Int>] = [:]
   /// Placed labels in drawing order (lower priority first, so higher
   /// priority labels are drawn on top).
   public var labels: [PlacedLabel] = []
   /// Every label candidate: those that took part in placement in placement
-  /// order, then those that could not (no text, too small, no position, out
-  /// of bounds) in layer and feature order.
+  /// order, then those that could not (no text, too small, no glyphs, no
+  /// position, out of bounds) in layer and feature order.
   public var outcomes: [LabelOutcome] = []
   /// Per layer index: labels placed, dropped and hidden.
   public var labelCounts: [Int: LabelCounts] = [:]

@@ -20,43 +20,64 @@ internal import _MapSnapRaster
 /// turns the block about the anchor.
 public struct TextPlacer {
   public let state: MapState
-  let fonts: FontLibrary
+  /// The fonts; nil when the scene has no text, and then no label or
+  /// annotation text has anything to lay out (every entry was decided when
+  /// the map was resolved: no text, too small, …).
+  let fonts: FontLibrary?
 
-  public init(state: MapState, fonts: FontLibrary) {
+  public init(state: MapState, fonts: FontLibrary?) {
     self.state = state
     self.fonts = fonts
   }
 
-  public func place() -> TextPlacement {
-    var out = TextPlacement()
+  /// Code points no font covers are noted for every block laid out; faces
+  /// only for the text that is drawn.
+  private final class Notes {
     var faces = Set<Int>()
     var missing: [Unicode.Scalar] = []
-    func note(_ block: TextBlock) {
-      for g in block.glyphs { faces.insert(g.face) }
+
+    func laidOut(_ block: TextBlock) {
       for m in block.missing where !missing.contains(m) { missing.append(m) }
     }
-    placeAnnotations(into: &out, note: note)
-    placeLabels(into: &out, note: note)
-    out.missingCodePoints = missing
-    out.fontsUsed = faces.sorted().map { fonts.faces[$0].fullName }
+
+    func drawn(_ block: TextBlock) {
+      for g in block.glyphs { faces.insert(g.face) }
+    }
+  }
+
+  public func place() -> TextPlacement {
+    var out = TextPlacement()
+    let notes = Notes()
+    placeAnnotations(into: &out, notes: notes)
+    placeLabels(into: &out, notes: notes)
+    out.missingCodePoints = notes.missing
+    out.fontsUsed = fonts.map { f in notes.faces.sorted().map { f.faces[$0].fullName } } ?? []
     return out
   }
 
   // MARK: - Annotation
 
-  private func placeAnnotations(into out: inout TextPlacement, note: (TextBlock) -> Void) {
+  /// Lays out every text resolution left to draw; a text none of whose
+  /// characters any font covers has no run (it is recorded `noGlyphs`).
+  private func placeAnnotations(into out: inout TextPlacement, notes: Notes) {
     let v = state.viewport
     for (li, layer) in state.layers.enumerated() where !layer.annotations.isEmpty {
       var runs: [GlyphRun?] = []
       runs.reserveCapacity(layer.annotations.count)
       for a in layer.annotations {
-        guard a.isDrawn else {
+        guard a.isDrawn, let fonts else {
           runs.append(nil)
           continue
         }
         let style = layer.sublayers[a.sublayer].style
         let block = fonts.layout(a.text, font: style.font, size: a.size * v.pixelRatio, align: style.align)
-        note(block)
+        notes.laidOut(block)
+        guard !block.glyphs.isEmpty else {
+          runs.append(nil)
+          out.annotationsWithoutGlyphs[li, default: []].insert(runs.count - 1)
+          continue
+        }
+        notes.drawn(block)
         let anchor = v.toDevice(a.point)
         let fx = style.align == .left ? 0 : style.align == .center ? 0.5 : 1
         let fy = style.baseline == .top ? 0 : style.baseline == .middle ? 0.5 : 1
@@ -81,7 +102,7 @@ public struct TextPlacer {
     var style: LabelStyle
   }
 
-  private func placeLabels(into out: inout TextPlacement, note: (TextBlock) -> Void) {
+  private func placeLabels(into out: inout TextPlacement, notes: Notes) {
     let v = state.viewport
     let ratio = v.pixelRatio
     let frame = Rect(minX: 0, minY: 0, maxX: Double(v.deviceWidth), maxY: Double(v.deviceHeight))
@@ -113,7 +134,7 @@ public struct TextPlacer {
           // Positions beyond the label's reach of the image are no candidates
           // (the rule that kept the feature: `SymbolReach.text`).
           let style = request.style
-          let reach = SymbolReach.text(text, size: style.size, halo: style.halo?.width ?? 0, offset: style.offset) * ratio
+          let reach = SymbolReach.text(text, size: style.size, halo: style.halo?.width ?? 0, offset: style.offset, advance: fonts?.maxAdvance ?? 1) * ratio
           let near = frame.insetBy(-reach)
           for (k, p) in g.points.enumerated() {
             let q = v.toDevice(p)
@@ -145,7 +166,14 @@ public struct TextPlacer {
     // `outOfBounds` and takes no part (piling such boxes up would slow the grid).
     var kept: [Candidate] = []
     for c in candidates {
+      // Candidates have text to place, so the scene has text and fonts.
+      guard let fonts else { preconditionFailure("a label to place without fonts") }
       let block = fonts.layout(c.text, font: c.style.font, size: c.style.size * ratio, align: .left)
+      notes.laidOut(block)
+      guard !block.glyphs.isEmpty else {
+        skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)
+        continue
+      }
       let halo = (c.style.halo?.width ?? 0) * ratio
       let size = (block.width + 2 * halo, block.height + 2 * halo)
       let offset = Point(c.style.offset.0 * ratio, c.style.offset.1 * ratio)
@@ -186,7 +214,7 @@ public struct TextPlacer {
       out.outcomes.append(o)
       guard placed != nil else { continue }
       let block = blocks[i]
-      note(block)
+      notes.drawn(block)
       let halo = (c.style.halo?.width ?? 0) * ratio
       var run = GlyphRun(block: block, origin: Point(box.minX + halo, box.minY + halo), color: c.style.color, haloColor: c.style.halo?.color)
       run.haloWidth = halo

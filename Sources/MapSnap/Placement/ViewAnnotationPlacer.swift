@@ -37,6 +37,9 @@ public struct ViewAnnotationPlacer {
     var candidates: [Int] = []
     var positions: [Point] = Array(repeating: Point(0, 0), count: annotations.count)
     for (i, a) in annotations.enumerated() {
+      // Checked whatever else hides the annotation: a typo in an id is a
+      // problem at every scale and floor.
+      outcomes[i].problem = problem(of: a)
       if !a.visible {
         outcomes[i].reason = .notVisible
       } else if !a.scaleRange.contains(v.scale) {
@@ -45,9 +48,8 @@ public struct ViewAnnotationPlacer {
         outcomes[i].reason = .floor
       } else {
         switch position(of: a, frame: frame) {
-        case .hidden(let problem):
+        case .hidden:
           outcomes[i].reason = .featureHidden
-          outcomes[i].problem = problem
         case .outside(let p):
           outcomes[i].reason = .outOfBounds
           outcomes[i].positionOutside = true
@@ -127,8 +129,8 @@ public struct ViewAnnotationPlacer {
     case at(Point)
     /// Outside the frame: the position, when there is one.
     case outside(Point?)
-    /// The feature is not drawn; with a problem when it does not exist.
-    case hidden(ViewAnnotationProblem?)
+    /// The feature is not drawn (or does not exist).
+    case hidden
   }
 
   /// The annotated position in logical pixels.
@@ -145,20 +147,26 @@ public struct ViewAnnotationPlacer {
       let p = logical(WebMercator.project(lon: lon, lat: lat))
       return inside(p) ? .at(p) : .outside(p)
     case .feature(let layerID, let featureID):
-      guard let layer = state.layers.first(where: { $0.id == layerID }) else { return .hidden(nil) }
-      guard let fate = layer.tiedFeatures[featureID] else {
-        // Said whenever the layer's features could be read, at any scale.
-        if layer.status.contains(.error) { return .hidden(nil) }
-        let ids = layer.tiedFeatures.keys.map(\.text).sorted()
-        return .hidden(.unknownFeature(layer: layerID, id: featureID, suggestion: closestMatch(to: featureID.text, in: ids, maxDistance: 2)))
-      }
-      guard layer.status.contains(.active) else { return .hidden(nil) }
+      guard let layer = state.layers.first(where: { $0.id == layerID }), layer.status.contains(.active),
+        let fate = layer.tiedFeatures[featureID]
+      else { return .hidden }
       switch fate {
-      case .notDrawn: return .hidden(nil)
+      case .notDrawn: return .hidden
       case .offFrame: return .outside(nil)
       case .drawable(let k): return position(of: layer.drawables[k].geometry, frame: frame, logical: logical, inside: inside)
       }
     }
+  }
+
+  /// The annotation's own problem: it is tied to a feature id that its
+  /// layer's source (read whenever the layer has no `error`) does not have.
+  private func problem(of a: ViewAnnotation) -> ViewAnnotationProblem? {
+    guard case .feature(let layerID, let featureID) = a.target,
+      let layer = state.layers.first(where: { $0.id == layerID }), !layer.status.contains(.error),
+      layer.tiedFeatures[featureID] == nil
+    else { return nil }
+    let ids = layer.tiedFeatures.keys.map(\.text).sorted()
+    return .unknownFeature(layer: layerID, id: featureID, suggestion: closestMatch(to: featureID.text, in: ids, maxDistance: 2))
   }
 
   /// Where a drawn feature is annotated: the first of its points inside the
@@ -190,7 +198,7 @@ public struct ViewAnnotationPlacer {
       if let p = InteriorPoint.ofLargestVisible(g.polygons, within: frame, toPixels: logical) { return .at(p) }
       return .outside(logical(g.polygons[0][0][0]))
     }
-    return .hidden(nil)
+    return .hidden
   }
 
   private func pointAt(_ distance: Double, along run: [Point]) -> Point {

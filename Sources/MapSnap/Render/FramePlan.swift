@@ -33,13 +33,13 @@ public struct FramePlan {
   ) throws(SceneError) -> FramePlan {
     let viewport = try overrides.viewport(for: scene)
     var clock = monotonicSeconds()
-    var state = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor).resolve(sources: sources, icons: icons)
-    let library = try MapResolver.fonts(for: scene, state: state, given: fonts)
+    let library = try MapResolver.fonts(for: scene, given: fonts)
+    let resolver = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
+    var state = resolver.resolve(sources: sources, icons: icons)
     let resolveTime = lap(&clock)
-    var text = TextPlacement()
+    var text = TextPlacer(state: state, fonts: library).place()
     var boxes = ViewAnnotationPlacement()
     if let library {
-      text = TextPlacer(state: state, fonts: library).place()
       boxes = ViewAnnotationPlacer(state: state, annotations: scene.viewAnnotations, fonts: library).place()
       for m in boxes.missingCodePoints where !text.missingCodePoints.contains(m) { text.missingCodePoints.append(m) }
       let used = Set(text.fontsUsed).union(boxes.faces.map { library.faces[$0].fullName })
@@ -48,7 +48,7 @@ public struct FramePlan {
     let textTime = lap(&clock)
     var (list, coverage) = DisplayListBuilder(state: state, text: text, boxes: boxes.boxes, fonts: library, threads: threads).build()
     coverage.labelOutcomes = text.labels.map(\.outcome)
-    state.recordCoverage(coverage, labels: text.outcomes)
+    state.recordCoverage(coverage, text: text)
     return FramePlan(
       scene: scene, state: state, text: text, viewAnnotations: boxes, displayList: list, resolveTime: resolveTime,
       textTime: textTime, displayListTime: lap(&clock))

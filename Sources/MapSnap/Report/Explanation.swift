@@ -139,6 +139,7 @@ public struct Explanation {
     case .outOfBounds: return "no anchor's box reaches into the image"
     case .noText: return "the feature has no text in label.field"
     case .tooSmall: return "under one device pixel per em"
+    case .noGlyphs: return "no font covers any of its characters"
     case .noPosition: return "lines are not labelled"
     }
   }
@@ -158,7 +159,8 @@ public struct Explanation {
         switch t.hidden {
         case nil: why = size
         case .notVisible?, .outOfScale?: why = self.why(l.sublayers[t.sublayer])
-        case .transparent?: why = "the layer's opacity is 0"
+        case .transparent?: why = "nothing can show: the layer's opacity is 0, or the colour is transparent with no halo"
+        case .noGlyphs?: why = "no font covers any of its characters"
         case .floor?: why = "on another floor than \(plan.state.floor?.text ?? "?")"
         case .noText?: why = "the feature has no text in textField"
         case .tooSmall?: why = "\(size) at this scale: under one device pixel per em"
@@ -197,7 +199,11 @@ public struct Explanation {
         if case .feature(_, let fid) = a.target, fid.text == id { match = true }
         if !match { continue }
       }
-      if case .feature(let layer, _) = a.target, !filter.includes(layer) { continue }
+      // With --layer, only the annotations tied to those layers.
+      switch a.target {
+      case .feature(let layer, _): if !filter.includes(layer) { continue }
+      case .coordinate: if !filter.layers.isEmpty { continue }
+      }
       if o.visible, let box = o.box {
         let boxText = [box.minX, box.minY, box.width, box.height].map { number($0, digits: 1) }.joined(separator: ",")
         va.append([o.id, "yes", o.anchor?.rawValue ?? "", boxText, placedWhy(a, o)])

@@ -22,4 +22,19 @@ public struct Scene: Sendable {
     self.file = file
     self.baseDirectory = baseDirectory
   }
+
+  /// True when the scene has text of any kind, at any scale: a label style,
+  /// an annotation layer, view annotations, or a style naming a font.
+  public var hasText: Bool {
+    if !viewAnnotations.isEmpty || !fontReferences.isEmpty { return true }
+    for layer in layers {
+      switch layer.content {
+      case .annotation: return true
+      case .features(_, .single(let s)): if s.label != nil { return true }
+      case .features(_, .rules(let rules)): if rules.contains(where: { $0.style.label != nil }) { return true }
+      case .graphics: break
+      }
+    }
+    return false
+  }
 }

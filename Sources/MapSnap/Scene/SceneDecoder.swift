@@ -66,7 +66,7 @@ struct SceneDecoder {
         file: file, at: path.key("center").index(1), kind: .invalidValue, expected: "a latitude within -90…90",
         found: describe(.number(c[1])))
     }
-    let scale = try r.number("scale", "a scale denominator > 0 (2000 means 1:2000)") { $0 > 0 && $0.isFinite }
+    let scale = try r.number("scale", "a scale denominator from 0.000001 to 1e12 (2000 means 1:2000)") { Viewport.scaleRange.contains($0) }
     let zoom = try r.number("zoom", "a zoom level between 0 and 30") { $0 >= 0 && $0 <= 30 }
     if scale != nil && zoom != nil {
       throw r.conflict("scale", "zoom")

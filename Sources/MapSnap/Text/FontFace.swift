@@ -18,6 +18,8 @@ final class FontFace {
   /// Typographic ascender (positive, font units) and descender (negative).
   let ascender: Double
   let descender: Double
+  /// The widest advance of any glyph, in font units.
+  let maxAdvance: Double
   let hasKerning: Bool
   private var outlines: [UInt32: GlyphOutline] = [:]
   private var advances: [UInt32: Double] = [:]
@@ -33,6 +35,7 @@ final class FontFace {
     unitsPerEm = Double(max(1, f.pointee.units_per_EM))
     ascender = Double(f.pointee.ascender)
     descender = Double(f.pointee.descender)
+    maxAdvance = Double(f.pointee.max_advance_width)
     hasKerning = (f.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING)) != 0
   }
 

@@ -76,6 +76,12 @@ public final class FontLibrary {
     }
   }
 
+  /// The widest glyph advance of any face, in ems (`max_advance_width` over
+  /// units per em): how far one character of text can reach.
+  public var maxAdvance: Double {
+    faces.map { $0.maxAdvance / $0.unitsPerEm }.max() ?? 1
+  }
+
   /// Every face's full name, for messages and `did you mean` hints.
   public var names: [String] { faces.map(\.fullName) }
 

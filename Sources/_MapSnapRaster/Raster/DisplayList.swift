@@ -85,7 +85,7 @@ public struct DisplayList: Sendable {
   public mutating func fill(_ path: Path, rule: FillRule = .nonZero, color: Color) -> Bool {
     guard color.a > 0 else { return false }
     let start = edges.count
-    guard let rows = builder.append(path, to: &edges), DisplayList.covers(edges[start...], rule: rule, width: width) else {
+    guard let rows = builder.append(path, to: &edges), DisplayList.covers(edges[start...], rule: rule, width: width, rows: rows) else {
       edges.removeSubrange(start...)
       return false
     }
@@ -103,26 +103,48 @@ public struct DisplayList: Sendable {
     return true
   }
 
-  /// True when `edges` (one fill's, clipped to a frame `width` pixels wide)
-  /// give some pixel non-zero coverage under `rule`. An edge strictly inside
-  /// the frame always does; edges only on the borders (geometry wholly left
-  /// or right of the frame, or around it) do when the winding that the left
-  /// border's edges carry into the frame is inside under `rule` along some
-  /// run of rows. The right border's edges carry nothing into the frame.
-  static func covers(_ edges: ArraySlice<Edge>, rule: FillRule, width: Int) -> Bool {
+  /// True when `edges` (one fill's, clipped to a frame `width` pixels wide,
+  /// touching rows `rows`) give some pixel non-zero coverage under `rule`,
+  /// exactly as the tiles will compute it. Three steps, cheapest first:
+  /// 1. Edges only on the borders (geometry wholly left or right of the
+  ///    frame, or around it): the winding the left border's edges carry into
+  ///    the frame decides, along some run of rows; the right border's edges
+  ///    carry nothing into the frame.
+  /// 2. Non-zero rule: when the winding integrated over the frame,
+  ///    |∫∫ w dA|, is at least the fill's bounding box in pixels / 256, some
+  ///    pixel's |∫ w dA| is at least 1/256, which is coverage 1 or more.
+  /// 3. Otherwise the fill is rasterised row by row, as the tiles do it,
+  ///    until a row has a covered pixel (slivers, zero-area rings, rings that
+  ///    cancel, even-odd overlaps).
+  static func covers(_ edges: ArraySlice<Edge>, rule: FillRule, width: Int, rows: (minRow: Int32, maxRow: Int32)) -> Bool {
     let right = Int32(width * 256)
-    var left: [(y: Int32, winding: Int32)] = []
+    var inside = false
+    var minX = Int32.max
+    var maxX = Int32.min
+    var twiceArea = 0.0  // ∑ w (x0 + x1)(y1 − y0), in (1/256 px)²
     for e in edges {
-      if e.x0 == e.x1 && (e.x0 == 0 || e.x0 == right) {
-        if e.x0 == 0 {
-          left.append((e.y0, e.winding))
-          left.append((e.y1, -e.winding))
-        }
-        continue
-      }
-      return true
+      if !(e.x0 == e.x1 && (e.x0 == 0 || e.x0 == right)) { inside = true }
+      minX = min(minX, e.x0, e.x1)
+      maxX = max(maxX, e.x0, e.x1)
+      twiceArea += Double(e.winding) * Double(e.x0 &+ e.x1) * Double(e.y1 &- e.y0)
     }
-    // Sweep the left border from top to bottom, summing the winding.
+    guard inside else { return leftBorderCovers(edges, rule: rule) }
+    let firstColumn = Int(minX) >> 8
+    let lastColumn = min(width - 1, (Int(maxX) + 255) >> 8)
+    let boxPixels = Double(lastColumn - firstColumn + 1) * Double(rows.maxRow - rows.minRow + 1)
+    // |∫∫ w dA| in px² is |twiceArea| / (2 × 65536); the test is that × 256 ≥ box.
+    if rule == .nonZero && abs(twiceArea) >= boxPixels * 512 { return true }
+    return rasterisedCovers(edges, rule: rule, firstColumn: firstColumn, lastColumn: lastColumn, rows: rows)
+  }
+
+  /// Step 1 of `covers`: sweeps the left border from top to bottom, summing
+  /// the winding its edges carry into the frame.
+  private static func leftBorderCovers(_ edges: ArraySlice<Edge>, rule: FillRule) -> Bool {
+    var left: [(y: Int32, winding: Int32)] = []
+    for e in edges where e.x0 == 0 && e.x1 == 0 {
+      left.append((e.y0, e.winding))
+      left.append((e.y1, -e.winding))
+    }
     left.sort { $0.y < $1.y }
     var winding: Int32 = 0
     var i = 0
@@ -132,8 +154,46 @@ public struct DisplayList: Sendable {
         winding += left[i].winding
         i += 1
       }
-      let inside = rule == .nonZero ? winding != 0 : winding & 1 != 0
-      if inside && i < left.count { return true }
+      let covered = rule == .nonZero ? winding != 0 : winding & 1 != 0
+      if covered && i < left.count { return true }
+    }
+    return false
+  }
+
+  /// Step 3 of `covers`: the cell rasteriser on one row at a time (columns
+  /// `firstColumn...lastColumn` only, shifted by whole pixels so coverage is
+  /// unchanged), with an active-edge list, stopping at the first row with a
+  /// covered pixel. At worst the cost of drawing the fill once.
+  private static func rasterisedCovers(
+    _ edges: ArraySlice<Edge>, rule: FillRule, firstColumn: Int, lastColumn: Int, rows: (minRow: Int32, maxRow: Int32)
+  ) -> Bool {
+    let columns = lastColumn - firstColumn + 1
+    guard columns > 0 else { return false }
+    let shift = Int32(firstColumn * 256)
+    var sorted = edges.map { Edge(x0: $0.x0 - shift, y0: $0.y0, x1: $0.x1 - shift, y1: $0.y1, winding: $0.winding) }
+    sorted.sort { $0.y0 < $1.y0 }
+    let cells = CellRasterizer(width: columns, rows: 1)
+    let row = UnsafeMutablePointer<UInt32>.allocate(capacity: columns)
+    row.initialize(repeating: 0, count: columns)
+    defer {
+      cells.deallocate()
+      row.deallocate()
+    }
+    var active: [Int] = []
+    var next = 0
+    for r in Int(rows.minRow)...Int(rows.maxRow) {
+      let top = Int32(r << 8)
+      let bottom = top + 256
+      while next < sorted.count && sorted[next].y0 < bottom {
+        active.append(next)
+        next += 1
+      }
+      active.removeAll { sorted[$0].y1 <= top }
+      for k in active { cells.add(sorted[k], top: r, bottom: r + 1) }
+      // Opaque black: any coverage leaves a non-zero alpha. Rows that stay
+      // empty need no clearing; the sweep clears the cells it reads.
+      cells.sweep(rows: 1, rule: rule, paint: 0xFF00_0000, target: row)
+      for x in 0..<columns where row[x] >> 24 != 0 { return true }
     }
     return false
   }
@@ -201,9 +261,14 @@ public struct DisplayList: Sendable {
   /// Starts a group whose content is composited as a whole with `opacity`
   /// (0...1) at the matching `endGroup()`. Groups may nest.
   public mutating func beginGroup(opacity: Double) {
-    let o = UInt32((min(max(opacity, 0), 1) * 255).rounded())
-    items.append(DrawItem(kind: .beginGroup, opacity: o))
+    items.append(DrawItem(kind: .beginGroup, opacity: DisplayList.groupAlpha(opacity)))
     openGroups += 1
+  }
+
+  /// The 8-bit alpha a group of `opacity` (0...1) is composited with: a
+  /// group whose alpha rounds to 0 shows nothing.
+  public static func groupAlpha(_ opacity: Double) -> UInt32 {
+    UInt32((min(max(opacity, 0), 1) * 255).rounded())
   }
 
   /// Ends the innermost open group.

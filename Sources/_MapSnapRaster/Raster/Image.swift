@@ -15,6 +15,8 @@ public final class RasterImage: Sendable {
   public let height: Int
   /// Level 0: the pixels themselves.
   let base: ImageLevel
+  /// True when every pixel has alpha 0: drawing the image paints nothing.
+  public let isFullyTransparent: Bool
   /// Reduced levels made so far, by level number (1, 2, …).
   private let reduced = Mutex<[Int: ImageLevel]>([:])
 
@@ -39,6 +41,7 @@ public final class RasterImage: Sendable {
       }
     }
     base = level
+    isFullyTransparent = level.isFullyTransparent
   }
 
   /// An image from pixels that are already premultiplied (the `Canvas` layout).
@@ -59,6 +62,7 @@ public final class RasterImage: Sendable {
       level.pixels[i] = r | (g << 8) | (b << 16) | (a << 24)
     }
     base = level
+    isFullyTransparent = level.isFullyTransparent
   }
 
   /// The `width * height` premultiplied pixels (a copy), in the `Canvas` layout.
@@ -107,6 +111,12 @@ final class ImageLevel: @unchecked Sendable {
     self.height = height
     pixels = .allocate(capacity: width * height)
     pixels.initialize(repeating: 0, count: width * height)
+  }
+
+  /// True when every pixel has alpha 0.
+  var isFullyTransparent: Bool {
+    for i in 0..<(width * height) where pixels[i] >> 24 != 0 { return false }
+    return true
   }
 
   /// `source` reduced to `width` × `height` by area averaging (a box filter): each new
@@ -232,7 +242,7 @@ extension DisplayList {
   ///   `opacity × coverage` (each 0...255, product divided by 255 rounded).
   @discardableResult
   public mutating func drawImage(_ image: RasterImage, in rect: Rect, opacity: Double = 1) -> Bool {
-    guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite,
+    guard !image.isFullyTransparent, rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite,
       rect.maxX > rect.minX, rect.maxY > rect.minY, opacity > 0
     else { return false }
     let alpha = UInt32((min(opacity, 1) * 255).rounded())

@@ -7,6 +7,10 @@ public struct FeatureCollection: Sendable {
   public var invalidSamples: [String] = []
   /// Features with a null geometry (valid GeoJSON, nothing to draw).
   public var unlocatedCount: Int = 0
+  /// The features with a null or invalid geometry whose id and properties
+  /// could be read (their geometry empty): kept so that names and ids are
+  /// checked against every feature of the source.
+  public var withoutGeometry: [Feature] = []
 
   public init() {}
 }

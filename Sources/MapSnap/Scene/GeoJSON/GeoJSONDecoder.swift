@@ -25,10 +25,10 @@ enum GeoJSONDecoder {
       }
       collection.features.reserveCapacity(features.count)
       for (i, f) in features.enumerated() {
-        decodeFeature(f, path: path.key("features").index(i), into: &collection)
+        decodeFeature(f, index: i, path: path.key("features").index(i), into: &collection)
       }
     case "Feature":
-      decodeFeature(value, path: path, into: &collection)
+      decodeFeature(value, index: 0, path: path, into: &collection)
     case _ where geometryTypes.contains(type):
       let geometry: Geometry
       do {
@@ -50,7 +50,7 @@ enum GeoJSONDecoder {
 
   static let geometryTypes = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
 
-  private static func decodeFeature(_ value: JSONValue, path: JSONPath, into c: inout FeatureCollection) {
+  private static func decodeFeature(_ value: JSONValue, index: Int, path: JSONPath, into c: inout FeatureCollection) {
     func skip(_ issue: GeoJSONIssue) {
       c.invalidCount += 1
       if c.invalidSamples.count < 3 {
@@ -86,13 +86,15 @@ enum GeoJSONDecoder {
     }
     guard let g = obj["geometry"], g != .null else {
       c.unlocatedCount += 1
+      c.withoutGeometry.append(Feature(id: id, properties: properties, geometry: Geometry(), index: index))
       return
     }
     do {
       let geometry = try decodeGeometry(g, path: path.key("geometry"))
-      c.features.append(Feature(id: id, properties: properties, geometry: geometry))
+      c.features.append(Feature(id: id, properties: properties, geometry: geometry, index: index))
     } catch {
       skip(error)
+      c.withoutGeometry.append(Feature(id: id, properties: properties, geometry: Geometry(), index: index))
     }
   }
 
