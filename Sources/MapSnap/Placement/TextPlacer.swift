@@ -166,8 +166,11 @@ public struct TextPlacer {
     // `outOfBounds` and takes no part (piling such boxes up would slow the grid).
     var kept: [Candidate] = []
     for c in candidates {
-      // Candidates have text to place, so the scene has text and fonts.
-      guard let fonts else { preconditionFailure("a label to place without fonts") }
+      // Without fonts (a caller that gave none) nothing can be laid out.
+      guard let fonts else {
+        skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)
+        continue
+      }
       let block = fonts.layout(c.text, font: c.style.font, size: c.style.size * ratio, align: .left)
       notes.laidOut(block)
       guard !block.glyphs.isEmpty else {
