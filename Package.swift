@@ -21,7 +21,7 @@ let package = Package(
     /// The renderer as a library: scene → map state → display list → tiles → PNG.
     .target(
       name: "MapSnap",
-      dependencies: ["_MapSnapRaster", "_PNGShims", "CFreeType"]
+      dependencies: ["_MapSnapRaster", "_PNGShims", "_JPEGShims", "CFreeType", "CSQLite"]
     ),
     /// The `mapsnap` command: argument parsing and exit statuses only.
     .executableTarget(
@@ -48,6 +48,19 @@ let package = Package(
       name: "CLibPNG",
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]
+    ),
+    /// A C shim that owns libjpeg's setjmp/longjmp error handling (JPEG tiles).
+    .target(name: "_JPEGShims", dependencies: ["CJPEG"]),
+    .systemLibrary(
+      name: "CJPEG",
+      pkgConfig: "libjpeg",
+      providers: [.apt(["libjpeg62-turbo-dev"])]
+    ),
+    /// SQLite, for MBTiles tile sets (opened read-only).
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
     ),
     .systemLibrary(
       name: "CFreeType",

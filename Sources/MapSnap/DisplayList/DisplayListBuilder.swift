@@ -67,7 +67,7 @@ struct DisplayListBuilder: Sendable {
   /// A run of work built into a part of its own: drawables or annotation
   /// texts of one layer, or labels (layer -1, above every layer).
   private struct Chunk {
-    enum Kind { case drawables, annotations, labels, boxes }
+    enum Kind { case raster, drawables, annotations, labels, boxes }
     var kind: Kind
     var layer: Int
     var range: Range<Int>
@@ -88,6 +88,9 @@ struct DisplayListBuilder: Sendable {
     for (li, layer) in state.layers.enumerated() {
       drawableFlags.append(flagCount)
       let active = layer.status.contains(.active)
+      if active, layer.tiles?.mosaic != nil {
+        chunks.append(Chunk(kind: .raster, layer: li, range: 0..<1, flags: -1))
+      }
       if active {
         var start = 0
         var points = 0
@@ -173,6 +176,15 @@ struct DisplayListBuilder: Sendable {
   private func build(_ chunk: Chunk, into list: inout DisplayList, flags: UnsafeMutableBufferPointer<Bool>) {
     var f = chunk.flags
     switch chunk.kind {
+    case .raster:
+      // A tiles layer's mosaic, resampled into the frame (exact copies where
+      // the frame's pixels coincide with the level's).
+      if let t = state.layers[chunk.layer].tiles, let mosaic = t.mosaic {
+        let v = state.viewport
+        let a = v.toDevice(Point(t.mosaicBounds.minX, t.mosaicBounds.maxY))
+        let b = v.toDevice(Point(t.mosaicBounds.maxX, t.mosaicBounds.minY))
+        list.drawImage(mosaic, in: Rect(minX: a.x, minY: a.y, maxX: b.x, maxY: b.y))
+      }
     case .drawables:
       let drawables = state.layers[chunk.layer].drawables
       for i in chunk.range {

@@ -14,11 +14,24 @@ public enum LayerProblem: Sendable, Equatable {
   case unknownProperty(key: String, property: String, suggestion: String?)
   /// A marker icon could not be loaded; markers with it are not drawn.
   case icon(name: String, error: PNGError)
+  /// A tile source could not be opened, or is not a tile set.
+  case tileSource(TileError)
+  /// The tiles are in another spatial reference than the map (EPSG codes).
+  case spatialReference(tiles: Int, map: Int)
+  /// Some tiles meeting the frame were absent (filled from a parent level
+  /// or not) or could not be decoded.
+  case incompleteTiles(fromParent: Int, missing: Int, undecodable: Int)
+  /// The frame is beyond the levels the tile set can serve: `levels` below
+  /// its coarsest level (`minZoom`), or it would take more than
+  /// `TileResolver.maximumMosaicPixels` of tiles.
+  case tilesOutOfRange(reason: String)
 
   /// True when the problem keeps the whole layer from being drawn.
   public var isError: Bool {
-    if case .source = self { return true }
-    return false
+    switch self {
+    case .source, .tileSource, .spatialReference: return true
+    default: return false
+    }
   }
 
   /// The problem's kind as the report names it.
@@ -28,6 +41,10 @@ public enum LayerProblem: Sendable, Equatable {
     case .invalidFeatures: return "invalidFeatures"
     case .unknownProperty: return "unknownProperty"
     case .icon: return "icon"
+    case .tileSource: return "tileSource"
+    case .spatialReference: return "spatialReference"
+    case .incompleteTiles: return "incompleteTiles"
+    case .tilesOutOfRange: return "tilesOutOfRange"
     }
   }
 
@@ -52,6 +69,18 @@ public enum LayerProblem: Sendable, Equatable {
       case .fileNotFound, .fileReadFailed: return "marker icon: \(error); markers with it are not drawn"
       default: return "marker icon \(name): \(error); markers with it are not drawn"
       }
+    case .tileSource(let error):
+      return error.description
+    case .spatialReference(let tiles, let map):
+      return "the tiles are in EPSG:\(tiles) but the map is in EPSG:\(map); a tiled layer is drawn only in the map's spatial reference"
+    case .incompleteTiles(let parent, let missing, let undecodable):
+      var parts: [String] = []
+      if parent > 0 { parts.append("\(parent) absent tile\(parent == 1 ? "" : "s") filled from a parent level") }
+      if missing > 0 { parts.append("\(missing) absent tile\(missing == 1 ? "" : "s") with no parent either") }
+      if undecodable > 0 { parts.append("\(undecodable) tile\(undecodable == 1 ? "" : "s") that could not be decoded") }
+      return parts.joined(separator: ", ")
+    case .tilesOutOfRange(let reason):
+      return reason + "; the layer is not drawn at this scale"
     }
   }
 }

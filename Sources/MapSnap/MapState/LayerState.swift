@@ -21,6 +21,8 @@ public struct LayerState: Sendable {
   /// For annotation layers: every text whose anchor can reach the frame, in
   /// feature order, each drawn or with the reason it is not.
   public internal(set) var annotations: [AnnotationText] = []
+  /// For tiles layers: the level and what became of each tile.
+  public internal(set) var tiles: TileLayerState?
   /// For layers that view annotations name: every feature id of the source
   /// and what became of that feature.
   public internal(set) var tiedFeatures: [FloorValue: TiedFeature] = [:]

@@ -25,7 +25,7 @@ public struct MapResolver {
 
   /// Resolves every layer, loading file sources through `sources` and marker
   /// icons through `icons` (pass the same caches to share them across frames).
-  public func resolve(sources: SourceLoader, icons: IconCache = IconCache()) -> MapState {
+  public func resolve(sources: SourceLoader, icons: IconCache = IconCache(), tiles: TileCache = TileCache()) -> MapState {
     var tied = Set<String>()
     for a in scene.viewAnnotations { if case .feature(let layer, _) = a.target { tied.insert(layer) } }
     var state = MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: [])
@@ -63,6 +63,11 @@ public struct MapResolver {
           resolver.resolveAnnotations(collection, anno)
         }
         resolver.finishSublayers()
+      case .tiles(let t):
+        // Maps are drawn in Web Mercator (EPSG:3857) for now.
+        let (tileState, problems) = TileResolver(viewport: viewport, layer: t, cache: tiles, mapSpatialReference: 3857).resolve(draws: draws)
+        resolver.state.tiles = tileState
+        for p in problems { resolver.state.add(p) }
       }
       l = resolver.state
       state.icons = resolver.loadedIcons

@@ -23,19 +23,19 @@ public struct FramePlan {
   /// Resolves `scene` with `overrides` and builds its display list on
   /// `threads` workers (0: one per processor; the list is the same for any
   /// number). Fonts load on first use when the scene has text and none are
-  /// given (`FontLibrary.bundledDirectory`); pass `sources`, `icons` and
-  /// `fonts` to share them across frames.
+  /// given (`FontLibrary.bundledDirectory`); pass `sources`, `icons`,
+  /// `tiles` and `fonts` to share them across frames.
   /// - Throws: `SceneError` when the overrides and scene give no valid view,
   ///   or a style names a font that is not available.
   public static func make(
     _ scene: Scene, overrides: ViewOverrides = ViewOverrides(), sources: SourceLoader = SourceLoader(),
-    fonts: FontLibrary? = nil, icons: IconCache = IconCache(), threads: Int = 0
+    fonts: FontLibrary? = nil, icons: IconCache = IconCache(), tiles: TileCache = TileCache(), threads: Int = 0
   ) throws(SceneError) -> FramePlan {
     let viewport = try overrides.viewport(for: scene)
     var clock = monotonicSeconds()
     let library = try MapResolver.fonts(for: scene, given: fonts)
     let resolver = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
-    var state = resolver.resolve(sources: sources, icons: icons)
+    var state = resolver.resolve(sources: sources, icons: icons, tiles: tiles)
     let resolveTime = lap(&clock)
     var text = TextPlacer(state: state, fonts: library).place()
     var boxes = ViewAnnotationPlacement()

@@ -45,7 +45,13 @@ public struct Explanation {
     for (li, l) in plan.state.layers.enumerated() where filter.includes(l.id) {
       var labels = ""
       if let c = plan.text.labelCounts[li] { labels = "\(c.placed) placed, \(c.dropped) dropped" }
-      rows.append([l.id, l.kind.rawValue, l.status.names.joined(separator: "+"), "\(l.features.drawn)/\(l.features.total)", labels, why(l)])
+      var counts = "\(l.features.drawn)/\(l.features.total)"
+      if let t = l.tiles {
+        let meeting = t.drawn + t.fromParent + t.missing + t.undecodable
+        counts = "\(t.drawn)/\(meeting) tiles"
+        labels = "level \(t.zoom)"
+      }
+      rows.append([l.id, l.kind.rawValue, l.status.names.joined(separator: "+"), counts, labels, why(l)])
       for sub in l.sublayers {
         rows.append(["  └ \(sub.id)", "class", sub.status.names.joined(separator: "+"), "\(sub.features.drawn)/\(sub.features.total)", "", why(sub)])
       }
@@ -80,6 +86,7 @@ public struct Explanation {
       if l.features.drawn < l.features.total {
         parts.append("the rest are outside the frame, taken by no rule or too small to show")
       }
+      if let t = l.tiles, let a = t.attribution { parts.append("\(t.tileMatrixSet.rawValue); \(a)") }
     }
     return parts.joined(separator: "; ")
   }

@@ -75,6 +75,21 @@ public struct ReportBuilder {
         ))
       if detail == .full { pairs.append(("texts", .array(l.annotations.map { text($0, sublayers: l.sublayers) }))) }
     }
+    if l.kind == .tiles {
+      if let t = l.tiles {
+        pairs.append(
+          (
+            "tiles",
+            .object(
+              JSONObject([
+                ("zoom", .number(Double(t.zoom))), ("tileMatrixSet", .string(t.tileMatrixSet.rawValue)),
+                ("drawn", .number(Double(t.drawn))), ("fromParent", .number(Double(t.fromParent))),
+                ("missing", .number(Double(t.missing))), ("undecodable", .number(Double(t.undecodable))),
+              ]))
+          ))
+      }
+      pairs.append(("attribution", l.tiles?.attribution.map(JSONValue.string) ?? .null))
+    }
     if l.kind == .features {
       let c = counts ?? LabelCounts()
       var hidden: [(String, JSONValue)] = []

@@ -1,7 +1,7 @@
 /// One entry of `layers`, drawn bottom-up in list order.
 public struct Layer: Sendable {
   public enum Kind: String, Sendable, CaseIterable {
-    case features, graphics, annotation
+    case features, graphics, annotation, tiles
   }
 
   public var id: String
@@ -24,6 +24,8 @@ public struct Layer: Sendable {
     case graphics([Graphic])
     /// Text at a fixed geographic size, in sublayers.
     case annotation(AnnotationLayer)
+    /// A raster tile set.
+    case tiles(TileLayer)
   }
 
   public init(id: String, kind: Kind, content: Content) {

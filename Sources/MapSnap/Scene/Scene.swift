@@ -32,7 +32,7 @@ public struct Scene: Sendable {
       case .annotation: return true
       case .features(_, .single(let s)): if s.label != nil { return true }
       case .features(_, .rules(let rules)): if rules.contains(where: { $0.style.label != nil }) { return true }
-      case .graphics: break
+      case .graphics, .tiles: break
       }
     }
     return false

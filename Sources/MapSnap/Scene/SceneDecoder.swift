@@ -99,7 +99,7 @@ struct SceneDecoder {
     guard case .string(let ts) = tv, let kind = Layer.Kind(rawValue: ts) else {
       var hint: String? = nil
       if case .string(let ts) = tv {
-        hint = closestMatch(to: ts, in: kinds).map { "did you mean \"\($0)\"?" } ?? (ts == "tiles" ? "tiles layers are planned, not yet supported" : nil)
+        hint = closestMatch(to: ts, in: kinds).map { "did you mean \"\($0)\"?" }
       }
       throw SceneError(
         file: file, at: path.key("type"), kind: .invalidValue, expected: "one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))",
@@ -110,6 +110,7 @@ struct SceneDecoder {
     case .features: specific = ["source", "style", "rules"]
     case .graphics: specific = ["graphics"]
     case .annotation: specific = ["source", "textField", "angleField", "referenceScale", "sublayers"]
+    case .tiles: specific = ["source", "tileMatrixSet", "tileSize", "minZoom", "maxZoom", "attribution"]
     }
     let r = try ObjectReader(value, at: path, file: file, what: "\(kind == .annotation ? "an" : "a") \(kind.rawValue) layer", allowed: common + specific)
     guard let id = try r.string("id", nonEmpty: true) else {
@@ -128,6 +129,8 @@ struct SceneDecoder {
       content = .graphics(graphics)
     case .annotation:
       content = .annotation(try decodeAnnotation(r))
+    case .tiles:
+      content = .tiles(try decodeTiles(r))
     }
     var layer = Layer(id: id, kind: kind, content: content)
     layer.visible = try r.bool("visible") ?? true
@@ -156,6 +159,45 @@ struct SceneDecoder {
         throw SceneError(file: file, issue: error)
       }
     }
+  }
+
+  /// A `tiles` layer (3.4): `source` is `{ "mbtiles": "file" }` or
+  /// `{ "xyz": "template", "scheme": "xyz" | "tms" }`.
+  private func decodeTiles(_ r: ObjectReader) throws(SceneError) -> TileLayer {
+    let sv = try r.require("source", "{ \"mbtiles\": \"file\" } or { \"xyz\": \"tiles/{z}/{x}/{y}.png\" }")
+    let sp = r.path.key("source")
+    let s = try ObjectReader(sv, at: sp, file: file, what: "a tile source", allowed: ["mbtiles", "xyz", "scheme"])
+    let spec: TileSourceSpec
+    switch (s.object["mbtiles"], s.object["xyz"]) {
+    case (.some, .some):
+      throw s.conflict("mbtiles", "xyz")
+    case (.none, .none):
+      throw SceneError(file: file, at: sp, kind: .missingKey, expected: "\"mbtiles\" (a file path) or \"xyz\" (a path template)")
+    case (.some, .none):
+      if s.has("scheme") { throw s.invalid("scheme", expected: "no \"scheme\" with \"mbtiles\" (MBTiles rows are always TMS)", found: s.object["scheme"]!) }
+      let p = try s.string("mbtiles", nonEmpty: true)!
+      spec = .mbtiles(path: p, resolved: FileIO.resolve(p, against: baseDirectory))
+    case (.none, .some):
+      let t = try s.string("xyz", nonEmpty: true)!
+      for part in ["{z}", "{x}", "{y}"] where !t.contains(part) {
+        throw s.invalid("xyz", expected: "a path template with {z}, {x} and {y}", found: .string(t))
+      }
+      let scheme = try s.choice("scheme", ["xyz", "tms"]) ?? "xyz"
+      spec = .xyz(template: t, resolved: FileIO.resolve(t, against: baseDirectory), tms: scheme == "tms")
+    }
+    var layer = TileLayer(source: spec)
+    if let m = try r.choice("tileMatrixSet", TileMatrixSet.allCases.map(\.rawValue)) { layer.tileMatrixSet = TileMatrixSet(rawValue: m) }
+    layer.tileSize = try r.number("tileSize", "a tile size in pixels, a whole number from 16 to 4096") {
+      $0 >= 16 && $0 <= 4096 && $0 == $0.rounded()
+    }.map { Int($0) }
+    let zoom = "a zoom level, a whole number from 0 to 30"
+    layer.minZoom = try r.number("minZoom", zoom) { $0 >= 0 && $0 <= 30 && $0 == $0.rounded() }.map { Int($0) }
+    layer.maxZoom = try r.number("maxZoom", zoom) { $0 >= 0 && $0 <= 30 && $0 == $0.rounded() }.map { Int($0) }
+    if let lo = layer.minZoom, let hi = layer.maxZoom, lo > hi {
+      throw r.invalid("minZoom", expected: "minZoom ≤ maxZoom (\(hi))", found: .number(Double(lo)))
+    }
+    layer.attribution = try r.string("attribution")
+    return layer
   }
 
   private func decodeStyling(_ r: ObjectReader) throws(SceneError) -> Styling {

@@ -1,0 +1,28 @@
+internal import _MapSnapRaster
+
+/// What a `tiles` layer shows in this frame (scene format 3.4): the level
+/// chosen and what became of each tile of that level that meets the frame.
+///
+/// The four counts are disjoint: each tile is `drawn` (its own pixels),
+/// `fromParent` (absent, filled from the nearest level above that has it),
+/// `missing` (absent, no ancestor either) or `undecodable` (skipped).
+public struct TileLayerState: Sendable {
+  public var zoom: Int
+  public var tileMatrixSet: TileMatrixSet
+  public var drawn = 0
+  public var fromParent = 0
+  public var missing = 0
+  public var undecodable = 0
+  /// The layer's `attribution`, else the source's.
+  public var attribution: String?
+  /// The tiles stitched into one image (seamless resampling across tile
+  /// edges), and the map-unit rectangle it covers; nil when nothing is drawn.
+  var mosaic: RasterImage?
+  var mosaicBounds = Rect.empty
+
+  init(zoom: Int, tileMatrixSet: TileMatrixSet, attribution: String?) {
+    self.zoom = zoom
+    self.tileMatrixSet = tileMatrixSet
+    self.attribution = attribution
+  }
+}

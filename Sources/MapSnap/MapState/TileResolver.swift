@@ -1,0 +1,177 @@
+internal import _MapSnapRaster
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Resolves a `tiles` layer for one frame (scene format 3.4): which level,
+/// which tiles, and what became of each; then stitches them into one mosaic
+/// that the display list resamples into the frame.
+///
+/// Rules:
+/// - **Level**: the one whose resolution (map units per tile pixel) is
+///   nearest, in log2, to the frame's resolution per device pixel
+///   (`metersPerPixel / pixelRatio`), ties to the finer level, clamped to
+///   `minZoom…maxZoom` (the layer's, else the source's metadata, else 0…22).
+///   Past `maxZoom` the tiles are enlarged (overzoom).
+/// - **Tiles**: every tile of that level whose square overlaps the frame
+///   with positive area, within the tile matrix.
+/// - **Absent tiles** are filled from the nearest level above that has the
+///   covering tile (its quarter, eighth, … enlarged bilinearly); with none
+///   they are `missing`. A tile that cannot be decoded (not a PNG or JPEG of
+///   the tile size) is skipped: `undecodable`. Either makes the layer `warning`.
+/// - **Limits** (where the format is silent, chosen as ArcGIS and MapLibre
+///   users expect a tiled layer to stop rather than fetch the world): the
+///   frame may be at most `maximumLevelsBelow` levels coarser than `minZoom`
+///   (so tiles are reduced at most 4×), and the mosaic at most
+///   `maximumMosaicPixels`; beyond either the layer is not drawn (`warning`).
+struct TileResolver {
+  let viewport: Viewport
+  let layer: TileLayer
+  let cache: TileCache
+  /// The map's spatial reference (EPSG code).
+  let mapSpatialReference: Int
+
+  static let maximumLevelsBelow = 2.0
+  static let maximumMosaicPixels = 1 << 26
+  /// Zoom levels when neither the layer nor the source says.
+  static let defaultZoomRange = 0...22
+  static let defaultTileSize = 256
+
+  /// The layer's tiles state and its problems. The source is opened (so a
+  /// bad source is an `error` at any scale); tiles are read only when
+  /// `draws`.
+  func resolve(draws: Bool) -> (TileLayerState?, [LayerProblem]) {
+    let source: TileSource
+    switch cache.source(layer.source) {
+    case .failure(let error): return (nil, [.tileSource(error)])
+    case .success(let s): source = s
+    }
+    let tms = layer.tileMatrixSet ?? source.tileMatrixSet ?? .webMercatorQuad
+    let attribution = layer.attribution ?? source.attribution
+    guard tms.spatialReference == mapSpatialReference else {
+      return (nil, [.spatialReference(tiles: tms.spatialReference, map: mapSpatialReference)])
+    }
+    let size = layer.tileSize ?? Self.defaultTileSize
+    let minZoom = layer.minZoom ?? source.minZoom ?? Self.defaultZoomRange.lowerBound
+    let maxZoom = max(minZoom, layer.maxZoom ?? source.maxZoom ?? Self.defaultZoomRange.upperBound)
+    // Map units per device pixel, and the level whose tile pixels match it.
+    let frameResolution = viewport.metersPerPixel / viewport.pixelRatio
+    let exact = log2(tms.tileSpan(0) / Double(size) / frameResolution)
+    let z = min(max(Int((exact + 0.5).rounded(.down)), minZoom), maxZoom)
+    var state = TileLayerState(zoom: z, tileMatrixSet: tms, attribution: attribution)
+    guard draws else { return (state, []) }
+    if exact < Double(minZoom) - Self.maximumLevelsBelow {
+      let reason = "1:\(number(viewport.scale)) is more than \(Int(Self.maximumLevelsBelow)) levels coarser than the tile set's coarsest level \(minZoom)"
+      return (state, [.tilesOutOfRange(reason: reason)])
+    }
+    // The tiles of level z that overlap the frame.
+    let extent = viewport.extent
+    let span = tms.tileSpan(z)
+    let o = tms.origin
+    let (columns, rows) = tms.matrixSize(z)
+    let x0 = max(0, Int(((extent.minX - o.x) / span).rounded(.down)))
+    let x1 = min(columns - 1, Int(((extent.maxX - o.x) / span).rounded(.up)) - 1)
+    let y0 = max(0, Int(((o.y - extent.maxY) / span).rounded(.down)))
+    let y1 = min(rows - 1, Int(((o.y - extent.minY) / span).rounded(.up)) - 1)
+    guard x0 <= x1, y0 <= y1 else { return (state, []) }
+    let across = x1 - x0 + 1
+    let down = y1 - y0 + 1
+    guard across * down * size * size <= Self.maximumMosaicPixels else {
+      let reason = "the frame needs \(across * down) tiles of level \(z), more than \(Self.maximumMosaicPixels / (size * size))"
+      return (state, [.tilesOutOfRange(reason: reason)])
+    }
+    var coordinates: [(z: Int, x: Int, y: Int)] = []
+    for y in y0...y1 { for x in x0...x1 { coordinates.append((z, x, y)) } }
+    let matrixRows = { (level: Int) in tms.matrixSize(level).rows }
+    let tiles = cache.tiles(coordinates, of: layer.source, size: size, matrixRows: matrixRows)
+    // Absent tiles: their ancestors, level by level, only as far as needed.
+    var parents: [Int: (level: Int, pixels: [UInt32])] = [:]
+    var pending = tiles.indices.filter { if case .absent = tiles[$0] { return true } else { return false } }
+    var level = z - 1
+    while !pending.isEmpty && level >= minZoom {
+      let d = z - level
+      let asked = pending.map { (z: level, x: coordinates[$0].x >> d, y: coordinates[$0].y >> d) }
+      let found = cache.tiles(asked, of: layer.source, size: size, matrixRows: matrixRows)
+      var still: [Int] = []
+      for (k, i) in pending.enumerated() {
+        if case .image(let p) = found[k] { parents[i] = (level, p) } else { still.append(i) }
+      }
+      pending = still
+      level -= 1
+    }
+    // Stitch the mosaic.
+    let width = across * size
+    var mosaic = [UInt32](repeating: 0, count: width * down * size)
+    for (i, tile) in tiles.enumerated() {
+      let ox = (coordinates[i].x - x0) * size
+      let oy = (coordinates[i].y - y0) * size
+      switch tile {
+      case .image(let pixels):
+        state.drawn += 1
+        for row in 0..<size {
+          mosaic.withUnsafeMutableBufferPointer { dst in
+            pixels.withUnsafeBufferPointer { src in
+              (dst.baseAddress! + (oy + row) * width + ox).update(from: src.baseAddress! + row * size, count: size)
+            }
+          }
+        }
+      case .undecodable:
+        state.undecodable += 1
+      case .absent:
+        guard let parent = parents[i] else {
+          state.missing += 1
+          continue
+        }
+        state.fromParent += 1
+        let d = z - parent.level
+        let part = Double(size) / Double(1 << d)
+        let px = Double(coordinates[i].x & ((1 << d) - 1)) * part
+        let py = Double(coordinates[i].y & ((1 << d) - 1)) * part
+        Self.enlarge(parent.pixels, size: size, from: Point(px, py), span: part, into: &mosaic, width: width, at: (ox, oy))
+      }
+    }
+    let problems: [LayerProblem] =
+      state.fromParent + state.missing + state.undecodable > 0
+      ? [.incompleteTiles(fromParent: state.fromParent, missing: state.missing, undecodable: state.undecodable)] : []
+    if state.drawn + state.fromParent > 0 {
+      state.mosaic = RasterImage(premultipliedPixels: mosaic, width: width, height: down * size)
+      let top = tms.bounds(z: z, x: x0, y: y0)
+      let bottom = tms.bounds(z: z, x: x1, y: y1)
+      state.mosaicBounds = Rect(minX: top.minX, minY: bottom.minY, maxX: bottom.maxX, maxY: top.maxY)
+    }
+    return (state, problems)
+  }
+
+  /// Fills a `size`-square region of `mosaic` (at `at`) with the square of
+  /// the parent tile `pixels` starting at texel `from` and `span` texels on a
+  /// side, enlarged by bilinear interpolation of premultiplied values (texel
+  /// centres at i + 0.5, clamped at the parent's edges).
+  static func enlarge(
+    _ pixels: [UInt32], size: Int, from: Point, span: Double, into mosaic: inout [UInt32], width: Int, at: (x: Int, y: Int)
+  ) {
+    let scale = span / Double(size)
+    func channel(_ p: UInt32, _ shift: UInt32) -> Double { Double((p >> shift) & 255) }
+    for row in 0..<size {
+      let v = min(max(from.y + (Double(row) + 0.5) * scale - 0.5, 0), Double(size - 1))
+      let y0 = Int(v.rounded(.down))
+      let y1 = min(y0 + 1, size - 1)
+      let fy = v - Double(y0)
+      for col in 0..<size {
+        let u = min(max(from.x + (Double(col) + 0.5) * scale - 0.5, 0), Double(size - 1))
+        let x0 = Int(u.rounded(.down))
+        let x1 = min(x0 + 1, size - 1)
+        let fx = u - Double(x0)
+        let a = pixels[y0 * size + x0], b = pixels[y0 * size + x1]
+        let c = pixels[y1 * size + x0], d = pixels[y1 * size + x1]
+        var out: UInt32 = 0
+        for shift in stride(from: UInt32(0), through: 24, by: 8) {
+          let top = channel(a, shift) * (1 - fx) + channel(b, shift) * fx
+          let bottom = channel(c, shift) * (1 - fx) + channel(d, shift) * fx
+          out |= UInt32((top * (1 - fy) + bottom * fy).rounded()) << shift
+        }
+        mosaic[(at.y + row) * width + at.x + col] = out
+      }
+    }
+  }
+}

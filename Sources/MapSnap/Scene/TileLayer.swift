@@ -1,0 +1,36 @@
+/// A `tiles` layer (scene format 3.4): a raster tile set drawn under or over
+/// the map, from an MBTiles file or an XYZ/TMS folder.
+public struct TileLayer: Sendable {
+  public var source: TileSourceSpec
+  /// The tiling scheme; nil: the source's (`tiles.json`), else WebMercatorQuad.
+  public var tileMatrixSet: TileMatrixSet?
+  /// Tile side in pixels; nil: 256.
+  public var tileSize: Int?
+  /// The levels that exist; nil: the source's metadata, else 0 and 22.
+  public var minZoom: Int?
+  public var maxZoom: Int?
+  /// Credit for the tiles; nil: the source's metadata.
+  public var attribution: String?
+
+  public init(source: TileSourceSpec) {
+    self.source = source
+  }
+}
+
+/// Where a `tiles` layer's tiles come from. Paths resolve against the scene
+/// file's folder.
+public enum TileSourceSpec: Sendable, Hashable {
+  /// An MBTiles 1.3 file (SQLite; TMS rows).
+  case mbtiles(path: String, resolved: String)
+  /// A path template with `{z}`, `{x}` and `{y}`; `tms` counts rows from the
+  /// south, `xyz` (the default) from the north.
+  case xyz(template: String, resolved: String, tms: Bool)
+
+  /// The source as the scene names it, for messages.
+  public var shown: String {
+    switch self {
+    case .mbtiles(let p, _): return p
+    case .xyz(let t, _, _): return t
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import Dispatch
+import Synchronization
+
+internal import _MapSnapRaster
+
+/// A decoded tile: premultiplied RGBA pixels (the `Canvas` layout), or why
+/// there is none.
+enum DecodedTile: Sendable {
+  case image([UInt32])
+  /// The source has no such tile.
+  case absent
+  /// The tile's bytes are neither a PNG nor a JPEG of the tile size.
+  case undecodable
+}
+
+/// Tile sources opened once and tiles decoded once per process: a batch of
+/// frames over one basemap opens its MBTiles connection and decodes each tile
+/// a single time. Thread-safe; tiles of one request are decoded in parallel.
+///
+/// Bounded: at most `maximumTiles` decoded tiles are kept (256 × 256 tiles
+/// take 256 KiB each); past that the oldest are dropped.
+public final class TileCache: Sendable {
+  private struct Key: Hashable {
+    var source: TileSourceSpec
+    var z: Int
+    var x: Int
+    var y: Int
+  }
+
+  private struct State {
+    var sources: [TileSourceSpec: Result<TileSource, TileError>] = [:]
+    var tiles: [Key: DecodedTile] = [:]
+    var order: [Key] = []
+  }
+
+  private let state = Mutex<State>(State())
+  private let decodes = Atomic<Int>(0)
+  public let maximumTiles: Int
+
+  public init(maximumTiles: Int = 4096) {
+    self.maximumTiles = max(16, maximumTiles)
+  }
+
+  /// The opened source of `spec`, opened on first use (a failure is kept too).
+  func source(_ spec: TileSourceSpec) -> Result<TileSource, TileError> {
+    state.withLock { s in
+      if let hit = s.sources[spec] { return hit }
+      let r: Result<TileSource, TileError>
+      do throws(TileError) {
+        r = .success(try TileSource(spec))
+      } catch {
+        r = .failure(error)
+      }
+      s.sources[spec] = r
+      return r
+    }
+  }
+
+  /// Tiles (`z`, `x`, `y`; rows from the north) of `spec`, each `size` pixels
+  /// square, in the order asked: read one by one (the MBTiles connection is
+  /// used by one caller at a time), decoded in parallel, then kept.
+  func tiles(_ coordinates: [(z: Int, x: Int, y: Int)], of spec: TileSourceSpec, size: Int, matrixRows: (Int) -> Int) -> [DecodedTile] {
+    guard case .success(let source) = self.source(spec) else { return coordinates.map { _ in .absent } }
+    var out = [DecodedTile?](repeating: nil, count: coordinates.count)
+    var reads: [(index: Int, bytes: [UInt8])] = []
+    state.withLock { s in
+      for (i, c) in coordinates.enumerated() {
+        if let hit = s.tiles[Key(source: spec, z: c.z, x: c.x, y: c.y)] {
+          out[i] = hit
+          continue
+        }
+        switch source.read(z: c.z, x: c.x, y: c.y, matrixRows: matrixRows(c.z)) {
+        case .absent: out[i] = .absent
+        case .unreadable: out[i] = .undecodable
+        case .bytes(let b): reads.append((i, b))
+        }
+      }
+    }
+    if !reads.isEmpty {
+      let reads = reads
+      var decoded = [DecodedTile](repeating: .undecodable, count: reads.count)
+      decoded.withUnsafeMutableBufferPointer { buffer in
+        let results = SendableTiles(buffer: buffer)
+        DispatchQueue.concurrentPerform(iterations: reads.count) { k in
+          results.buffer[k] = TileCache.decode(reads[k].bytes, size: size)
+        }
+      }
+      decodes.add(reads.count, ordering: .relaxed)
+      for (k, r) in reads.enumerated() { out[r.index] = decoded[k] }
+    }
+    let result = out.map { $0 ?? .absent }
+    state.withLock { s in
+      for (i, c) in coordinates.enumerated() {
+        let key = Key(source: spec, z: c.z, x: c.x, y: c.y)
+        if s.tiles[key] == nil {
+          s.tiles[key] = result[i]
+          s.order.append(key)
+        }
+      }
+      if s.order.count > maximumTiles {
+        let drop = s.order.count - maximumTiles
+        for key in s.order.prefix(drop) { s.tiles[key] = nil }
+        s.order.removeFirst(drop)
+      }
+    }
+    return result
+  }
+
+  /// How many tiles have been decoded (successfully or not) so far.
+  var decodeCount: Int { decodes.load(ordering: .relaxed) }
+
+  /// A PNG or a JPEG (by its signature) of `size` × `size` pixels, as
+  /// premultiplied pixels; anything else is undecodable.
+  static func decode(_ bytes: [UInt8], size: Int) -> DecodedTile {
+    let image: DecodedImage
+    if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+      guard let d = try? PNGDecoder.decode(bytes) else { return .undecodable }
+      image = d
+    } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+      guard let d = try? JPEGDecoder.decode(bytes) else { return .undecodable }
+      image = d
+    } else {
+      return .undecodable
+    }
+    guard image.width == size, image.height == size else { return .undecodable }
+    var pixels = [UInt32](repeating: 0, count: size * size)
+    image.pixels.withUnsafeBufferPointer { src in
+      for i in 0..<(size * size) {
+        let a = UInt32(src[4 * i + 3])
+        if a == 255 {
+          pixels[i] = UInt32(src[4 * i]) | UInt32(src[4 * i + 1]) << 8 | UInt32(src[4 * i + 2]) << 16 | 0xFF00_0000
+        } else {
+          let r = div255(UInt32(src[4 * i]) &* a)
+          let g = div255(UInt32(src[4 * i + 1]) &* a)
+          let b = div255(UInt32(src[4 * i + 2]) &* a)
+          pixels[i] = r | g << 8 | b << 16 | a << 24
+        }
+      }
+    }
+    return .image(pixels)
+  }
+}
+
+/// Decoded tiles written by index from parallel workers, each index by one.
+private struct SendableTiles: @unchecked Sendable {
+  let buffer: UnsafeMutableBufferPointer<DecodedTile>
+}

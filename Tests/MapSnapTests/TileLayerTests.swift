@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+import _MapSnapTestSupport
+
+@testable import MapSnap
+
+/// `tiles` layers (scene format 3.4) over the real Mapnik-rendered tile sets
+/// in `Examples/data/tiles/`: level choice, exact copies, parent fallback,
+/// missing and undecodable tiles, JPEG, the spatial reference check, bad
+/// sources, and the per-process cache.
+@Suite struct TileLayerTests {
+  static let tiles = Repository.root + "/Examples/data/tiles"
+  /// The corner of tiles (37308…37309, 18968…18969) at zoom 16.
+  static let corner = (lon: 24.9444580078125, lat: 60.17157405145976)
+
+  private func scene(_ layers: [String], map: String? = nil, base: String = TileLayerTests.tiles) throws -> Scene {
+    let m = map ?? #""center": [\#(Self.corner.lon), \#(Self.corner.lat)], "zoom": 16, "size": [512, 512]"#
+    let json = #"{"version": 1, "map": {\#(m)}, "layers": [\#(layers.joined(separator: ","))]}"#
+    return try SceneLoader.decode(Array(json.utf8), file: "tiles.json", baseDirectory: base)
+  }
+
+  private func layer(_ source: String, _ rest: String = "") -> String {
+    #"{"id": "base", "type": "tiles", "source": \#(source)\#(rest)}"#
+  }
+
+  private func decodeTile(_ path: String) throws -> DecodedImage {
+    try PNGDecoder.decode(contentsOf: path)
+  }
+
+  /// Pixels of the rendered frame that differ from the tiles they show.
+  private func differences(_ s: Snapshot, zoom: Int, x0: Int, y0: Int, folder: String) throws -> Int {
+    let png = try PNGDecoder.decode(try s.pngData())
+    var differing = 0
+    let across = png.width / 256
+    for ty in 0..<(png.height / 256) {
+      for tx in 0..<across {
+        let tile = try decodeTile("\(folder)/\(zoom)/\(x0 + tx)/\(y0 + ty).png")
+        for y in 0..<256 {
+          for x in 0..<256 {
+            let o = ((ty * 256 + y) * png.width + tx * 256 + x) * 4
+            let t = (y * 256 + x) * 4
+            if png.pixels[o..<(o + 3)] != tile.pixels[t..<(t + 3)] { differing += 1 }
+          }
+        }
+      }
+    }
+    return differing
+  }
+
+  @Test(arguments: [#"{"mbtiles": "helsinki-3857.mbtiles"}"#, #"{"xyz": "helsinki-3857/{z}/{x}/{y}.png"}"#])
+  func atALevelsOwnScaleTilePixelsAreCopiedExactly(_ source: String) throws {
+    let s = try Snapshot.render(try scene([layer(source)]))
+    let t = try #require(s.state.layers[0].tiles)
+    #expect(s.state.layers[0].status == [.active])
+    #expect(t.zoom == 16 && t.tileMatrixSet == .webMercatorQuad)
+    #expect(t.drawn == 4 && t.fromParent == 0 && t.missing == 0 && t.undecodable == 0)
+    #expect(t.attribution == "© OpenStreetMap contributors")
+    #expect(try differences(s, zoom: 16, x0: 37308, y0: 18968, folder: Self.tiles + "/helsinki-3857") == 0)
+  }
+
+  /// @2x at the same scale: the next level, copied exactly too.
+  @Test func pixelRatioTwoTakesTheNextLevel() throws {
+    let s = try Snapshot.render(try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)]), overrides: ViewOverrides(pixelRatio: 2))
+    let t = try #require(s.state.layers[0].tiles)
+    #expect(t.zoom == 17 && t.drawn == 16)
+    #expect(try differences(s, zoom: 17, x0: 37308 * 2, y0: 18968 * 2, folder: Self.tiles + "/helsinki-3857") == 0)
+  }
+
+  /// Past maxZoom the last level is enlarged; a fractional scale resamples.
+  @Test(arguments: [(2000.0, 17), (12000.0, 16), (30000.0, 14)])
+  func theLevelIsTheNearestInLog2(_ scale: Double, _ zoom: Int) throws {
+    let map = ##""center": [\##(Self.corner.lon), \##(Self.corner.lat)], "size": [512, 512], "background": "#ff00ff""##
+    let s = try Snapshot.render(try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)], map: map), overrides: ViewOverrides(scale: scale))
+    let t = try #require(s.state.layers[0].tiles)
+    #expect(t.zoom == zoom, "1:\(scale)")
+    #expect(t.drawn > 0)
+    guard scale < 30000 else { return }  // wider than the tile set
+    // Inside the tile set, resampled tiles cover the whole frame: not one
+    // pixel of the magenta background shows (no seam, no gap).
+    let png = try PNGDecoder.decode(try s.pngData())
+    var magenta = 0
+    for i in stride(from: 0, to: png.pixels.count, by: 4) where png.pixels[i] > 200 && png.pixels[i + 1] < 60 && png.pixels[i + 2] > 200 {
+      magenta += 1
+    }
+    #expect(magenta == 0, "1:\(scale): \(magenta) background pixels")
+    #expect(t.fromParent == 0 && t.missing == 0)
+  }
+
+  /// An absent tile is filled from its parent; one with no ancestor is missing.
+  @Test func absentTilesComeFromTheParentLevelOrAreMissing() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    let copy = folder.path + "/h"
+    try FileManager.default.copyItem(atPath: Self.tiles + "/helsinki-3857", toPath: copy)
+    try FileManager.default.removeItem(atPath: copy + "/16/37308/18968.png")
+    let s = try Snapshot.render(try scene([layer(#"{"xyz": "h/{z}/{x}/{y}.png"}"#)], base: folder.path))
+    let t = try #require(s.state.layers[0].tiles)
+    #expect(t.drawn == 3 && t.fromParent == 1 && t.missing == 0)
+    #expect(s.state.layers[0].status == [.active, .warning])
+    #expect(s.state.layers[0].message == "1 absent tile filled from a parent level")
+    // The filled quarter shows the parent's pixels, not the background.
+    let png = try PNGDecoder.decode(try s.pngData())
+    let parent = try decodeTile(copy + "/15/18654/9484.png")
+    let o = (128 * png.width + 128) * 4
+    let p = (64 * 256 + 64) * 4
+    for c in 0..<3 { #expect(abs(Int(png.pixels[o + c]) - Int(parent.pixels[p + c])) <= 48) }
+    // Far west of the tile set: every tile is missing.
+    let far = try Snapshot.render(
+      try scene([layer(#"{"xyz": "h/{z}/{x}/{y}.png"}"#)], map: #""center": [24.8, 60.17], "zoom": 16, "size": [512, 512]"#, base: folder.path))
+    let f = try #require(far.state.layers[0].tiles)
+    #expect(f.drawn == 0 && f.fromParent == 0 && f.missing > 0)
+  }
+
+  /// A tile that is not a PNG or JPEG of the tile size is skipped.
+  @Test func undecodableTilesAreSkipped() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    let copy = folder.path + "/h"
+    try FileManager.default.copyItem(atPath: Self.tiles + "/helsinki-3857", toPath: copy)
+    try Data("not a tile".utf8).write(to: URL(fileURLWithPath: copy + "/16/37309/18969.png"))
+    let truncated = try Data(contentsOf: URL(fileURLWithPath: copy + "/16/37308/18969.png")).prefix(300)
+    try truncated.write(to: URL(fileURLWithPath: copy + "/16/37308/18969.png"))
+    let s = try Snapshot.render(try scene([layer(#"{"xyz": "h/{z}/{x}/{y}.png"}"#)], base: folder.path))
+    let t = try #require(s.state.layers[0].tiles)
+    #expect(t.drawn == 2 && t.undecodable == 2)
+    #expect(s.state.layers[0].status == [.active, .warning])
+  }
+
+  @Test func jpegTilesAreDecoded() throws {
+    let s = try Snapshot.render(
+      try scene([layer(#"{"mbtiles": "world-3857-jpeg.mbtiles"}"#)], map: #""center": [10, 45], "zoom": 2, "size": [512, 512]"#))
+    let t = try #require(s.state.layers[0].tiles)
+    #expect(t.zoom == 2 && t.drawn == 9 && t.missing == 0 && t.undecodable == 0)
+    #expect(t.attribution == "Made with Natural Earth")
+  }
+
+  /// Tiles in EPSG:4326 on a map in EPSG:3857 are not drawn: `error`.
+  @Test func tilesInAnotherSpatialReferenceAreAnError() throws {
+    let s = try Snapshot.render(
+      try scene(
+        [layer(#"{"xyz": "world-4326/{z}/{x}/{y}.png"}"#)], map: #""center": [10, 45], "zoom": 2, "size": [256, 256]"#))
+    #expect(s.state.layers[0].status == [.error])
+    #expect(s.state.layers[0].problems == [.spatialReference(tiles: 4326, map: 3857)])
+    #expect(s.state.layers[0].message?.contains("EPSG:4326 but the map is in EPSG:3857") == true)
+  }
+
+  /// Sources that cannot be opened, or are not tile sets, are `error`.
+  @Test func badSourcesAreErrors() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    try Data("just text\n".utf8).write(to: URL(fileURLWithPath: folder.path + "/text.mbtiles"))
+    let cases: [(String, String)] = [
+      (#"{"mbtiles": "nothing.mbtiles"}"#, "nothing.mbtiles: no such file"),
+      (#"{"mbtiles": "text.mbtiles"}"#, "text.mbtiles: not a tile set"),
+      (#"{"xyz": "nowhere/{z}/{x}/{y}.png"}"#, "nowhere: no such file"),
+    ]
+    for (source, message) in cases {
+      let s = try Snapshot.render(try scene([layer(source)], base: folder.path))
+      #expect(s.state.layers[0].status == [.error], "\(source)")
+      #expect(s.state.layers[0].message?.hasPrefix(message) == true, "\(source): \(s.state.layers[0].message ?? "nil")")
+    }
+  }
+
+  /// Far below the tile set's coarsest level the layer gives up (warning).
+  @Test func farBelowTheCoarsestLevelTheLayerIsNotDrawn() throws {
+    let s = try Snapshot.render(try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)]), overrides: ViewOverrides(zoom: 10))
+    #expect(s.state.layers[0].status == [.active, .warning])
+    #expect(s.state.layers[0].tiles?.drawn == 0)
+    // Two levels below still draws (reduced 4×).
+    let near = try Snapshot.render(try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)]), overrides: ViewOverrides(zoom: 11))
+    #expect(near.state.layers[0].tiles?.zoom == 13)
+    #expect((near.state.layers[0].tiles?.drawn ?? 0) > 0)
+  }
+
+  /// One cache for many frames: each tile is decoded once.
+  @Test func aSharedCacheDecodesEachTileOnce() throws {
+    let cache = TileCache()
+    let sc = try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)])
+    _ = try FramePlan.make(sc, tiles: cache)
+    let first = cache.decodeCount
+    _ = try FramePlan.make(sc, tiles: cache)
+    #expect(first == 4)
+    #expect(cache.decodeCount == first)
+  }
+
+  @Test func tileLayerScenesAreChecked() throws {
+    let bad = [
+      (#"{"mbtiles": "a.mbtiles", "xyz": "t/{z}/{x}/{y}.png"}"#, "layers[0].source"),
+      (#"{"xyz": "t/{z}/{x}.png"}"#, "layers[0].source.xyz"),
+      (#"{"mbtiles": "a.mbtiles", "scheme": "tms"}"#, "layers[0].source.scheme"),
+    ]
+    for (source, path) in bad {
+      #expect(throws: SceneError.self, "\(source)") { try scene([layer(source)]) }
+      do {
+        _ = try scene([layer(source)])
+      } catch let error as SceneError {
+        #expect(error.path.hasPrefix(path), "\(source): \(error)")
+      }
+    }
+    #expect(throws: SceneError.self) { try scene([layer(#"{"mbtiles": "a.mbtiles"}"#, #", "minZoom": 5, "maxZoom": 3"#)]) }
+    #expect(throws: SceneError.self) { try scene([layer(#"{"mbtiles": "a.mbtiles"}"#, #", "tileMatrixSet": "GoogleMapsCompatible""#)]) }
+  }
+}
