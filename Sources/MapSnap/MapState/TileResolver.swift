@@ -100,77 +100,83 @@ struct TileResolver {
       pending = still
       level -= 1
     }
-    // Stitch the mosaic.
-    let width = across * size
-    var mosaic = [UInt32](repeating: 0, count: width * down * size)
+    // Count, then stitch the mosaic straight into the image's pixels.
     for (i, tile) in tiles.enumerated() {
-      let ox = (coordinates[i].x - x0) * size
-      let oy = (coordinates[i].y - y0) * size
       switch tile {
-      case .image(let pixels):
-        state.drawn += 1
-        for row in 0..<size {
-          mosaic.withUnsafeMutableBufferPointer { dst in
-            pixels.withUnsafeBufferPointer { src in
-              (dst.baseAddress! + (oy + row) * width + ox).update(from: src.baseAddress! + row * size, count: size)
-            }
-          }
-        }
-      case .undecodable:
-        state.undecodable += 1
-      case .absent:
-        guard let parent = parents[i] else {
-          state.missing += 1
-          continue
-        }
-        state.fromParent += 1
-        let d = z - parent.level
-        let part = Double(size) / Double(1 << d)
-        let px = Double(coordinates[i].x & ((1 << d) - 1)) * part
-        let py = Double(coordinates[i].y & ((1 << d) - 1)) * part
-        Self.enlarge(parent.pixels, size: size, from: Point(px, py), span: part, into: &mosaic, width: width, at: (ox, oy))
+      case .image: state.drawn += 1
+      case .undecodable: state.undecodable += 1
+      case .absent: if parents[i] != nil { state.fromParent += 1 } else { state.missing += 1 }
       }
     }
-    let problems: [LayerProblem] =
-      state.fromParent + state.missing + state.undecodable > 0
-      ? [.incompleteTiles(fromParent: state.fromParent, missing: state.missing, undecodable: state.undecodable)] : []
+    let width = across * size
     if state.drawn + state.fromParent > 0 {
-      state.mosaic = RasterImage(premultipliedPixels: mosaic, width: width, height: down * size)
+      state.mosaic = RasterImage(width: width, height: down * size) { mosaic in
+        for (i, tile) in tiles.enumerated() {
+          let at = (x: (coordinates[i].x - x0) * size, y: (coordinates[i].y - y0) * size)
+          switch tile {
+          case .image(let pixels):
+            pixels.withUnsafeBufferPointer { src in
+              for row in 0..<size {
+                (mosaic.baseAddress! + (at.y + row) * width + at.x).update(from: src.baseAddress! + row * size, count: size)
+              }
+            }
+          case .absent:
+            guard let parent = parents[i] else { continue }
+            let d = z - parent.level
+            let part = Double(size) / Double(1 << d)
+            let from = Point(Double(coordinates[i].x & ((1 << d) - 1)) * part, Double(coordinates[i].y & ((1 << d) - 1)) * part)
+            Self.enlarge(parent.pixels, size: size, from: from, span: part, into: mosaic, width: width, at: at)
+          case .undecodable:
+            continue
+          }
+        }
+      }
       let top = tms.bounds(z: z, x: x0, y: y0)
       let bottom = tms.bounds(z: z, x: x1, y: y1)
       state.mosaicBounds = Rect(minX: top.minX, minY: bottom.minY, maxX: bottom.maxX, maxY: top.maxY)
     }
+    let problems: [LayerProblem] =
+      state.fromParent + state.missing + state.undecodable > 0
+      ? [.incompleteTiles(fromParent: state.fromParent, missing: state.missing, undecodable: state.undecodable)] : []
     return (state, problems)
   }
 
   /// Fills a `size`-square region of `mosaic` (at `at`) with the square of
   /// the parent tile `pixels` starting at texel `from` and `span` texels on a
   /// side, enlarged by bilinear interpolation of premultiplied values (texel
-  /// centres at i + 0.5, clamped at the parent's edges).
+  /// centres at i + 0.5, clamped at the parent's edges; weights in 1/256, as
+  /// the display list's image sampling rounds them).
   static func enlarge(
-    _ pixels: [UInt32], size: Int, from: Point, span: Double, into mosaic: inout [UInt32], width: Int, at: (x: Int, y: Int)
+    _ pixels: [UInt32], size: Int, from: Point, span: Double, into mosaic: UnsafeMutableBufferPointer<UInt32>, width: Int,
+    at: (x: Int, y: Int)
   ) {
     let scale = span / Double(size)
-    func channel(_ p: UInt32, _ shift: UInt32) -> Double { Double((p >> shift) & 255) }
-    for row in 0..<size {
-      let v = min(max(from.y + (Double(row) + 0.5) * scale - 0.5, 0), Double(size - 1))
-      let y0 = Int(v.rounded(.down))
-      let y1 = min(y0 + 1, size - 1)
-      let fy = v - Double(y0)
-      for col in 0..<size {
-        let u = min(max(from.x + (Double(col) + 0.5) * scale - 0.5, 0), Double(size - 1))
-        let x0 = Int(u.rounded(.down))
-        let x1 = min(x0 + 1, size - 1)
-        let fx = u - Double(x0)
-        let a = pixels[y0 * size + x0], b = pixels[y0 * size + x1]
-        let c = pixels[y1 * size + x0], d = pixels[y1 * size + x1]
-        var out: UInt32 = 0
-        for shift in stride(from: UInt32(0), through: 24, by: 8) {
-          let top = channel(a, shift) * (1 - fx) + channel(b, shift) * fx
-          let bottom = channel(c, shift) * (1 - fx) + channel(d, shift) * fx
-          out |= UInt32((top * (1 - fy) + bottom * fy).rounded()) << shift
+    // Per destination column (and row): the two source texels and the weight of the second.
+    func axis(_ origin: Double) -> [(lo: Int, hi: Int, w: UInt32)] {
+      (0..<size).map { k in
+        let u = min(max(origin + (Double(k) + 0.5) * scale - 0.5, 0), Double(size - 1))
+        let lo = Int(u.rounded(.down))
+        return (lo, min(lo + 1, size - 1), UInt32(((u - Double(lo)) * 256).rounded()))
+      }
+    }
+    let columns = axis(from.x)
+    let rows = axis(from.y)
+    @inline(__always) func mix(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+      // Each channel: (a × (256 − w) + b × w + 128) / 256, two channels at a time.
+      let even = ((a & 0x00FF_00FF) &* (256 &- w) &+ (b & 0x00FF_00FF) &* w &+ 0x0080_0080) >> 8 & 0x00FF_00FF
+      let odd = (((a >> 8) & 0x00FF_00FF) &* (256 &- w) &+ ((b >> 8) & 0x00FF_00FF) &* w &+ 0x0080_0080) & 0xFF00_FF00
+      return even | odd
+    }
+    pixels.withUnsafeBufferPointer { src in
+      for (row, r) in rows.enumerated() {
+        let top = src.baseAddress! + r.lo * size
+        let bottom = src.baseAddress! + r.hi * size
+        let dst = mosaic.baseAddress! + (at.y + row) * width + at.x
+        for (col, c) in columns.enumerated() {
+          let upper = mix(top[c.lo], top[c.hi], c.w)
+          let lower = mix(bottom[c.lo], bottom[c.hi], c.w)
+          dst[col] = mix(upper, lower, r.w)
         }
-        mosaic[(at.y + row) * width + at.x + col] = out
       }
     }
   }

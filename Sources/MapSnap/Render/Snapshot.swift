@@ -31,14 +31,15 @@ public struct Snapshot {
 
   /// Plans and rasterises `scene` with `overrides` applied (see
   /// `FramePlan.make`). File sources load through `sources` (pass one loader
-  /// to reuse its cache); pass `fonts` to keep glyph caches warm across frames.
+  /// to reuse its cache); pass `fonts` to keep glyph caches warm and `tiles`
+  /// to decode each tile once across frames.
   /// - Throws: `SceneError` when the overrides and scene give no valid view,
   ///   or a style names a font that is not available.
   public static func render(
     _ scene: Scene, overrides: ViewOverrides = ViewOverrides(), options: RenderOptions = RenderOptions(),
-    sources: SourceLoader = SourceLoader(), fonts: FontLibrary? = nil
+    sources: SourceLoader = SourceLoader(), fonts: FontLibrary? = nil, tiles: TileCache = TileCache()
   ) throws(SceneError) -> Snapshot {
-    let plan = try FramePlan.make(scene, overrides: overrides, sources: sources, fonts: fonts, threads: options.threads)
+    let plan = try FramePlan.make(scene, overrides: overrides, sources: sources, fonts: fonts, tiles: tiles, threads: options.threads)
     return render(plan, options: options)
   }
 

@@ -44,6 +44,20 @@ public final class RasterImage: Sendable {
     isFullyTransparent = level.isFullyTransparent
   }
 
+  /// An image whose premultiplied pixels (the `Canvas` layout, every channel
+  /// at most alpha) `write` fills in place, starting from transparent: no
+  /// copy of a large image is made (tile mosaics).
+  /// - Precondition: `width` and `height` are at least 1.
+  public init(width: Int, height: Int, premultipliedWriter write: (UnsafeMutableBufferPointer<UInt32>) -> Void) {
+    precondition(width > 0 && height > 0, "a RasterImage needs a non-empty size")
+    self.width = width
+    self.height = height
+    let level = ImageLevel(width: width, height: height)
+    write(UnsafeMutableBufferPointer(start: level.pixels, count: width * height))
+    base = level
+    isFullyTransparent = level.isFullyTransparent
+  }
+
   /// An image from pixels that are already premultiplied (the `Canvas` layout).
   /// Channels above alpha are lowered to alpha.
   /// - Precondition: `width` and `height` are at least 1 and
