@@ -128,16 +128,16 @@ private let unknownKeyCases: [ErrorCase] = [
   ErrorCase(
     "layer, nothing close", sceneWithLayers(featuresLayer("a", #""style": {}, "visibility": false"#)),
     path: "layers[0].visibility", .unknownKey, message: [#"unknown key "visibility" in a features layer"#],
-    hint: .exactly("allowed: id, type, visible, opacity, minScale, maxScale, floorField, idField, source, style, rules")),
+    hint: .exactly("allowed: id, type, visible, opacity, minScale, maxScale, floorField, idField, attribution, source, style, rules")),
   ErrorCase(
     "key of another layer type", sceneWithLayers(featuresLayer("a", #""style": {}, "sublayers": []"#)),
     path: "layers[0].sublayers", .unknownKey, message: [#"unknown key "sublayers" in a features layer"#],
-    hint: .exactly("allowed: id, type, visible, opacity, minScale, maxScale, floorField, idField, source, style, rules")),
+    hint: .exactly("allowed: id, type, visible, opacity, minScale, maxScale, floorField, idField, attribution, source, style, rules")),
   ErrorCase(
     "key of a features layer in a graphics layer",
     sceneWithLayers(#"{"id": "g", "type": "graphics", "graphics": [], "source": \#(okInlineSource)}"#),
     path: "layers[0].source", .unknownKey, message: [#"unknown key "source" in a graphics layer"#],
-    hint: .exactly("allowed: id, type, visible, opacity, minScale, maxScale, floorField, idField, graphics")),
+    hint: .exactly("allowed: id, type, visible, opacity, minScale, maxScale, floorField, idField, attribution, graphics")),
   ErrorCase(
     "annotation layer",
     sceneWithLayers(#"{"id": "t", "type": "annotation", "source": \#(okInlineSource), "textFeild": "text"}"#),
@@ -420,8 +420,11 @@ private let layerCases: [ErrorCase] = [
     message: [#"expected one of "features", "graphics", "annotation""#, #"found string "feature""#],
     hint: .exactly(#"did you mean "features"?"#)),
   ErrorCase(
-    "layer type tiles", sceneWithLayers(#"{"id": "a", "type": "tiles"}"#), path: "layers[0].type",
-    message: [#"found string "tiles""#], hint: .exactly("tiles layers are planned, not yet supported")),
+    "tiles layer without a source", sceneWithLayers(#"{"id": "a", "type": "tiles"}"#), path: "layers[0].source", .missingKey,
+    message: [#"expected { "mbtiles": "file" } or { "xyz": "tiles/{z}/{x}/{y}.png" }"#]),
+  ErrorCase(
+    "map attribution of the wrong type", #"{"version": 1, "map": {"center": [0, 0], "scale": 1000, "size": [10, 10], "attribution": 3}}"#,
+    path: "map.attribution", message: ["expected true, false, or the text to draw", "found number 3"]),
   ErrorCase(
     "layer type number", sceneWithLayers(#"{"id": "a", "type": 1}"#), path: "layers[0].type",
     message: [#"expected one of "features""#, "found number 1"]),

@@ -32,8 +32,10 @@ struct DisplayListBuilder: Sendable {
   let annotations: [Int: [PreparedText?]]
   /// Placed labels in drawing order.
   let labels: [PreparedText]
-  /// Placed view annotations, drawn above everything else, with their text.
+  /// Placed view annotations, drawn above the map, with their text.
   let boxes: [(box: PlacedBox, text: PreparedText)]
+  /// The attribution line, drawn above everything else.
+  let attribution: PreparedText?
   /// Flattening tolerance in device pixels for round joins, caps and markers.
   var tolerance = 0.1
   /// Worker threads; 0 means one per active processor.
@@ -45,12 +47,13 @@ struct DisplayListBuilder: Sendable {
 
   /// Rasterises the glyphs of `text` and `boxes` (serially, through `fonts`)
   /// and keeps them for the build.
-  init(state: MapState, text: TextPlacement, boxes: [PlacedBox], fonts: FontLibrary?, threads: Int = 0) {
+  init(state: MapState, text: TextPlacement, boxes: [PlacedBox], attribution: GlyphRun? = nil, fonts: FontLibrary?, threads: Int = 0) {
     self.state = state
     self.threads = threads
     var annotations: [Int: [PreparedText?]] = [:]
     var labels: [PreparedText] = []
     var prepared: [(PlacedBox, PreparedText)] = []
+    var credit: PreparedText? = nil
     if let fonts {
       let glyphs = GlyphRasterizer(fonts: fonts)
       for (layer, runs) in text.annotations.sorted(by: { $0.key < $1.key }) {
@@ -58,7 +61,9 @@ struct DisplayListBuilder: Sendable {
       }
       labels = text.labels.map { glyphs.prepare($0.run) }
       prepared = boxes.map { ($0, glyphs.prepare($0.text)) }
+      credit = attribution.map(glyphs.prepare)
     }
+    self.attribution = credit
     self.annotations = annotations
     self.labels = labels
     self.boxes = prepared
@@ -67,7 +72,7 @@ struct DisplayListBuilder: Sendable {
   /// A run of work built into a part of its own: drawables or annotation
   /// texts of one layer, or labels (layer -1, above every layer).
   private struct Chunk {
-    enum Kind { case raster, drawables, annotations, labels, boxes }
+    enum Kind { case raster, drawables, annotations, labels, boxes, attribution }
     var kind: Kind
     var layer: Int
     var range: Range<Int>
@@ -124,6 +129,7 @@ struct DisplayListBuilder: Sendable {
       chunks.append(Chunk(kind: .boxes, layer: -1, range: s..<min(boxes.count, s + Self.chunkDrawables), flags: flagCount + s))
     }
     flagCount += boxes.count
+    if attribution != nil { chunks.append(Chunk(kind: .attribution, layer: -1, range: 0..<1, flags: -1)) }
     var flags = [Bool](repeating: false, count: flagCount)
     let parts = buildParts(chunks, flags: &flags, width: v.deviceWidth, height: v.deviceHeight)
     var open: Int? = nil
@@ -202,6 +208,8 @@ struct DisplayListBuilder: Sendable {
         flags[f] = draw(labels[i], into: &list)
         f += 1
       }
+    case .attribution:
+      if let a = attribution { _ = draw(a, into: &list) }
     case .boxes:
       for i in chunk.range {
         flags[f] = draw(boxes[i].box, text: boxes[i].text, into: &list)

@@ -21,6 +21,9 @@ public struct LayerState: Sendable {
   /// For annotation layers: every text whose anchor can reach the frame, in
   /// feature order, each drawn or with the reason it is not.
   public internal(set) var annotations: [AnnotationText] = []
+  /// Credit for the layer's data: its `attribution`, or for a tiles layer
+  /// the source's metadata.
+  public internal(set) var attribution: String?
   /// For tiles layers: the level and what became of each tile.
   public internal(set) var tiles: TileLayerState?
   /// For layers that view annotations name: every feature id of the source

@@ -65,11 +65,12 @@ public struct MapResolver {
         resolver.finishSublayers()
       case .tiles(let t):
         // Maps are drawn in Web Mercator (EPSG:3857) for now.
-        let (tileState, problems) = TileResolver(viewport: viewport, layer: t, cache: tiles, mapSpatialReference: 3857).resolve(draws: draws)
+        let (tileState, problems) = TileResolver(viewport: viewport, layer: t, attribution: layer.attribution, cache: tiles, mapSpatialReference: 3857).resolve(draws: draws)
         resolver.state.tiles = tileState
         for p in problems { resolver.state.add(p) }
       }
       l = resolver.state
+      l.attribution = l.tiles?.attribution ?? layer.attribution
       state.icons = resolver.loadedIcons
       if shown && !l.status.contains(.error) { l.status.insert(.active) }
       state.layers.append(l)

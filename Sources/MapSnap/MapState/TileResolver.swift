@@ -28,6 +28,8 @@ internal import _MapSnapRaster
 struct TileResolver {
   let viewport: Viewport
   let layer: TileLayer
+  /// The layer's own `attribution`, before the source's.
+  let attribution: String?
   let cache: TileCache
   /// The map's spatial reference (EPSG code).
   let mapSpatialReference: Int
@@ -48,7 +50,7 @@ struct TileResolver {
     case .success(let s): source = s
     }
     let tms = layer.tileMatrixSet ?? source.tileMatrixSet ?? .webMercatorQuad
-    let attribution = layer.attribution ?? source.attribution
+    let attribution = self.attribution ?? source.attribution
     guard tms.spatialReference == mapSpatialReference else {
       return (nil, [.spatialReference(tiles: tms.spatialReference, map: mapSpatialReference)])
     }

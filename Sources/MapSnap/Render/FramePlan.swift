@@ -12,6 +12,8 @@ public struct FramePlan {
   public let state: MapState
   public let text: TextPlacement
   public let viewAnnotations: ViewAnnotationPlacement
+  /// The attribution line, when `map.attribution` asks for one.
+  public let attribution: AttributionPlacement
   /// The frame in device pixels, ready to be cut into tiles.
   let displayList: DisplayList
   /// Seconds spent resolving (with fonts and icons), placing text and view
@@ -45,12 +47,15 @@ public struct FramePlan {
       let used = Set(text.fontsUsed).union(boxes.faces.map { library.faces[$0].fullName })
       text.fontsUsed = library.names.filter { used.contains($0) }
     }
+    let attribution = AttributionPlacer(state: state, setting: scene.map.attribution, fonts: library).place()
     let textTime = lap(&clock)
-    var (list, coverage) = DisplayListBuilder(state: state, text: text, boxes: boxes.boxes, fonts: library, threads: threads).build()
+    var (list, coverage) = DisplayListBuilder(
+      state: state, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads
+    ).build()
     coverage.labelOutcomes = text.labels.map(\.outcome)
     state.recordCoverage(coverage, text: text)
     return FramePlan(
-      scene: scene, state: state, text: text, viewAnnotations: boxes, displayList: list, resolveTime: resolveTime,
+      scene: scene, state: state, text: text, viewAnnotations: boxes, attribution: attribution, displayList: list, resolveTime: resolveTime,
       textTime: textTime, displayListTime: lap(&clock))
   }
 

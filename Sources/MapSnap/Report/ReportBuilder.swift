@@ -31,6 +31,7 @@ public struct ReportBuilder {
       ("extent", .array([e.minX, e.minY, e.maxX, e.maxY].map(JSONValue.number))),
       ("bounds", .array([b.west, b.south, b.east, b.north].map(JSONValue.number))),
       ("floor", state.floor.map(\.json) ?? .null),
+      ("attribution", plan.attribution.text.map(JSONValue.string) ?? .null),
     ])
     var entries: [Int: [LabelOutcome]] = [:]
     for o in plan.text.outcomes { entries[o.layerIndex, default: []].append(o) }

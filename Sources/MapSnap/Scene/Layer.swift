@@ -14,6 +14,9 @@ public struct Layer: Sendable {
   public var floorField: String?
   /// Property holding a feature's id when the GeoJSON `id` member is absent.
   public var idField: String?
+  /// Credit for the layer's data, drawn with `map.attribution: true`; for a
+  /// tiles layer nil takes the source's metadata.
+  public var attribution: String?
   public var content: Content
 
   /// What the layer draws.

@@ -16,6 +16,16 @@ public struct MapSettings: Sendable, Hashable {
   public var background: Color = .white
   /// The floor being shown (section 5 of the format); nil shows every floor.
   public var floor: FloorValue?
+  /// The attribution line drawn at the bottom right (scene format 3.4).
+  public var attribution: Attribution = .none
+
+  /// `map.attribution`: false (nothing), true (the shown layers' own
+  /// attributions), or a string drawn as given.
+  public enum Attribution: Sendable, Hashable {
+    case none
+    case fromLayers
+    case text(String)
+  }
 
   public init(center: (lon: Double, lat: Double), scale: Double? = nil, zoom: Double? = nil, size: (width: Int, height: Int)) {
     self.center = center
@@ -27,6 +37,7 @@ public struct MapSettings: Sendable, Hashable {
   public static func == (a: MapSettings, b: MapSettings) -> Bool {
     a.center == b.center && a.scale == b.scale && a.zoom == b.zoom && a.size == b.size
       && a.pixelRatio == b.pixelRatio && a.dpi == b.dpi && a.background == b.background && a.floor == b.floor
+      && a.attribution == b.attribution
   }
 
   public func hash(into h: inout Hasher) {

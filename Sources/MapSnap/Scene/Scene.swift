@@ -24,9 +24,10 @@ public struct Scene: Sendable {
   }
 
   /// True when the scene has text of any kind, at any scale: a label style,
-  /// an annotation layer, view annotations, or a style naming a font.
+  /// an annotation layer, view annotations, a style naming a font, or an
+  /// attribution line.
   public var hasText: Bool {
-    if !viewAnnotations.isEmpty || !fontReferences.isEmpty { return true }
+    if !viewAnnotations.isEmpty || !fontReferences.isEmpty || map.attribution != .none { return true }
     for layer in layers {
       switch layer.content {
       case .annotation: return true

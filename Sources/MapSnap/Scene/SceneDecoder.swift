@@ -52,7 +52,7 @@ struct SceneDecoder {
   private func decodeMap(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> MapSettings {
     let r = try ObjectReader(
       value, at: path, file: file, what: "the map block",
-      allowed: ["center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor"])
+      allowed: ["center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor", "attribution"])
     guard
       let c = try r.numbers("center", count: 2, "[lon, lat] in degrees", where: { $0.isFinite })
     else { throw r.missing("center", "[lon, lat] in degrees") }
@@ -81,13 +81,20 @@ struct SceneDecoder {
       guard let floor = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor as a string or number", found: f) }
       m.floor = floor
     }
+    switch r.object["attribution"] {
+    case nil, .bool(false)?: m.attribution = .none
+    case .bool(true)?: m.attribution = .fromLayers
+    case .string(let s)? where !s.unicodeScalars.allSatisfy(\.properties.isWhitespace): m.attribution = .text(s)
+    case let other?:
+      throw r.invalid("attribution", expected: "true, false, or the text to draw", found: other)
+    }
     return m
   }
 
   // MARK: - layers
 
   private func decodeLayer(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Layer {
-    let common = ["id", "type", "visible", "opacity", "minScale", "maxScale", "floorField", "idField"]
+    let common = ["id", "type", "visible", "opacity", "minScale", "maxScale", "floorField", "idField", "attribution"]
     // Read the type first so the allowed keys can depend on it.
     guard case .object(let obj) = value else {
       throw SceneError(file: file, at: path, kind: .invalidValue, expected: "a layer (a JSON object)", found: describe(value))
@@ -138,6 +145,7 @@ struct SceneDecoder {
     layer.scaleRange = try r.scaleRange()
     layer.floorField = try r.string("floorField", nonEmpty: true)
     layer.idField = try r.string("idField", nonEmpty: true)
+    layer.attribution = try r.string("attribution", nonEmpty: true)
     return layer
   }
 
@@ -196,7 +204,6 @@ struct SceneDecoder {
     if let lo = layer.minZoom, let hi = layer.maxZoom, lo > hi {
       throw r.invalid("minZoom", expected: "minZoom ≤ maxZoom (\(hi))", found: .number(Double(lo)))
     }
-    layer.attribution = try r.string("attribution")
     return layer
   }
 

@@ -9,8 +9,6 @@ public struct TileLayer: Sendable {
   /// The levels that exist; nil: the source's metadata, else 0 and 22.
   public var minZoom: Int?
   public var maxZoom: Int?
-  /// Credit for the tiles; nil: the source's metadata.
-  public var attribution: String?
 
   public init(source: TileSourceSpec) {
     self.source = source
