@@ -368,7 +368,7 @@ extension DecisionRecordTests {
     scene.layers.removeAll { $0.id != "pois" }
     let plan = try FramePlan.make(scene, overrides: ViewOverrides(scale: 2000))
     let v = plan.state.viewport
-    guard case .features(let source, _) = scene.layers[0].content, case .success(let pois) = SourceLoader().load(source) else {
+    guard case .features(let source, _) = scene.layers[0].content, case .success(let pois) = SourceLoader().load(source, projection: .webMercator) else {
       Issue.record("the POIs could not be loaded")
       return
     }

@@ -26,7 +26,8 @@ private func inlineCollection(_ geojson: String) throws -> FeatureCollection {
     Issue.record("the inline source did not decode to an inline collection")
     return FeatureCollection()
   }
-  return collection
+  // Decoded in degrees; the map projects them (here into Web Mercator).
+  return collection.projected(to: .webMercator)
 }
 
 /// A FeatureCollection of features with these geometries (JSON), no properties.

@@ -39,9 +39,9 @@ import Testing
 
   @Test func centreMapsToTheMiddleOfTheImageAndYGrowsDown() {
     let v = Viewport(center: (24.9412, 60.1704), scale: 8000, width: 1024, height: 512)
-    let c = v.toDevice(v.centerMeters)
+    let c = v.toDevice(v.centerMap)
     #expect(c == Point(512, 256))
-    let north = v.toDevice(v.centerMeters + Point(0, 100))
+    let north = v.toDevice(v.centerMap + Point(0, 100))
     #expect(north.y < 256 && abs(north.y - (256 - 100 / v.metersPerPixel)) < 1e-9)
   }
 

@@ -134,14 +134,30 @@ import _MapSnapTestSupport
     #expect(t.attribution == "Made with Natural Earth")
   }
 
-  /// Tiles in EPSG:4326 on a map in EPSG:3857 are not drawn: `error`.
+  /// Tiles in another spatial reference than the map's are not drawn:
+  /// `error`, naming both. The first layer decides the map's reference
+  /// unless `map.spatialReference` says otherwise.
   @Test func tilesInAnotherSpatialReferenceAreAnError() throws {
     let s = try Snapshot.render(
       try scene(
-        [layer(#"{"xyz": "world-4326/{z}/{x}/{y}.png"}"#)], map: #""center": [10, 45], "zoom": 2, "size": [256, 256]"#))
+        [layer(#"{"xyz": "world-4326/{z}/{x}/{y}.png"}"#)],
+        map: #""center": [10, 45], "zoom": 2, "size": [256, 256], "spatialReference": 3857"#))
+    #expect(s.state.viewport.projection == .webMercator)
     #expect(s.state.layers[0].status == [.error])
     #expect(s.state.layers[0].problems == [.spatialReference(tiles: 4326, map: 3857)])
     #expect(s.state.layers[0].message?.contains("EPSG:4326 but the map is in EPSG:3857") == true)
+    // Second to a Web Mercator basemap: the same error.
+    let second = try Snapshot.render(
+      try scene(
+        [layer(#"{"mbtiles": "world-3857-jpeg.mbtiles"}"#), #"{"id": "geo", "type": "tiles", "source": {"xyz": "world-4326/{z}/{x}/{y}.png"}}"#],
+        map: #""center": [10, 45], "zoom": 2, "size": [256, 256]"#))
+    #expect(second.state.layers.map(\.status) == [[.active], [.error]])
+    // First: the map is in EPSG:4326 and the tiles are drawn.
+    let first = try Snapshot.render(
+      try scene([layer(#"{"xyz": "world-4326/{z}/{x}/{y}.png"}"#)], map: #""center": [10, 45], "zoom": 2, "size": [256, 256]"#))
+    #expect(first.state.viewport.projection == .geographic)
+    #expect(first.state.layers[0].status == [.active])
+    #expect((first.state.layers[0].tiles?.drawn ?? 0) > 0)
   }
 
   /// Sources that cannot be opened, or are not tile sets, are `error`.
@@ -199,5 +215,57 @@ import _MapSnapTestSupport
     }
     #expect(throws: SceneError.self) { try scene([layer(#"{"mbtiles": "a.mbtiles"}"#, #", "minZoom": 5, "maxZoom": 3"#)]) }
     #expect(throws: SceneError.self) { try scene([layer(#"{"mbtiles": "a.mbtiles"}"#, #", "tileMatrixSet": "GoogleMapsCompatible""#)]) }
+  }
+
+  // MARK: - Maps in EPSG:4326
+
+  /// A WorldCRS84Quad basemap first: the map is plate carrée, zoom follows
+  /// WorldCRS84Quad (0.17578° per pixel at zoom 2), and at a level's own
+  /// scale the tiles are copied exactly.
+  @Test func aGeographicBasemapCopiesExactlyAtItsLevel() throws {
+    let s = try Snapshot.render(
+      try scene([layer(#"{"xyz": "world-4326/{z}/{x}/{y}.png"}"#)], map: #""center": [0, 0], "zoom": 2, "size": [512, 512]"#))
+    let v = s.state.viewport
+    #expect(v.projection == .geographic)
+    #expect(abs(v.unitsPerPixel - 180.0 / 1024) < 1e-12)
+    #expect(abs(v.extent.minX - -45) < 1e-9 && abs(v.extent.maxY - 45) < 1e-9)
+    let t = try #require(s.state.layers[0].tiles)
+    #expect(t.tileMatrixSet == .worldCRS84Quad && t.zoom == 2 && t.drawn == 4)
+    #expect(try differences(s, zoom: 2, x0: 3, y0: 1, folder: Self.tiles + "/world-4326") == 0)
+    let report = s.report
+    #expect(report["map"]?["spatialReference"] == .number(4326))
+    #expect(report["map"]?["zoom"] == .number(2))
+  }
+
+  /// Vector data, labels and view annotations on a 4326 map land where
+  /// longitude and latitude say: x = (lon − centre lon) / degrees per pixel.
+  @Test func vectorDataOnAGeographicMapLandsWhereLongitudeAndLatitudeSay() throws {
+    let points = #"{"id": "p", "type": "features", "source": {"data": {"type": "FeatureCollection", "features": ["#
+      + #"{"type": "Feature", "id": "a", "properties": {}, "geometry": {"type": "Point", "coordinates": [10, 20]}},"#
+      + #"{"type": "Feature", "id": "b", "properties": {}, "geometry": {"type": "Point", "coordinates": [-30, -40]}}]}},"#
+      + ##""style": {"marker": {"size": 6, "fill": "#ff0000"}}}"##
+    let s = try Snapshot.render(
+      try scene(
+        [layer(#"{"xyz": "world-4326/{z}/{x}/{y}.png"}"#), points],
+        map: ##""center": [0, 0], "zoom": 2, "size": [512, 512], "background": "#ffffff""##))
+    let v = s.state.viewport
+    let perPixel = 180.0 / 1024
+    for (lon, lat) in [(10.0, 20.0), (-30.0, -40.0)] {
+      let d = v.toDevice(s.state.layers[1].drawables.first { $0.geometry.points[0] == Point(lon, lat) }!.geometry.points[0])
+      #expect(abs(d.x - (256 + lon / perPixel)) < 1e-9 && abs(d.y - (256 - lat / perPixel)) < 1e-9)
+      // The marker's centre pixel is red.
+      let px = s.canvas.buffer[Int(d.y) * 512 + Int(d.x)]
+      #expect(px & 0xFF == 255 && (px >> 8) & 0xFF == 0, "marker at \(lon), \(lat)")
+    }
+    #expect(s.state.layers[1].features.drawn == 2)
+  }
+
+  /// `map.spatialReference` overrides the first layer; without tiles it
+  /// sets the map's reference by itself.
+  @Test func theMapsSpatialReferenceCanBeGiven() throws {
+    let s = try FramePlan.make(try scene([], map: #""center": [24.94, 60.17], "scale": 2000, "size": [100, 100], "spatialReference": 4326"#))
+    #expect(s.state.viewport.projection == .geographic)
+    #expect(abs(s.state.viewport.extent.width - 100 * 2000 / (96 * 39.37) / 111_319.490_793_273_57) < 1e-12)
+    #expect(throws: SceneError.self) { try scene([], map: #""center": [0, 0], "scale": 2000, "size": [10, 10], "spatialReference": 2056"#) }
   }
 }

@@ -64,8 +64,7 @@ public struct MapResolver {
         }
         resolver.finishSublayers()
       case .tiles(let t):
-        // Maps are drawn in Web Mercator (EPSG:3857) for now.
-        let (tileState, problems) = TileResolver(viewport: viewport, layer: t, attribution: layer.attribution, cache: tiles, mapSpatialReference: 3857).resolve(draws: draws)
+        let (tileState, problems) = TileResolver(viewport: viewport, layer: t, attribution: layer.attribution, cache: tiles, mapSpatialReference: viewport.projection.code).resolve(draws: draws)
         resolver.state.tiles = tileState
         for p in problems { resolver.state.add(p) }
       }
@@ -127,7 +126,7 @@ private struct LayerResolver {
   /// `source` problem: the layer is `error`). Counts every feature of the
   /// source; skipped invalid ones are a problem (`warning`).
   mutating func load(_ source: Source, from sources: SourceLoader) -> FeatureCollection? {
-    switch sources.load(source) {
+    switch sources.load(source, projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))
       return nil
@@ -286,7 +285,7 @@ private struct LayerResolver {
         continue
       }
       let reach = SymbolReach.style(g.style, icon: icon(of: g.style.marker))
-      add(Drawable(geometry: g.geometry, style: g.style, feature: key, label: nil), reach: reach)
+      add(Drawable(geometry: g.geometry.projected(to: viewport.projection), style: g.style, feature: key, label: nil), reach: reach)
     }
   }
 
@@ -303,7 +302,7 @@ private struct LayerResolver {
       tie(d.feature, .notDrawn)
       return
     }
-    let grown = d.geometry.bounds.insetBy(-reach * viewport.metersPerPixel)
+    let grown = d.geometry.bounds.insetBy(-reach * viewport.unitsPerPixel)
     guard grown.intersects(viewport.extent) else {
       tie(d.feature, .offFrame)
       return
@@ -408,7 +407,7 @@ private struct LayerResolver {
       }
       // Listed when the anchor can be within the text's reach of the frame
       // (capped, so a text too large to draw does not list the whole world).
-      let reach = min(SymbolReach.text(text ?? "", size: size, halo: halo, advance: map.maxAdvance), Self.maxListedReach) * viewport.metersPerPixel
+      let reach = min(SymbolReach.text(text ?? "", size: size, halo: halo, advance: map.maxAdvance), Self.maxListedReach) * viewport.unitsPerPixel
       let grown = frame.insetBy(-reach)
       let key = key(feature)
       for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
@@ -447,5 +446,20 @@ extension MapResolver {
     }
     try library.check(scene)
     return library
+  }
+}
+
+extension MapResolver {
+  /// The map's spatial reference (scene format 1.1): `map.spatialReference`
+  /// when the scene gives it; else, as in ArcGIS, the first layer's when it
+  /// is a `tiles` layer (its `tileMatrixSet`, else its source's; an MBTiles
+  /// file is Web Mercator; a source that cannot be opened counts as Web
+  /// Mercator and is reported on its layer); else Web Mercator (3857).
+  public static func projection(for scene: Scene, tiles: TileCache) -> MapProjection {
+    if let p = scene.map.spatialReference { return p }
+    guard let first = scene.layers.first, case .tiles(let t) = first.content else { return .webMercator }
+    var set = t.tileMatrixSet
+    if set == nil, case .success(let source) = tiles.source(t.source) { set = source.tileMatrixSet }
+    return (set ?? .webMercatorQuad) == .worldCRS84Quad ? .geographic : .webMercator
   }
 }

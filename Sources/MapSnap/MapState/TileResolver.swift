@@ -11,7 +11,7 @@ internal import _MapSnapRaster
 /// Rules:
 /// - **Level**: the one whose resolution (map units per tile pixel) is
 ///   nearest, in log2, to the frame's resolution per device pixel
-///   (`metersPerPixel / pixelRatio`), ties to the finer level, clamped to
+///   (`unitsPerPixel / pixelRatio`), ties to the finer level, clamped to
 ///   `minZoom…maxZoom` (the layer's, else the source's metadata, else 0…22).
 ///   Past `maxZoom` the tiles are enlarged (overzoom).
 /// - **Tiles**: every tile of that level whose square overlaps the frame
@@ -58,7 +58,7 @@ struct TileResolver {
     let minZoom = layer.minZoom ?? source.minZoom ?? Self.defaultZoomRange.lowerBound
     let maxZoom = max(minZoom, layer.maxZoom ?? source.maxZoom ?? Self.defaultZoomRange.upperBound)
     // Map units per device pixel, and the level whose tile pixels match it.
-    let frameResolution = viewport.metersPerPixel / viewport.pixelRatio
+    let frameResolution = viewport.unitsPerPixel / viewport.pixelRatio
     let exact = log2(tms.tileSpan(0) / Double(size) / frameResolution)
     let z = min(max(Int((exact + 0.5).rounded(.down)), minZoom), maxZoom)
     var state = TileLayerState(zoom: z, tileMatrixSet: tms, attribution: attribution)

@@ -23,17 +23,19 @@ public struct ViewOverrides: Sendable {
   /// - Throws: `SceneError` of kind `.noScale` when neither the scene nor
   ///   the overrides give a scale, or `.imageTooLarge` when the output image
   ///   would be too large.
-  public func viewport(for scene: Scene) throws(SceneError) -> Viewport {
+  /// `projection` is the map's spatial reference (`MapResolver.projection`);
+  /// zoom levels follow its tiling scheme.
+  public func viewport(for scene: Scene, projection: MapProjection = .webMercator) throws(SceneError) -> Viewport {
     let m = scene.map
     let scale: Double
     if let s = self.scale {
       scale = s
     } else if let z = zoom {
-      scale = Viewport.scale(forZoom: z)
+      scale = Viewport.scale(forZoom: z, projection: projection)
     } else if let s = m.scale {
       scale = s
     } else if let z = m.zoom {
-      scale = Viewport.scale(forZoom: z)
+      scale = Viewport.scale(forZoom: z, projection: projection)
     } else {
       throw SceneError(
         file: scene.file, path: "map.scale", kind: .noScale, expected: "\"scale\" or \"zoom\" in the map block, or --scale / --zoom")
@@ -45,7 +47,9 @@ public struct ViewOverrides: Sendable {
     }
     let size = self.size ?? m.size
     let ratio = pixelRatio ?? m.pixelRatio
-    let v = Viewport(center: center ?? m.center, scale: scale, width: size.width, height: size.height, pixelRatio: ratio, dpi: m.dpi)
+    let v = Viewport(
+      center: center ?? m.center, scale: scale, width: size.width, height: size.height, pixelRatio: ratio, dpi: m.dpi,
+      projection: projection)
     if v.deviceWidth > SceneDecoder.maxSide || v.deviceHeight > SceneDecoder.maxSide || v.deviceWidth * v.deviceHeight > SceneDecoder.maxPixels {
       throw SceneError(
         file: scene.file, path: "map.size", kind: .imageTooLarge(width: v.deviceWidth, height: v.deviceHeight),

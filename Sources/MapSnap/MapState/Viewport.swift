@@ -4,11 +4,13 @@
   import Darwin
 #endif
 
-/// The map frame: where it is, at what scale, and how map metres become
-/// device pixels.
+/// The map frame: where it is, at what scale, in which spatial reference, and
+/// how map units become device pixels.
 ///
-/// One logical pixel spans `scale / (dpi × 39.37)` Web Mercator metres, with no
-/// latitude correction (the ArcGIS tiling-scheme convention). The image has
+/// One logical pixel spans `scale / (dpi × 39.37)` metres, with no latitude
+/// correction (the ArcGIS tiling-scheme convention): Web Mercator metres on a
+/// 3857 map, or that many metres along the equator in degrees
+/// (÷ 111319.49 m per degree) on a 4326 map (scene format 1.1). The image has
 /// `round(width × pixelRatio) × round(height × pixelRatio)` device pixels and
 /// the centre maps to the middle of the image.
 public struct Viewport: Sendable, Hashable {
@@ -20,10 +22,13 @@ public struct Viewport: Sendable, Hashable {
   /// and pixels per metre, pixel positions) stays finite.
   public static let scaleRange: ClosedRange<Double> = 1e-6...1e12
   /// Scale of zoom level 0 in the 256-px ArcGIS/Google tiling scheme at 96 DPI.
-  public static let zoom0Scale = 591_657_527.591555
+  public static let zoom0Scale = MapProjection.webMercator.zoom0Scale
 
   public let center: (lon: Double, lat: Double)
-  public let centerMeters: Point
+  /// The map's spatial reference.
+  public let projection: MapProjection
+  /// The centre in map units.
+  public let centerMap: Point
   public let scale: Double
   public let dpi: Double
   /// Logical size.
@@ -33,12 +38,18 @@ public struct Viewport: Sendable, Hashable {
   /// Device size.
   public let deviceWidth: Int
   public let deviceHeight: Int
-  /// Metres per logical pixel.
+  /// Metres per logical pixel (along the equator on a 4326 map).
   public let metersPerPixel: Double
+  /// Map units (metres, or degrees) per logical pixel.
+  public let unitsPerPixel: Double
 
-  public init(center: (lon: Double, lat: Double), scale: Double, width: Int, height: Int, pixelRatio: Double = 1, dpi: Double = 96) {
+  public init(
+    center: (lon: Double, lat: Double), scale: Double, width: Int, height: Int, pixelRatio: Double = 1, dpi: Double = 96,
+    projection: MapProjection = .webMercator
+  ) {
     self.center = center
-    self.centerMeters = WebMercator.project(lon: center.lon, lat: center.lat)
+    self.projection = projection
+    self.centerMap = projection.project(lon: center.lon, lat: center.lat)
     self.scale = scale
     self.dpi = dpi
     self.width = width
@@ -47,42 +58,47 @@ public struct Viewport: Sendable, Hashable {
     self.deviceWidth = max(1, Int((Double(width) * pixelRatio).rounded()))
     self.deviceHeight = max(1, Int((Double(height) * pixelRatio).rounded()))
     self.metersPerPixel = scale / (dpi * Viewport.inchesPerMeter)
+    self.unitsPerPixel = metersPerPixel / projection.metersPerUnit
   }
 
-  /// The scale for a 256-px zoom level: `591657527.591555 / 2^zoom`.
-  public static func scale(forZoom zoom: Double) -> Double { zoom0Scale / pow(2, zoom) }
+  /// The scale for a 256-px zoom level of `projection`'s tiling scheme:
+  /// `591657527.591555 / 2^zoom` (3857) or `295828763.7957775 / 2^zoom` (4326).
+  public static func scale(forZoom zoom: Double, projection: MapProjection = .webMercator) -> Double {
+    projection.zoom0Scale / pow(2, zoom)
+  }
 
-  /// The 256-px zoom level of this scale at 96 DPI.
-  public var zoom: Double { log2(Viewport.zoom0Scale / scale) }
+  /// The 256-px zoom level of this scale at 96 DPI, in the map's tiling scheme.
+  public var zoom: Double { log2(projection.zoom0Scale / scale) }
 
-  /// Device pixels per metre.
-  public var pixelsPerMeter: Double { pixelRatio / metersPerPixel }
+  /// Device pixels per map unit.
+  public var pixelsPerUnit: Double { pixelRatio / unitsPerPixel }
 
-  /// The frame in Mercator metres, `[xmin, ymin, xmax, ymax]`: the device image
+  /// The frame in map units, `[xmin, ymin, xmax, ymax]`: the device image
   /// mapped back to the map.
   public var extent: Rect {
-    let halfW = Double(deviceWidth) / 2 / pixelsPerMeter
-    let halfH = Double(deviceHeight) / 2 / pixelsPerMeter
-    return Rect(minX: centerMeters.x - halfW, minY: centerMeters.y - halfH, maxX: centerMeters.x + halfW, maxY: centerMeters.y + halfH)
+    let halfW = Double(deviceWidth) / 2 / pixelsPerUnit
+    let halfH = Double(deviceHeight) / 2 / pixelsPerUnit
+    return Rect(minX: centerMap.x - halfW, minY: centerMap.y - halfH, maxX: centerMap.x + halfW, maxY: centerMap.y + halfH)
   }
 
   /// The frame in WGS84 degrees: west, south, east, north.
   public var bounds: (west: Double, south: Double, east: Double, north: Double) {
     let e = extent
-    let sw = WebMercator.unproject(Point(e.minX, e.minY))
-    let ne = WebMercator.unproject(Point(e.maxX, e.maxY))
+    let sw = projection.unproject(Point(e.minX, e.minY))
+    let ne = projection.unproject(Point(e.maxX, e.maxY))
     return (sw.lon, sw.lat, ne.lon, ne.lat)
   }
 
-  /// Mercator metres to device pixels (y down).
+  /// Map units to device pixels (y down).
   @inline(__always)
   public func toDevice(_ p: Point) -> Point {
-    let k = pixelsPerMeter
-    return Point((p.x - centerMeters.x) * k + Double(deviceWidth) / 2, (centerMeters.y - p.y) * k + Double(deviceHeight) / 2)
+    let k = pixelsPerUnit
+    return Point((p.x - centerMap.x) * k + Double(deviceWidth) / 2, (centerMap.y - p.y) * k + Double(deviceHeight) / 2)
   }
 
   public static func == (a: Viewport, b: Viewport) -> Bool {
     a.center == b.center && a.scale == b.scale && a.width == b.width && a.height == b.height && a.pixelRatio == b.pixelRatio && a.dpi == b.dpi
+      && a.projection == b.projection
   }
 
   public func hash(into h: inout Hasher) {

@@ -144,7 +144,7 @@ public struct ViewAnnotationPlacer {
     func inside(_ p: Point) -> Bool { p.x >= frame.minX && p.x <= frame.maxX && p.y >= frame.minY && p.y <= frame.maxY }
     switch a.target {
     case .coordinate(let lon, let lat):
-      let p = logical(WebMercator.project(lon: lon, lat: lat))
+      let p = logical(v.projection.project(lon: lon, lat: lat))
       return inside(p) ? .at(p) : .outside(p)
     case .feature(let layerID, let featureID):
       guard let layer = state.layers.first(where: { $0.id == layerID }), layer.status.contains(.active),

@@ -37,7 +37,7 @@ public struct Explanation {
     let floor = plan.state.floor.map { "floor \($0.text)" } ?? "all floors"
     let b = v.bounds
     out.append(
-      "map: 1:\(number(v.scale)) (zoom \(number(v.zoom, digits: 2))), \(v.width)×\(v.height) px × \(number(v.pixelRatio)), "
+      "map: 1:\(number(v.scale)) (zoom \(number(v.zoom, digits: 2))), EPSG:\(v.projection.code), \(v.width)×\(v.height) px × \(number(v.pixelRatio)), "
         + "centre \(number(v.center.lon, digits: 5)), \(number(v.center.lat, digits: 5)), \(floor)")
     out.append("     lon \(number(b.west, digits: 5))…\(number(b.east, digits: 5)), lat \(number(b.south, digits: 5))…\(number(b.north, digits: 5))")
     out.append("")

@@ -20,6 +20,7 @@ public struct ReportBuilder {
     let e = v.extent
     let b = v.bounds
     let map = JSONObject([
+      ("spatialReference", .number(Double(v.projection.code))),
       ("scale", .number(v.scale)),
       ("zoom", .number(v.zoom)),
       ("metersPerPixel", .number(v.metersPerPixel)),

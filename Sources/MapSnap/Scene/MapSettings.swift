@@ -16,6 +16,9 @@ public struct MapSettings: Sendable, Hashable {
   public var background: Color = .white
   /// The floor being shown (section 5 of the format); nil shows every floor.
   public var floor: FloorValue?
+  /// `map.spatialReference`: the map's spatial reference when the scene
+  /// sets it; nil lets the first layer decide (scene format 1.1).
+  public var spatialReference: MapProjection?
   /// The attribution line drawn at the bottom right (scene format 3.4).
   public var attribution: Attribution = .none
 
@@ -37,7 +40,7 @@ public struct MapSettings: Sendable, Hashable {
   public static func == (a: MapSettings, b: MapSettings) -> Bool {
     a.center == b.center && a.scale == b.scale && a.zoom == b.zoom && a.size == b.size
       && a.pixelRatio == b.pixelRatio && a.dpi == b.dpi && a.background == b.background && a.floor == b.floor
-      && a.attribution == b.attribution
+      && a.attribution == b.attribution && a.spatialReference == b.spatialReference
   }
 
   public func hash(into h: inout Hasher) {

@@ -52,7 +52,7 @@ struct SceneDecoder {
   private func decodeMap(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> MapSettings {
     let r = try ObjectReader(
       value, at: path, file: file, what: "the map block",
-      allowed: ["center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor", "attribution"])
+      allowed: ["center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor", "attribution", "spatialReference"])
     guard
       let c = try r.numbers("center", count: 2, "[lon, lat] in degrees", where: { $0.isFinite })
     else { throw r.missing("center", "[lon, lat] in degrees") }
@@ -80,6 +80,12 @@ struct SceneDecoder {
     if let f = r.object["floor"] {
       guard let floor = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor as a string or number", found: f) }
       m.floor = floor
+    }
+    if let sr = r.object["spatialReference"] {
+      guard case .number(let n) = sr, let p = MapProjection(rawValue: Int(exactly: n) ?? -1) else {
+        throw r.invalid("spatialReference", expected: "3857 (Web Mercator) or 4326 (geographic)", found: sr)
+      }
+      m.spatialReference = p
     }
     switch r.object["attribution"] {
     case nil, .bool(false)?: m.attribution = .none

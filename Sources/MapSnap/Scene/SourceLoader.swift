@@ -1,20 +1,34 @@
 /// Loads the sources of a scene's layers, reading each file once even when
-/// several layers share it.
+/// several layers share it, and projecting it once per spatial reference.
 public final class SourceLoader {
-  private var cache: [String: Result<FeatureCollection, SourceError>] = [:]
+  private struct Key: Hashable {
+    var path: String
+    var projection: MapProjection?
+  }
+
+  private var cache: [Key: Result<FeatureCollection, SourceError>] = [:]
 
   public init() {}
 
-  /// The features of `source`; files are read and decoded on first use.
-  public func load(_ source: Source) -> Result<FeatureCollection, SourceError> {
+  /// The features of `source` in WGS84 degrees (`projection` nil) or in
+  /// `projection`'s map units; files are read and decoded on first use.
+  public func load(_ source: Source, projection: MapProjection? = nil) -> Result<FeatureCollection, SourceError> {
     switch source {
     case .inline(let collection):
-      return .success(collection)
+      return .success(projection.map { collection.projected(to: $0) } ?? collection)
     case .file(let shown, let resolved):
-      let key = FileIO.canonicalPath(resolved) ?? resolved
-      if let hit = cache[key] { return hit }
-      let result = Self.read(shown: shown, resolved: resolved)
-      cache[key] = result
+      let path = FileIO.canonicalPath(resolved) ?? resolved
+      if let hit = cache[Key(path: path, projection: projection)] { return hit }
+      let degrees: Result<FeatureCollection, SourceError>
+      if let hit = cache[Key(path: path, projection: nil)] {
+        degrees = hit
+      } else {
+        degrees = Self.read(shown: shown, resolved: resolved)
+        cache[Key(path: path, projection: nil)] = degrees
+      }
+      guard let projection else { return degrees }
+      let result = degrees.map { $0.projected(to: projection) }
+      cache[Key(path: path, projection: projection)] = result
       return result
     }
   }

@@ -13,4 +13,12 @@ public struct FeatureCollection: Sendable {
   public var withoutGeometry: [Feature] = []
 
   public init() {}
+
+  /// The features in `projection`'s map units.
+  public func projected(to projection: MapProjection) -> FeatureCollection {
+    guard projection != .geographic else { return self }
+    var c = self
+    for i in c.features.indices { c.features[i].geometry = c.features[i].geometry.projected(to: projection) }
+    return c
+  }
 }

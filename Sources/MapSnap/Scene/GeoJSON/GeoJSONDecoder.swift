@@ -1,4 +1,6 @@
-/// Reads GeoJSON (RFC 7946) values into projected `Geometry` and features.
+/// Reads GeoJSON (RFC 7946) values into `Geometry` in WGS84 degrees (x
+/// longitude, y latitude) and features; `FeatureCollection.projected(to:)`
+/// turns them into a map's units.
 ///
 /// Rules: positions are arrays of at least two finite numbers (lon, lat; more
 /// are ignored); a LineString needs 2 positions; a ring needs 4 with the last
@@ -159,13 +161,13 @@ enum GeoJSONDecoder {
     return a
   }
 
-  /// A projected position, or nil when `v` is not `[lon, lat, …]` of finite numbers.
+  /// A position in degrees, or nil when `v` is not `[lon, lat, …]` of finite numbers.
   @inline(__always)
   private static func position(_ v: JSONValue, _ bounds: inout Rect) -> Point? {
     guard case .array(let a) = v, a.count >= 2, case .number(let lon) = a[0], case .number(let lat) = a[1],
       lon.isFinite, lat.isFinite
     else { return nil }
-    let p = WebMercator.project(lon: lon, lat: lat)
+    let p = Point(lon, lat)
     bounds.include(p)
     return p
   }

@@ -1,6 +1,7 @@
-/// A feature's geometry, projected to Web Mercator metres (x east, y north)
-/// when it is loaded. Multi-parts and GeometryCollections are flattened into
-/// the three lists; drawing order within a feature is polygons, lines, points.
+/// A feature's geometry: in WGS84 degrees as decoded, in map units once
+/// `projected(to:)` (x east, y north). Multi-parts and GeometryCollections
+/// are flattened into the three lists; drawing order within a feature is
+/// polygons, lines, points.
 public struct Geometry: Sendable {
   /// Point and MultiPoint positions.
   public var points: [Point] = []
@@ -11,10 +12,25 @@ public struct Geometry: Sendable {
   /// holes clockwise (RFC 7946), whatever the file said, so holes stay holes
   /// under the non-zero fill rule.
   public var polygons: [[[Point]]] = []
-  /// Bounds of every position, in metres.
+  /// Bounds of every position.
   public var bounds: Rect = .empty
 
   public init() {}
+
+  /// The geometry in `projection`'s map units (degrees stay as they are).
+  public func projected(to projection: MapProjection) -> Geometry {
+    guard projection != .geographic else { return self }
+    var g = Geometry()
+    @inline(__always) func p(_ q: Point) -> Point {
+      let m = projection.project(lon: q.x, lat: q.y)
+      g.bounds.include(m)
+      return m
+    }
+    g.points = points.map(p)
+    g.lines = lines.map { $0.map(p) }
+    g.polygons = polygons.map { $0.map { $0.map(p) } }
+    return g
+  }
 
   public var isEmpty: Bool { points.isEmpty && lines.isEmpty && polygons.isEmpty }
 
