@@ -7,7 +7,7 @@
 #   make check-reports  validate every golden case's report against docs/report.schema.json
 
 SWIFT ?= swift
-APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev pkg-config
+APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libproj25 proj-data pkg-config
 BENCH_RUNS ?= 15
 SHARED ?= ../shared
 

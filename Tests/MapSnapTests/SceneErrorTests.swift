@@ -162,9 +162,9 @@ private let unknownKeyCases: [ErrorCase] = [
     path: "layers[0].source.geojsn", .unknownKey,
     message: [#"unknown key "geojsn" in a source"#], hint: .exactly(#"did you mean "geojson"?"#)),
   ErrorCase(
-    "source, nothing close", sceneWithLayers(#"{"id": "a", "type": "features", "source": {"url": "x"}, "style": {}}"#),
-    path: "layers[0].source.url", .unknownKey, message: [#"unknown key "url" in a source"#],
-    hint: .exactly("allowed: geojson, data")),
+    "source, nothing close", sceneWithLayers(#"{"id": "a", "type": "features", "source": {"database": "x"}, "style": {}}"#),
+    path: "layers[0].source.database", .unknownKey, message: [#"unknown key "database" in a source"#],
+    hint: .exactly("allowed: geojson, data, crs")),
   ErrorCase(
     "graphic",
     sceneWithGraphics(

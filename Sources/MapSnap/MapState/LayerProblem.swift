@@ -14,6 +14,9 @@ public enum LayerProblem: Sendable, Equatable {
   case unknownProperty(key: String, property: String, suggestion: String?)
   /// A marker icon could not be loaded; markers with it are not drawn.
   case icon(name: String, error: PNGError)
+  /// Features skipped because their coordinates could not be re-projected
+  /// from the source's `crs`.
+  case unprojectable(count: Int, crs: String)
   /// A tile source could not be opened, or is not a tile set.
   case tileSource(TileError)
   /// The tiles are in another spatial reference than the map (EPSG codes).
@@ -41,6 +44,7 @@ public enum LayerProblem: Sendable, Equatable {
     case .invalidFeatures: return "invalidFeatures"
     case .unknownProperty: return "unknownProperty"
     case .icon: return "icon"
+    case .unprojectable: return "unprojectable"
     case .tileSource: return "tileSource"
     case .spatialReference: return "spatialReference"
     case .incompleteTiles: return "incompleteTiles"
@@ -69,6 +73,8 @@ public enum LayerProblem: Sendable, Equatable {
       case .fileNotFound, .fileReadFailed: return "marker icon: \(error); markers with it are not drawn"
       default: return "marker icon \(name): \(error); markers with it are not drawn"
       }
+    case .unprojectable(let n, let crs):
+      return "skipped \(n) feature\(n == 1 ? "" : "s") that could not be re-projected from \(crs)"
     case .tileSource(let error):
       return error.description
     case .spatialReference(let tiles, let map):

@@ -131,8 +131,11 @@ private struct LayerResolver {
       state.add(.source(error))
       return nil
     case .success(let collection):
-      state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount
+      state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount + collection.unprojectableCount
       state.features.invalid = collection.invalidCount
+      if collection.unprojectableCount > 0, case .reprojected(_, let crs) = source {
+        state.add(.unprojectable(count: collection.unprojectableCount, crs: crs))
+      }
       // Features without a drawable geometry exist all the same.
       for f in collection.withoutGeometry { tie(key(f), .notDrawn) }
       if collection.invalidCount > 0 {
@@ -461,5 +464,27 @@ extension MapResolver {
     var set = t.tileMatrixSet
     if set == nil, case .success(let source) = tiles.source(t.source) { set = source.tileMatrixSet }
     return (set ?? .webMercatorQuad) == .worldCRS84Quad ? .geographic : .webMercator
+  }
+}
+
+extension MapResolver {
+  /// Checks, before anything is drawn, that PROJ knows every source `crs` of
+  /// the scene: an unknown reference is an input error naming it (PROJ
+  /// missing on the machine is left to the layer, as a source that cannot be
+  /// read).
+  /// - Throws: `SceneError` at `layers[i].source.crs`.
+  public static func checkSpatialReferences(of scene: Scene) throws(SceneError) {
+    for (i, layer) in scene.layers.enumerated() {
+      let source: Source
+      switch layer.content {
+      case .features(let s, _): source = s
+      case .annotation(let a): source = a.source
+      default: continue
+      }
+      guard case .reprojected(_, let crs) = source, case .failure(.unknown(_, let reason)) = CRSTransform.to84(from: crs) else { continue }
+      throw SceneError(
+        file: scene.file, path: "layers[\(i)].source.crs", kind: .invalidValue,
+        expected: "a spatial reference that PROJ knows, such as \"EPSG:3067\"", found: "\"\(crs)\" (\(reason))")
+    }
   }
 }

@@ -35,6 +35,7 @@ public struct FramePlan {
   ) throws(SceneError) -> FramePlan {
     let viewport = try overrides.viewport(for: scene, projection: MapResolver.projection(for: scene, tiles: tiles))
     var clock = monotonicSeconds()
+    try MapResolver.checkSpatialReferences(of: scene)
     let library = try MapResolver.fonts(for: scene, given: fonts)
     let resolver = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
     var state = resolver.resolve(sources: sources, icons: icons, tiles: tiles)

@@ -156,7 +156,19 @@ struct SceneDecoder {
   }
 
   private func decodeSource(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Source {
-    let r = try ObjectReader(value, at: path, file: file, what: "a source", allowed: ["geojson", "data"])
+    let r = try ObjectReader(value, at: path, file: file, what: "a source", allowed: ["geojson", "data", "crs"])
+    let base = try decodePlainSource(r, at: path)
+    guard let crs = try r.string("crs", nonEmpty: true) else { return base }
+    // AUTHORITY:CODE, as PROJ names references ("EPSG:3067"); PROJ itself
+    // checks that it knows the code when the frame is planned.
+    let parts = crs.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !crs.contains(" ") else {
+      throw r.invalid("crs", expected: "a spatial reference as AUTHORITY:CODE, such as \"EPSG:3067\"", found: .string(crs))
+    }
+    return .reprojected(base, crs: crs)
+  }
+
+  private func decodePlainSource(_ r: ObjectReader, at path: JSONPath) throws(SceneError) -> Source {
     switch (r.object["geojson"], r.object["data"]) {
     case (.some, .some):
       throw r.conflict("geojson", "data")

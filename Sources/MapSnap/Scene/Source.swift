@@ -4,4 +4,7 @@ public enum Source: Sendable {
   case file(path: String, resolved: String)
   /// An inline FeatureCollection, already decoded.
   case inline(FeatureCollection)
+  /// A file or inline source whose coordinates are in the spatial reference
+  /// `crs` (`"EPSG:3067"`, any that PROJ knows), re-projected when loaded.
+  indirect case reprojected(Source, crs: String)
 }

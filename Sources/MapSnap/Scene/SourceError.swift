@@ -15,6 +15,8 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The file is JSON but not a GeoJSON document: at `jsonPath` (empty for
   /// the document itself) GeoJSON wants `expected` and the file has `found`.
   case notGeoJSON(path: String, jsonPath: String, expected: String, found: String?, hint: String?)
+  /// The source's `crs` cannot be used (PROJ is missing, or does not know it).
+  case crs(CRSError)
 
   public var description: String {
     switch self {
@@ -29,6 +31,8 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
       if let found { s += ", found \(found)" }
       if let hint { s += " (\(hint))" }
       return s
+    case .crs(let error):
+      return "crs \(error)"
     }
   }
 

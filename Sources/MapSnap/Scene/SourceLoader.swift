@@ -14,6 +14,19 @@ public final class SourceLoader {
   /// `projection`'s map units; files are read and decoded on first use.
   public func load(_ source: Source, projection: MapProjection? = nil) -> Result<FeatureCollection, SourceError> {
     switch source {
+    case .reprojected(let inner, let crs):
+      let key = inner.cacheKey.map { Key(path: $0 + "\u{0}" + crs, projection: projection) }
+      if let key, let hit = cache[key] { return hit }
+      let result: Result<FeatureCollection, SourceError>
+      switch (load(inner), CRSTransform.to84(from: crs)) {
+      case (.failure(let e), _): result = .failure(e)
+      case (_, .failure(let e)): result = .failure(.crs(e))
+      case (.success(let raw), .success(let t)):
+        let degrees = raw.toWGS84(t)
+        result = .success(projection.map { degrees.projected(to: $0) } ?? degrees)
+      }
+      if let key { cache[key] = result }
+      return result
     case .inline(let collection):
       return .success(projection.map { collection.projected(to: $0) } ?? collection)
     case .file(let shown, let resolved):
@@ -32,6 +45,9 @@ public final class SourceLoader {
       return result
     }
   }
+
+  /// Where a file source's results are kept (nil: an inline source).
+  private static func key(_ s: Source) -> String? { s.cacheKey }
 
   private static func read(shown: String, resolved: String) -> Result<FeatureCollection, SourceError> {
     let bytes: [UInt8]
@@ -54,6 +70,17 @@ public final class SourceLoader {
     } catch {
       return .failure(
         .notGeoJSON(path: shown, jsonPath: error.path.description, expected: error.expected, found: error.found, hint: error.hint))
+    }
+  }
+}
+
+extension Source {
+  /// The canonical path of a file source, or nil for inline data.
+  var cacheKey: String? {
+    switch self {
+    case .file(_, let resolved): return FileIO.canonicalPath(resolved) ?? resolved
+    case .inline: return nil
+    case .reprojected(let inner, let crs): return inner.cacheKey.map { $0 + "\u{0}" + crs }
     }
   }
 }

@@ -11,8 +11,49 @@ public struct FeatureCollection: Sendable {
   /// could be read (their geometry empty): kept so that names and ids are
   /// checked against every feature of the source.
   public var withoutGeometry: [Feature] = []
+  /// Features skipped because their coordinates could not be re-projected
+  /// from the source's `crs`.
+  public var unprojectableCount: Int = 0
 
   public init() {}
+
+  /// The features re-projected from `transform`'s reference to WGS84
+  /// degrees; those with a coordinate PROJ cannot transform are skipped and
+  /// counted in `unprojectableCount`.
+  func toWGS84(_ transform: CRSTransform) -> FeatureCollection {
+    var c = self
+    c.features = []
+    c.features.reserveCapacity(features.count)
+    for var f in features {
+      var g = Geometry()
+      var ok = true
+      var points = f.geometry.points
+      ok = transform.toWGS84(&points) && ok
+      g.points = points
+      for var line in f.geometry.lines where ok {
+        ok = transform.toWGS84(&line) && ok
+        g.lines.append(line)
+      }
+      for polygon in f.geometry.polygons where ok {
+        var rings: [[Point]] = []
+        for var ring in polygon where ok {
+          ok = transform.toWGS84(&ring) && ok
+          rings.append(ring)
+        }
+        g.polygons.append(rings)
+      }
+      guard ok else {
+        c.unprojectableCount += 1
+        continue
+      }
+      for p in g.points { g.bounds.include(p) }
+      for l in g.lines { for p in l { g.bounds.include(p) } }
+      for poly in g.polygons { for r in poly { for p in r { g.bounds.include(p) } } }
+      f.geometry = g
+      c.features.append(f)
+    }
+    return c
+  }
 
   /// The features in `projection`'s map units.
   public func projected(to projection: MapProjection) -> FeatureCollection {
