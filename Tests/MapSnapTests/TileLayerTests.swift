@@ -165,9 +165,13 @@ import _MapSnapTestSupport
     let folder = try TemporaryFolder()
     defer { folder.cleanUp() }
     try Data("just text\n".utf8).write(to: URL(fileURLWithPath: folder.path + "/text.mbtiles"))
+    // An SQLite file without the MBTiles tables (Tests/Fixtures/not-mbtiles.sqlite).
+    let sqlite = Repository.root + "/Tests/Fixtures/not-mbtiles.sqlite"
+    let before = try Data(contentsOf: URL(fileURLWithPath: sqlite))
     let cases: [(String, String)] = [
       (#"{"mbtiles": "nothing.mbtiles"}"#, "nothing.mbtiles: no such file"),
       (#"{"mbtiles": "text.mbtiles"}"#, "text.mbtiles: not a tile set"),
+      (#"{"mbtiles": "\#(sqlite)"}"#, "\(sqlite): not a tile set: no MBTiles metadata table"),
       (#"{"xyz": "nowhere/{z}/{x}/{y}.png"}"#, "nowhere: no such file"),
     ]
     for (source, message) in cases {
@@ -175,6 +179,8 @@ import _MapSnapTestSupport
       #expect(s.state.layers[0].status == [.error], "\(source)")
       #expect(s.state.layers[0].message?.hasPrefix(message) == true, "\(source): \(s.state.layers[0].message ?? "nil")")
     }
+    // Opened read-only: the file is untouched.
+    #expect(try Data(contentsOf: URL(fileURLWithPath: sqlite)) == before)
   }
 
   /// Far below the tile set's coarsest level the layer gives up (warning).
