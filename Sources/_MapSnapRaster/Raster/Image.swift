@@ -342,6 +342,33 @@ extension ImageDraw {
       let wy = UInt64(ya.weight)
       let dst = target + (py &- top) &* width
       var px = x0
+      // Rows wholly inside the rectangle of an opaque draw: pixels wholly
+      // inside too take the sample as it is (the same result as below).
+      if coverY == 256 && alpha == 255 {
+        while px < x1 {
+          let xa = xs[px &- x0]
+          if xa.coverage == 256 {
+            let lo = Int(xa.lo)
+            let hi = Int(xa.hi)
+            let s = bilinear(rowLo[lo], rowLo[hi], rowHi[lo], rowHi[hi], UInt64(xa.weight), wy)
+            if s >> 24 == 255 {
+              dst[px] = s
+            } else if s != 0 {
+              dst[px] = srcOver(dst[px], s)
+            }
+            px &+= 1
+            continue
+          }
+          var cover = UInt32(xa.coverage)
+          if cover > 255 { cover = 255 }
+          if cover != 0 {
+            let s = bilinear(rowLo[Int(xa.lo)], rowLo[Int(xa.hi)], rowHi[Int(xa.lo)], rowHi[Int(xa.hi)], UInt64(xa.weight), wy)
+            if s != 0 { dst[px] = cover == 255 ? (s >> 24 == 255 ? s : srcOver(dst[px], s)) : srcOver(dst[px], scalePixel(s, cover)) }
+          }
+          px &+= 1
+        }
+        continue
+      }
       while px < x1 {
         let xa = xs[px &- x0]
         var cover = (UInt32(xa.coverage) &* coverY) >> 8
