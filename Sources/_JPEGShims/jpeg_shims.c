@@ -52,7 +52,7 @@ int jpeg_shim_decode_rgba8(const void *data, size_t size, uint64_t max_pixels,
   uint8_t *volatile pixels = NULL;
   volatile int status = JPEG_SHIM_DECODE_FAILED;
   JSAMPROW row_pointer[1];
-  uint8_t *row = NULL;
+  uint8_t *volatile row = NULL;
   uint32_t width, height, x;
   size_t rgba_size;
 

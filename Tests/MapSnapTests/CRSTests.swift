@@ -56,5 +56,7 @@ import _MapSnapTestSupport
     #expect(state.layers[0].status == [.active, .warning])
     #expect(state.layers[0].problems == [.unprojectable(count: 1, crs: "EPSG:3067")])
     #expect(state.layers[0].features.total == 2 && state.layers[0].features.drawn == 1)
+    // The skipped feature keeps its properties for name checks and ids.
+    #expect(state.layers[0].problems.count == 1)
   }
 }

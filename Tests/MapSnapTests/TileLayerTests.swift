@@ -274,4 +274,72 @@ import _MapSnapTestSupport
     #expect(abs(s.state.viewport.extent.width - 100 * 2000 / (96 * 39.37) / 111_319.490_793_273_57) < 1e-12)
     #expect(throws: SceneError.self) { try scene([], map: #""center": [0, 0], "scale": 2000, "size": [10, 10], "spatialReference": 2056"#) }
   }
+
+  // MARK: - Hostile sources (found in review)
+
+  /// A tile whose header claims more pixels than the tile size is refused
+  /// from its header, before any pixel memory is allocated.
+  @Test func oversizedTilesAreRefusedFromTheirHeader() throws {
+    let big = [UInt32](repeating: 0xFF00_00FF, count: 1024 * 1024)
+    let png = try big.withUnsafeBufferPointer { try PNGEncoder.encode(premultipliedRGBA: $0, width: 1024, height: 1024, options: .fast) }
+    #expect(throws: PNGError.imageTooLarge(width: 1024, height: 1024)) { try PNGDecoder.decode(png, maximumPixels: 256 * 256) }
+    if case .undecodable = TileCache.decode(png, size: 256) {} else { Issue.record("a 1024-px PNG was taken as a 256-px tile") }
+    let jpeg = try #require(try? Data(contentsOf: URL(fileURLWithPath: Self.tiles + "/world-3857-jpeg.mbtiles")))
+    _ = jpeg  // the JPEG tiles are read through MBTiles below
+    let world = try Snapshot.render(
+      try scene([layer(#"{"mbtiles": "world-3857-jpeg.mbtiles"}"#, #", "tileSize": 128"#)], map: #""center": [10, 45], "zoom": 2, "size": [256, 256]"#))
+    let t = try #require(world.state.layers[0].tiles)
+    #expect(t.drawn == 0 && t.undecodable > 0, "256-px JPEG tiles in a 128-px tile set")
+  }
+
+  /// Special files are refused at once, never read (a FIFO would block).
+  @Test func specialFilesAreRefused() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    #expect(mkfifo(folder.path + "/fifo.mbtiles", 0o600) == 0)
+    try FileManager.default.createDirectory(atPath: folder.path + "/f/16/37308", withIntermediateDirectories: true)
+    #expect(mkfifo(folder.path + "/f/tiles.json", 0o600) == 0)
+    let a = try Snapshot.render(try scene([layer(#"{"mbtiles": "fifo.mbtiles"}"#)], base: folder.path))
+    #expect(a.state.layers[0].status == [.error])
+    #expect(a.state.layers[0].message?.contains("not a regular file") == true, "\(a.state.layers[0].message ?? "")")
+    let b = try Snapshot.render(try scene([layer(#"{"xyz": "f/{z}/{x}/{y}.png"}"#)], base: folder.path))
+    #expect(b.state.layers[0].status == [.error])
+    #expect(throws: FileError.self) { try FileIO.read(folder.path + "/fifo.mbtiles") }
+  }
+
+  /// A corrupt MBTiles page makes its tiles undecodable, not absent.
+  @Test func corruptMBTilesPagesAreUndecodable() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.tiles + "/helsinki-3857.mbtiles"))
+    let half = bytes.count / 2
+    bytes.replaceSubrange(half..<bytes.count, with: Data(repeating: 0x5A, count: bytes.count - half))
+    try bytes.write(to: URL(fileURLWithPath: folder.path + "/c.mbtiles"))
+    let s = try Snapshot.render(try scene([layer(#"{"mbtiles": "c.mbtiles"}"#)], base: folder.path), overrides: ViewOverrides(zoom: 17))
+    let t = try #require(s.state.layers[0].tiles)
+    #expect(t.drawn + t.fromParent + t.missing + t.undecodable == 4)
+    #expect(t.undecodable > 0, "\(t)")
+    #expect(t.fromParent == 0, "read errors are not absent tiles")
+  }
+
+  /// tiles.json's `scheme` is the default for an XYZ folder without one.
+  @Test func tilesJSONSchemeIsTheDefault() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    for (x, y) in [(37308, 18968), (37309, 18968), (37308, 18969), (37309, 18969)] {
+      let dir = folder.path + "/t/16/\(x)"
+      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        atPath: Self.tiles + "/helsinki-3857/16/\(x)/\(y).png", toPath: dir + "/\((1 << 16) - 1 - y).png")
+    }
+    try Data(#"{"tilejson": "3.0.0", "scheme": "tms", "minzoom": 16, "maxzoom": 16}"#.utf8).write(
+      to: URL(fileURLWithPath: folder.path + "/t/tiles.json"))
+    let s = try Snapshot.render(try scene([layer(#"{"xyz": "t/{z}/{x}/{y}.png"}"#)], base: folder.path))
+    #expect(s.state.layers[0].tiles?.drawn == 4)
+    #expect(try differences(s, zoom: 16, x0: 37308, y0: 18968, folder: Self.tiles + "/helsinki-3857") == 0)
+    // A misspelt tile matrix set in tiles.json is an error, not a guess.
+    try Data(#"{"tileMatrixSet": "WebMercator"}"#.utf8).write(to: URL(fileURLWithPath: folder.path + "/t/tiles.json"))
+    let bad = try Snapshot.render(try scene([layer(#"{"xyz": "t/{z}/{x}/{y}.png"}"#)], base: folder.path))
+    #expect(bad.state.layers[0].status == [.error])
+  }
 }

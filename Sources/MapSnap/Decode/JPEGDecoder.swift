@@ -16,6 +16,12 @@ internal import _JPEGShims
 public enum JPEGDecoder {
   /// Decodes a JPEG held in memory. See ``JPEGDecoder`` for the rule.
   public static func decode(_ bytes: [UInt8]) throws(JPEGError) -> DecodedImage {
+    try decode(bytes, maximumPixels: PNGDecoder.maximumPixelCount)
+  }
+
+  /// Decodes a JPEG of at most `maximumPixels` pixels (refused from its
+  /// header, before any pixel memory is allocated).
+  static func decode(_ bytes: [UInt8], maximumPixels: Int) throws(JPEGError) -> DecodedImage {
     var pixels: UnsafeMutablePointer<UInt8>? = nil
     var width: UInt32 = 0
     var height: UInt32 = 0
@@ -23,7 +29,8 @@ public enum JPEGDecoder {
     let status = bytes.withUnsafeBytes { raw in
       message.withUnsafeMutableBufferPointer { m in
         jpeg_shim_decode_rgba8(
-          raw.baseAddress, raw.count, UInt64(PNGDecoder.maximumPixelCount), &pixels, &width, &height, m.baseAddress, m.count)
+          raw.baseAddress, raw.count, UInt64(min(maximumPixels, PNGDecoder.maximumPixelCount)), &pixels, &width, &height,
+          m.baseAddress, m.count)
       }
     }
     let text = String(cString: message)

@@ -22,7 +22,14 @@ public enum PNGDecoder {
   /// - Throws: ``PNGError/notAPNG``, ``PNGError/decodingFailed(_:)``,
   ///   ``PNGError/imageTooLarge(width:height:)`` or ``PNGError/outOfMemory``.
   public static func decode(_ bytes: [UInt8]) throws(PNGError) -> DecodedImage {
-    let result = bytes.withUnsafeBytes { decode(raw: $0) }
+    try decode(bytes, maximumPixels: maximumPixelCount)
+  }
+
+  /// Decodes a PNG of at most `maximumPixels` pixels (refused from its header,
+  /// before any pixel memory is allocated): how tiles of a known size are read.
+  static func decode(_ bytes: [UInt8], maximumPixels: Int) throws(PNGError) -> DecodedImage {
+    let limit = UInt64(min(maximumPixels, maximumPixelCount))
+    let result = bytes.withUnsafeBytes { decode(raw: $0, limit: limit) }
     return try result.get()
   }
 
@@ -47,8 +54,7 @@ public enum PNGDecoder {
 
   // MARK: - Implementation
 
-  private static func decode(raw: UnsafeRawBufferPointer) -> Result<DecodedImage, PNGError> {
-    let limit = UInt64(maximumPixelCount)
+  private static func decode(raw: UnsafeRawBufferPointer, limit: UInt64) -> Result<DecodedImage, PNGError> {
     var info = PNGShimImageInfo()
     let (headerStatus, headerMessage) = withShimErrorMessage { buffer, capacity in
       png_shim_read_info(raw.baseAddress, raw.count, limit, &info, buffer, capacity)

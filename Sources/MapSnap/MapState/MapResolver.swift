@@ -69,7 +69,7 @@ public struct MapResolver {
         for p in problems { resolver.state.add(p) }
       }
       l = resolver.state
-      l.attribution = l.tiles?.attribution ?? layer.attribution
+      l.attribution = layer.attribution ?? l.tiles?.attribution
       state.icons = resolver.loadedIcons
       if shown && !l.status.contains(.error) { l.status.insert(.active) }
       state.layers.append(l)

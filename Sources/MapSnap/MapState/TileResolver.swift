@@ -24,7 +24,8 @@ internal import _MapSnapRaster
 ///   users expect a tiled layer to stop rather than fetch the world): the
 ///   frame may be at most `maximumLevelsBelow` levels coarser than `minZoom`
 ///   (so tiles are reduced at most 4×), and the mosaic at most
-///   `maximumMosaicPixels`; beyond either the layer is not drawn (`warning`).
+///   `maximumMosaicPixels` or four times the frame's pixels, whichever is
+///   larger; beyond either the layer is not drawn (`warning`).
 struct TileResolver {
   let viewport: Viewport
   let layer: TileLayer
@@ -46,7 +47,8 @@ struct TileResolver {
   func resolve(draws: Bool) -> (TileLayerState?, [LayerProblem]) {
     let source: TileSource
     switch cache.source(layer.source) {
-    case .failure(let error): return (nil, [.tileSource(error)])
+    case .failure(let error):
+      return (nil, [.tileSource(error)])
     case .success(let s): source = s
     }
     let tms = layer.tileMatrixSet ?? source.tileMatrixSet ?? .webMercatorQuad
@@ -79,8 +81,9 @@ struct TileResolver {
     guard x0 <= x1, y0 <= y1 else { return (state, []) }
     let across = x1 - x0 + 1
     let down = y1 - y0 + 1
-    guard across * down * size * size <= Self.maximumMosaicPixels else {
-      let reason = "the frame needs \(across * down) tiles of level \(z), more than \(Self.maximumMosaicPixels / (size * size))"
+    let budget = max(Self.maximumMosaicPixels, 4 * viewport.deviceWidth * viewport.deviceHeight)
+    guard across * down * size * size <= budget else {
+      let reason = "the frame needs \(across * down) tiles of level \(z), more than \(budget / (size * size))"
       return (state, [.tilesOutOfRange(reason: reason)])
     }
     var coordinates: [(z: Int, x: Int, y: Int)] = []
@@ -93,11 +96,24 @@ struct TileResolver {
     var level = z - 1
     while !pending.isEmpty && level >= minZoom {
       let d = z - level
-      let asked = pending.map { (z: level, x: coordinates[$0].x >> d, y: coordinates[$0].y >> d) }
-      let found = cache.tiles(asked, of: layer.source, size: size, matrixRows: matrixRows)
+      // Each distinct ancestor is read once, however many tiles it covers.
+      var distinct: [(z: Int, x: Int, y: Int)] = []
+      var slot: [Int: Int] = [:]
+      var ancestorOf: [Int] = []
+      for i in pending {
+        let ax = coordinates[i].x >> d
+        let ay = coordinates[i].y >> d
+        let key = ay * (columns >> d + 1) + ax
+        if slot[key] == nil {
+          slot[key] = distinct.count
+          distinct.append((level, ax, ay))
+        }
+        ancestorOf.append(slot[key]!)
+      }
+      let found = cache.tiles(distinct, of: layer.source, size: size, matrixRows: matrixRows)
       var still: [Int] = []
       for (k, i) in pending.enumerated() {
-        if case .image(let p) = found[k] { parents[i] = (level, p) } else { still.append(i) }
+        if case .image(let p) = found[ancestorOf[k]] { parents[i] = (level, p) } else { still.append(i) }
       }
       pending = still
       level -= 1

@@ -81,12 +81,13 @@ public struct Viewport: Sendable, Hashable {
     return Rect(minX: centerMap.x - halfW, minY: centerMap.y - halfH, maxX: centerMap.x + halfW, maxY: centerMap.y + halfH)
   }
 
-  /// The frame in WGS84 degrees: west, south, east, north.
+  /// The frame in WGS84 degrees: west, south, east, north (latitudes within
+  /// ±90 on a 4326 map, whose frame may reach past the poles).
   public var bounds: (west: Double, south: Double, east: Double, north: Double) {
     let e = extent
     let sw = projection.unproject(Point(e.minX, e.minY))
     let ne = projection.unproject(Point(e.maxX, e.maxY))
-    return (sw.lon, sw.lat, ne.lon, ne.lat)
+    return (sw.lon, max(sw.lat, -90), ne.lon, min(ne.lat, 90))
   }
 
   /// Map units to device pixels (y down).

@@ -61,10 +61,11 @@ final class CRSTransform: @unchecked Sendable {
     case .success(let a): api = a
     }
     guard let ctx = api.contextCreate() else { return .failure(.projUnavailable(reason: "proj_context_create failed")) }
+    // PROJ's own messages would go to standard error; mapsnap reports.
+    api.logLevel(ctx, 0)
     guard let raw = api.createCRSToCRS(ctx, crs, "EPSG:4326", nil) else {
-      let reason = api.errnoString(ctx, api.contextErrno(ctx)).map { String(cString: $0) } ?? "unknown"
       api.contextDestroy(ctx)
-      return .failure(.unknown(crs: crs, reason: reason))
+      return .failure(.unknown(crs: crs, reason: "PROJ's database has no such reference, or none that transforms to WGS84"))
     }
     // Longitude, latitude order whatever the authority's axis order.
     let normalized = api.normalizeForVisualization(ctx, raw)
@@ -99,8 +100,7 @@ private struct PROJ: @unchecked Sendable {
   let createCRSToCRS: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, OpaquePointer?) -> OpaquePointer?
   let normalizeForVisualization: @convention(c) (OpaquePointer?, OpaquePointer?) -> OpaquePointer?
   let destroy: @convention(c) (OpaquePointer?) -> OpaquePointer?
-  let contextErrno: @convention(c) (OpaquePointer?) -> Int32
-  let errnoString: @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<CChar>?
+  let logLevel: @convention(c) (OpaquePointer?, Int32) -> Int32
   let transGeneric:
     @convention(c) (
       OpaquePointer?, Int32, UnsafeMutablePointer<Double>?, Int, Int, UnsafeMutablePointer<Double>?, Int, Int,
@@ -131,8 +131,7 @@ private struct PROJ: @unchecked Sendable {
         as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, OpaquePointer?) -> OpaquePointer?).self),
       let d = symbol("proj_normalize_for_visualization", as: (@convention(c) (OpaquePointer?, OpaquePointer?) -> OpaquePointer?).self),
       let e = symbol("proj_destroy", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
-      let f = symbol("proj_context_errno", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-      let g = symbol("proj_context_errno_string", as: (@convention(c) (OpaquePointer?, Int32) -> UnsafePointer<CChar>?).self),
+      let f = symbol("proj_log_level", as: (@convention(c) (OpaquePointer?, Int32) -> Int32).self),
       let h = symbol(
         "proj_trans_generic",
         as: (@convention(c) (
@@ -142,7 +141,7 @@ private struct PROJ: @unchecked Sendable {
     else { return .failure(.projUnavailable(reason: "libproj lacks an entry point mapsnap needs")) }
     return .success(
       PROJ(
-        contextCreate: a, contextDestroy: b, createCRSToCRS: c, normalizeForVisualization: d, destroy: e, contextErrno: f,
-        errnoString: g, transGeneric: h))
+        contextCreate: a, contextDestroy: b, createCRSToCRS: c, normalizeForVisualization: d, destroy: e, logLevel: f,
+        transGeneric: h))
   }()
 }

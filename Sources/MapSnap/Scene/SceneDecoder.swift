@@ -208,8 +208,8 @@ struct SceneDecoder {
       for part in ["{z}", "{x}", "{y}"] where !t.contains(part) {
         throw s.invalid("xyz", expected: "a path template with {z}, {x} and {y}", found: .string(t))
       }
-      let scheme = try s.choice("scheme", ["xyz", "tms"]) ?? "xyz"
-      spec = .xyz(template: t, resolved: FileIO.resolve(t, against: baseDirectory), tms: scheme == "tms")
+      let scheme = try s.choice("scheme", ["xyz", "tms"])
+      spec = .xyz(template: t, resolved: FileIO.resolve(t, against: baseDirectory), tms: scheme.map { $0 == "tms" })
     }
     var layer = TileLayer(source: spec)
     if let m = try r.choice("tileMatrixSet", TileMatrixSet.allCases.map(\.rawValue)) { layer.tileMatrixSet = TileMatrixSet(rawValue: m) }

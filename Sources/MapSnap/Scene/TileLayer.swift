@@ -20,9 +20,10 @@ public struct TileLayer: Sendable {
 public enum TileSourceSpec: Sendable, Hashable {
   /// An MBTiles 1.3 file (SQLite; TMS rows).
   case mbtiles(path: String, resolved: String)
-  /// A path template with `{z}`, `{x}` and `{y}`; `tms` counts rows from the
-  /// south, `xyz` (the default) from the north.
-  case xyz(template: String, resolved: String, tms: Bool)
+  /// A path template with `{z}`, `{x}` and `{y}`; `tms` true counts rows from
+  /// the south, false from the north; nil: the `tiles.json` `scheme`, else
+  /// from the north (xyz).
+  case xyz(template: String, resolved: String, tms: Bool?)
 
   /// The source as the scene names it, for messages.
   public var shown: String {

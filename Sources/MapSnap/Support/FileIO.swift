@@ -8,14 +8,23 @@
 public enum FileIO {
   /// The whole file as bytes: the one file reader of the library (scenes,
   /// GeoJSON sources, PNG icons).
-  public static func read(_ path: String) throws(FileError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+  /// Only regular files are read: a folder, a FIFO, a device or a socket is
+  /// refused without blocking (the file is opened non-blocking and checked
+  /// before any read). A file larger than `maximumBytes` is refused.
+  public static func read(_ path: String, maximumBytes: Int = Int.max) throws(FileError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     if fd < 0 { throw .fromErrno(path) }
     defer { close(fd) }
     var st = stat()
     if fstat(fd, &st) != 0 { throw .fromErrno(path) }
     if (st.st_mode & S_IFMT) == S_IFDIR {
       throw .isDirectory(path: path)
+    }
+    if (st.st_mode & S_IFMT) != S_IFREG {
+      throw .failed(path: path, reason: "not a regular file")
+    }
+    if Int(st.st_size) > maximumBytes {
+      throw .failed(path: path, reason: "larger than \(maximumBytes) bytes")
     }
     // One spare byte so a file of the expected size is finished in one pass.
     var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0) + 1)
@@ -31,6 +40,7 @@ public enum FileIO {
       }
       if n == 0 { break }
       filled += n
+      if filled > maximumBytes { throw .failed(path: path, reason: "larger than \(maximumBytes) bytes") }
     }
     bytes.removeSubrange(filled...)
     return bytes

@@ -113,11 +113,12 @@ public final class TileCache: Sendable {
   /// premultiplied pixels; anything else is undecodable.
   static func decode(_ bytes: [UInt8], size: Int) -> DecodedTile {
     let image: DecodedImage
+    // Tiles larger than the tile size are refused from their header.
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-      guard let d = try? PNGDecoder.decode(bytes) else { return .undecodable }
+      guard let d = try? PNGDecoder.decode(bytes, maximumPixels: size * size) else { return .undecodable }
       image = d
     } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-      guard let d = try? JPEGDecoder.decode(bytes) else { return .undecodable }
+      guard let d = try? JPEGDecoder.decode(bytes, maximumPixels: size * size) else { return .undecodable }
       image = d
     } else {
       return .undecodable

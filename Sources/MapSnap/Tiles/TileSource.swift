@@ -28,20 +28,20 @@ final class TileSource {
         throw .unsupportedFormat(path: shown, format: f)
       }
       store = .mbtiles(reader)
-      minZoom = m["minzoom"].flatMap { Int($0) }
-      maxZoom = m["maxzoom"].flatMap { Int($0) }
+      // Zooms outside 0…30 are not levels: ignored, as in tiles.json.
+      minZoom = m["minzoom"].flatMap { Int($0) }.flatMap { (0...30).contains($0) ? $0 : nil }
+      maxZoom = m["maxzoom"].flatMap { Int($0) }.flatMap { (0...30).contains($0) ? $0 : nil }
       attribution = m["attribution"]
       // MBTiles is Web Mercator by definition.
       tileMatrixSet = .webMercatorQuad
     case .xyz(let shown, let resolved, let tms):
-      store = .xyz(template: resolved, tms: tms)
       let root = TileSource.rootFolder(of: resolved)
       guard FileIO.canonicalPath(root.isEmpty ? "." : root) != nil else { throw .missing(path: TileSource.rootFolder(of: shown)) }
       let json = (root.isEmpty ? "" : root + "/") + "tiles.json"
       var meta: JSONObject? = nil
       var bytes: [UInt8]? = nil
       do {
-        bytes = try FileIO.read(json)
+        bytes = try FileIO.read(json, maximumBytes: TileSource.maximumTileJSONBytes)
       } catch {
         // No tiles.json: the scene's keys and the defaults.
         if case .notFound = error {} else { throw .unreadable(path: json, reason: error.reason) }
@@ -63,9 +63,27 @@ final class TileSource {
       minZoom = int("minzoom")
       maxZoom = int("maxzoom")
       if case .string(let a)? = meta?["attribution"] { attribution = a } else { attribution = nil }
-      if case .string(let t)? = meta?["tileMatrixSet"] { tileMatrixSet = TileMatrixSet(rawValue: t) } else { tileMatrixSet = nil }
+      if case .string(let t)? = meta?["tileMatrixSet"] {
+        guard let set = TileMatrixSet(rawValue: t) else {
+          throw .notTiles(path: json, reason: "tileMatrixSet \"\(t)\" is not WebMercatorQuad or WorldCRS84Quad")
+        }
+        tileMatrixSet = set
+      } else {
+        tileMatrixSet = nil
+      }
+      // TileJSON's `scheme` is the default; the scene's `scheme` wins.
+      var rowsFromSouth = tms ?? false
+      if tms == nil, case .string(let s)? = meta?["scheme"] {
+        guard s == "xyz" || s == "tms" else { throw .notTiles(path: json, reason: "scheme \"\(s)\" is not xyz or tms") }
+        rowsFromSouth = s == "tms"
+      }
+      store = .xyz(template: resolved, tms: rowsFromSouth)
     }
   }
+
+  /// Files larger than these are not tiles (or tile metadata).
+  static let maximumTileBytes = 64 << 20
+  static let maximumTileJSONBytes = 16 << 20
 
   /// The folder a template's tiles live under: its part before the first
   /// `{`, up to the last `/` ("" for a template without a folder).
@@ -85,13 +103,16 @@ final class TileSource {
   func read(z: Int, x: Int, y: Int, matrixRows: Int) -> Read {
     switch store {
     case .mbtiles(let reader):
-      guard let bytes = reader.tile(z: z, x: x, tmsY: matrixRows - 1 - y) else { return .absent }
-      return .bytes(bytes)
+      switch reader.tile(z: z, x: x, tmsY: matrixRows - 1 - y) {
+      case .bytes(let b): return .bytes(b)
+      case .absent: return .absent
+      case .failed: return .unreadable
+      }
     case .xyz(let template, let tms):
       let row = tms ? matrixRows - 1 - y : y
       let path = template.replacing("{z}", with: String(z)).replacing("{x}", with: String(x)).replacing("{y}", with: String(row))
       do {
-        return .bytes(try FileIO.read(path))
+        return .bytes(try FileIO.read(path, maximumBytes: TileSource.maximumTileBytes))
       } catch {
         if case .notFound = error { return .absent }
         return .unreadable

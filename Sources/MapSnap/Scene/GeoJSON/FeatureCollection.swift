@@ -43,7 +43,10 @@ public struct FeatureCollection: Sendable {
         g.polygons.append(rings)
       }
       guard ok else {
+        // Kept for its id and properties, as features without geometry are.
         c.unprojectableCount += 1
+        f.geometry = Geometry()
+        c.withoutGeometry.append(f)
         continue
       }
       for p in g.points { g.bounds.include(p) }
