@@ -45,6 +45,7 @@ bench:
 	  .build/release/mapsnap-bench Benchmarks/scenes/helsinki-$$s.json --runs $(BENCH_RUNS); \
 	done
 	@.build/release/mapsnap-bench Benchmarks/scenes/helsinki-basemap-8000.json --runs $(BENCH_RUNS)
+	@.build/release/mapsnap-bench Benchmarks/scenes/basemap-only-8000.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/world.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/nyc-250000.json --runs $(BENCH_RUNS)
 

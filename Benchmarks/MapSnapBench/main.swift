@@ -128,6 +128,9 @@ var shownScale = ""
 var coldText = 0.0
 var coldResolve = 0.0
 var tileCount = 0
+var coldRead = 0.0
+var tileRead: [Double] = []
+var tileStitch: [Double] = []
 do {
   // One tile cache for all runs, as in a batch job over one basemap: the
   // first run decodes (cold), the others find the tiles decoded (warm).
@@ -152,7 +155,10 @@ do {
       coldText = snap.timings.text
       coldResolve = snap.timings.resolve
       tileCount = snap.state.layers.reduce(0) { $0 + ($1.tiles.map { $0.drawn + $0.fromParent } ?? 0) }
+      coldRead = snap.state.layers.reduce(0) { $0 + ($1.tiles?.readSeconds ?? 0) }
     }
+    tileRead.append(snap.state.layers.reduce(0) { $0 + ($1.tiles?.readSeconds ?? 0) })
+    tileStitch.append(snap.state.layers.reduce(0) { $0 + ($1.tiles?.stitchSeconds ?? 0) })
     t1 = monotonicSeconds()
     render.append(t1 - t0)
     resolve.append(snap.timings.resolve)
@@ -179,7 +185,9 @@ let ms = { (x: [Double]) in String(Int((median(x) * 10000).rounded())).withDecim
 print(
   "\(scenePath) 1:\(shownScale) \(size.0)x\(size.1), \(drawn) features drawn (\(listSize.0) fills, \(listSize.1) edges), median of \(runs): "
     + "load \(ms(load)) ms, render \(ms(render)) ms (resolve \(ms(resolve))"
-    + (tileCount > 0 ? " (cold \(ms([coldResolve])), decoding \(tileCount) tiles)" : "") + ", text \(ms(textTimes)) (cold \(ms([coldText]))) for \(labelCount.0) labels placed / \(labelCount.1) dropped, display list \(ms(list)), rasterise \(ms(raster))), "
+    + (tileCount > 0
+      ? " (cold \(ms([coldResolve])); tiles: read and decode \(ms(tileRead)) (cold \(ms([coldRead])) for \(tileCount) tiles), stitch \(ms(tileStitch)))"
+      : "") + ", text \(ms(textTimes)) (cold \(ms([coldText]))) for \(labelCount.0) labels placed / \(labelCount.1) dropped, display list \(ms(list)), rasterise \(ms(raster))), "
     + "encode \(ms(encode)) ms, PNG \(bytes) bytes, peak RSS \(usage.ru_maxrss / 1024) MB")
 
 extension String {

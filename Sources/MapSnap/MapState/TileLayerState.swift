@@ -15,6 +15,11 @@ public struct TileLayerState: Sendable {
   public var undecodable = 0
   /// The layer's `attribution`, else the source's.
   public var attribution: String?
+  /// Wall time, in seconds, spent reading and decoding tiles (nearly nothing
+  /// when the cache has them) and stitching the mosaic: for benchmarks, not
+  /// written to the report.
+  public internal(set) var readSeconds = 0.0
+  public internal(set) var stitchSeconds = 0.0
   /// The tiles stitched into one image (seamless resampling across tile
   /// edges), and the map-unit rectangle it covers; nil when nothing is drawn.
   var mosaic: RasterImage?

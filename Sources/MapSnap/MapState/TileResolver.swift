@@ -86,6 +86,7 @@ struct TileResolver {
       let reason = "the frame needs \(across * down) tiles of level \(z), more than \(budget / (size * size))"
       return (state, [.tilesOutOfRange(reason: reason)])
     }
+    var clock = monotonicSeconds()
     var coordinates: [(z: Int, x: Int, y: Int)] = []
     for y in y0...y1 { for x in x0...x1 { coordinates.append((z, x, y)) } }
     let matrixRows = { (level: Int) in tms.matrixSize(level).rows }
@@ -118,6 +119,7 @@ struct TileResolver {
       pending = still
       level -= 1
     }
+    state.readSeconds = lap(&clock)
     // Count, then stitch the mosaic straight into the image's pixels.
     for (i, tile) in tiles.enumerated() {
       switch tile {
@@ -153,6 +155,7 @@ struct TileResolver {
       let bottom = tms.bounds(z: z, x: x1, y: y1)
       state.mosaicBounds = Rect(minX: top.minX, minY: bottom.minY, maxX: bottom.maxX, maxY: top.maxY)
     }
+    state.stitchSeconds = lap(&clock)
     let problems: [LayerProblem] =
       state.fromParent + state.missing + state.undecodable > 0
       ? [.incompleteTiles(fromParent: state.fromParent, missing: state.missing, undecodable: state.undecodable)] : []

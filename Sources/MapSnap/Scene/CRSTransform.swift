@@ -62,7 +62,7 @@ final class CRSTransform: @unchecked Sendable {
     }
     guard let ctx = api.contextCreate() else { return .failure(.projUnavailable(reason: "proj_context_create failed")) }
     // PROJ's own messages would go to standard error; mapsnap reports.
-    api.logLevel(ctx, 0)
+    _ = api.logLevel(ctx, 0)
     guard let raw = api.createCRSToCRS(ctx, crs, "EPSG:4326", nil) else {
       api.contextDestroy(ctx)
       return .failure(.unknown(crs: crs, reason: "PROJ's database has no such reference, or none that transforms to WGS84"))
