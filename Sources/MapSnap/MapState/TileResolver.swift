@@ -24,8 +24,9 @@ internal import _MapSnapRaster
 ///   users expect a tiled layer to stop rather than fetch the world): the
 ///   frame may be at most `maximumLevelsBelow` levels coarser than `minZoom`
 ///   (so tiles are reduced at most 4×), and the mosaic at most
-///   `maximumMosaicPixels` or four times the frame's pixels, whichever is
-///   larger; beyond either the layer is not drawn (`warning`).
+///   `maximumMosaicPixels` or twice the frame's pixels, whichever is larger
+///   (and never over `largestMosaicPixels`); beyond either the layer is not
+///   drawn (`warning`).
 struct TileResolver {
   let viewport: Viewport
   let layer: TileLayer
@@ -37,6 +38,8 @@ struct TileResolver {
 
   static let maximumLevelsBelow = 2.0
   static let maximumMosaicPixels = 1 << 26
+  /// Whatever the frame, a mosaic is never larger than this (2 GiB of RGBA).
+  static let largestMosaicPixels = 1 << 29
   /// Zoom levels when neither the layer nor the source says.
   static let defaultZoomRange = 0...22
   static let defaultTileSize = 256
@@ -81,7 +84,7 @@ struct TileResolver {
     guard x0 <= x1, y0 <= y1 else { return (state, []) }
     let across = x1 - x0 + 1
     let down = y1 - y0 + 1
-    let budget = max(Self.maximumMosaicPixels, 4 * viewport.deviceWidth * viewport.deviceHeight)
+    let budget = min(max(Self.maximumMosaicPixels, 2 * viewport.deviceWidth * viewport.deviceHeight), Self.largestMosaicPixels)
     guard across * down * size * size <= budget else {
       let reason = "the frame needs \(across * down) tiles of level \(z), more than \(budget / (size * size))"
       return (state, [.tilesOutOfRange(reason: reason)])
