@@ -133,7 +133,9 @@ struct TileResolver {
     }
     let width = across * size
     if state.drawn + state.fromParent > 0 {
-      state.mosaic = RasterImage(width: width, height: down * size) { mosaic in
+      // Every tile present (or filled from a parent) writes every pixel.
+      let complete = state.missing + state.undecodable == 0
+      state.mosaic = RasterImage(width: width, height: down * size, writesEveryPixel: complete) { mosaic in
         for (i, tile) in tiles.enumerated() {
           let at = (x: (coordinates[i].x - x0) * size, y: (coordinates[i].y - y0) * size)
           switch tile {

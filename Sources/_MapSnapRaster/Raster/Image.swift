@@ -45,14 +45,17 @@ public final class RasterImage: Sendable {
   }
 
   /// An image whose premultiplied pixels (the `Canvas` layout, every channel
-  /// at most alpha) `write` fills in place, starting from transparent: no
-  /// copy of a large image is made (tile mosaics).
+  /// at most alpha) `write` fills in place: no copy of a large image is made
+  /// (tile mosaics). The pixels start transparent, unless `writesEveryPixel`
+  /// promises that `write` sets every one (then they start undefined).
   /// - Precondition: `width` and `height` are at least 1.
-  public init(width: Int, height: Int, premultipliedWriter write: (UnsafeMutableBufferPointer<UInt32>) -> Void) {
+  public init(
+    width: Int, height: Int, writesEveryPixel: Bool = false, premultipliedWriter write: (UnsafeMutableBufferPointer<UInt32>) -> Void
+  ) {
     precondition(width > 0 && height > 0, "a RasterImage needs a non-empty size")
     self.width = width
     self.height = height
-    let level = ImageLevel(width: width, height: height)
+    let level = ImageLevel(width: width, height: height, zeroed: !writesEveryPixel)
     write(UnsafeMutableBufferPointer(start: level.pixels, count: width * height))
     base = level
     isFullyTransparent = level.isFullyTransparent
@@ -120,11 +123,11 @@ final class ImageLevel: @unchecked Sendable {
   let height: Int
   let pixels: UnsafeMutablePointer<UInt32>
 
-  init(width: Int, height: Int) {
+  init(width: Int, height: Int, zeroed: Bool = true) {
     self.width = width
     self.height = height
     pixels = .allocate(capacity: width * height)
-    pixels.initialize(repeating: 0, count: width * height)
+    if zeroed { pixels.initialize(repeating: 0, count: width * height) }
   }
 
   /// True when every pixel has alpha 0.
@@ -398,21 +401,16 @@ extension ImageDraw {
 @inline(__always)
 func bilinear(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ wx: UInt64, _ wy: UInt64) -> UInt32 {
   if wx == 0 && wy == 0 { return a }
-  let ix = 256 &- wx
-  let iy = 256 &- wy
-  let wa = ix &* iy
-  let wb = wx &* iy
-  let wc = ix &* wy
-  let wd = wx &* wy
-  @inline(__always) func rb(_ p: UInt32) -> UInt64 { UInt64(p & 0xFF) | (UInt64(p & 0xFF_0000) << 16) }
-  @inline(__always) func ga(_ p: UInt32) -> UInt64 { UInt64((p >> 8) & 0xFF) | (UInt64(p >> 24) << 32) }
-  let round: UInt64 = 0x0000_8000_0000_8000
-  // Each 32-bit lane holds at most 255 × 65536 + 32768 < 2²⁴; the result is its bits 16...23.
-  let sumRB = rb(a) &* wa &+ rb(b) &* wb &+ rb(c) &* wc &+ rb(d) &* wd &+ round
-  let sumGA = ga(a) &* wa &+ ga(b) &* wb &+ ga(c) &* wc &+ ga(d) &* wd &+ round
-  let r = UInt32(truncatingIfNeeded: sumRB >> 16) & 0xFF
-  let bl = UInt32(truncatingIfNeeded: sumRB >> 48) & 0xFF
-  let g = UInt32(truncatingIfNeeded: sumGA >> 16) & 0xFF
-  let al = UInt32(truncatingIfNeeded: sumGA >> 48) & 0xFF
-  return r | (g << 8) | (bl << 16) | (al << 24)
+  let ix = 256 &- UInt32(truncatingIfNeeded: wx)
+  let iy = 256 &- UInt32(truncatingIfNeeded: wy)
+  let x = UInt32(truncatingIfNeeded: wx)
+  let y = UInt32(truncatingIfNeeded: wy)
+  // The four channels at once: each at most 255 × 65536 + 32768 < 2²⁴, so
+  // 32-bit lanes hold the exact sum; the result is its bits 16...23.
+  @inline(__always) func lanes(_ p: UInt32) -> SIMD4<UInt32> {
+    SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(p, to: SIMD4<UInt8>.self))
+  }
+  let sum = lanes(a) &* (ix &* iy) &+ lanes(b) &* (x &* iy) &+ lanes(c) &* (ix &* y) &+ lanes(d) &* (x &* y) &+ 32768
+  let out = SIMD4<UInt8>(truncatingIfNeeded: sum &>> 16)
+  return unsafeBitCast(out, to: UInt32.self)
 }
