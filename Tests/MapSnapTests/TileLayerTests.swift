@@ -198,11 +198,17 @@ import _MapSnapTestSupport
   @Test func aSharedCacheDecodesEachTileOnce() throws {
     let cache = TileCache()
     let sc = try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)])
-    _ = try FramePlan.make(sc, tiles: cache)
+    let a = try FramePlan.make(sc, tiles: cache)
     let first = cache.decodeCount
-    _ = try FramePlan.make(sc, tiles: cache)
+    let b = try FramePlan.make(sc, tiles: cache)
     #expect(first == 4)
     #expect(cache.decodeCount == first)
+    // The same tile range: the stitched mosaic is reused, with its counts.
+    #expect(a.state.layers[0].tiles?.mosaic != nil && a.state.layers[0].tiles?.mosaic === b.state.layers[0].tiles?.mosaic)
+    #expect(b.state.layers[0].tiles?.drawn == 4)
+    // Another range (a different pixel ratio: the next level) stitches its own.
+    let c = try FramePlan.make(sc, overrides: ViewOverrides(pixelRatio: 2), tiles: cache)
+    #expect(c.state.layers[0].tiles?.mosaic !== a.state.layers[0].tiles?.mosaic)
   }
 
   @Test func tileLayerScenesAreChecked() throws {

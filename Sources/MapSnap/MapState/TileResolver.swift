@@ -20,6 +20,9 @@ internal import _MapSnapRaster
 ///   covering tile (its quarter, eighth, … enlarged bilinearly); with none
 ///   they are `missing`. A tile that cannot be decoded (not a PNG or JPEG of
 ///   the tile size) is skipped: `undecodable`. Either makes the layer `warning`.
+/// - **Reuse**: tiles are decoded once per process (`TileCache`), and the
+///   stitched mosaic of a tile range is kept for the next frames over the
+///   same range (the last `TileCache.keptMosaics` ranges).
 /// - **Limits** (where the format is silent, chosen as ArcGIS and MapLibre
 ///   users expect a tiled layer to stop rather than fetch the world): the
 ///   frame may be at most `maximumLevelsBelow` levels coarser than `minZoom`
@@ -90,6 +93,19 @@ struct TileResolver {
       return (state, [.tilesOutOfRange(reason: reason)])
     }
     var clock = monotonicSeconds()
+    let key = TileCache.MosaicKey(source: layer.source, z: z, x0: x0, y0: y0, x1: x1, y1: y1, size: size, minZoom: minZoom)
+    if let kept = cache.mosaic(key) {
+      state.drawn = kept.drawn
+      state.fromParent = kept.fromParent
+      state.missing = kept.missing
+      state.undecodable = kept.undecodable
+      state.mosaic = kept.image
+      let top = tms.bounds(z: z, x: x0, y: y0)
+      let bottom = tms.bounds(z: z, x: x1, y: y1)
+      state.mosaicBounds = Rect(minX: top.minX, minY: bottom.minY, maxX: bottom.maxX, maxY: top.maxY)
+      state.readSeconds = lap(&clock)
+      return (state, Self.problems(state))
+    }
     var coordinates: [(z: Int, x: Int, y: Int)] = []
     for y in y0...y1 { for x in x0...x1 { coordinates.append((z, x, y)) } }
     let matrixRows = { (level: Int) in tms.matrixSize(level).rows }
@@ -161,10 +177,17 @@ struct TileResolver {
       state.mosaicBounds = Rect(minX: top.minX, minY: bottom.minY, maxX: bottom.maxX, maxY: top.maxY)
     }
     state.stitchSeconds = lap(&clock)
-    let problems: [LayerProblem] =
-      state.fromParent + state.missing + state.undecodable > 0
+    cache.keep(
+      TileCache.Mosaic(
+        image: state.mosaic, drawn: state.drawn, fromParent: state.fromParent, missing: state.missing, undecodable: state.undecodable),
+      for: key)
+    return (state, Self.problems(state))
+  }
+
+  /// `incompleteTiles` when any tile was absent or undecodable.
+  private static func problems(_ state: TileLayerState) -> [LayerProblem] {
+    state.fromParent + state.missing + state.undecodable > 0
       ? [.incompleteTiles(fromParent: state.fromParent, missing: state.missing, undecodable: state.undecodable)] : []
-    return (state, problems)
   }
 
   /// Fills a `size`-square region of `mosaic` (at `at`) with the square of

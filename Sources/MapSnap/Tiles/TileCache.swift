@@ -31,6 +31,46 @@ public final class TileCache: Sendable {
     var sources: [TileSourceSpec: Result<TileSource, TileError>] = [:]
     var tiles: [Key: DecodedTile] = [:]
     var order: [Key] = []
+    var mosaics: [MosaicKey: Mosaic] = [:]
+    var mosaicOrder: [MosaicKey] = []
+  }
+
+  /// Which tiles a stitched mosaic holds: the source, the level, the tile
+  /// range, the tile size and the coarsest level parents were taken from.
+  struct MosaicKey: Hashable {
+    var source: TileSourceSpec
+    var z: Int
+    var x0: Int
+    var y0: Int
+    var x1: Int
+    var y1: Int
+    var size: Int
+    var minZoom: Int
+  }
+
+  /// A stitched mosaic and what became of its tiles.
+  struct Mosaic: @unchecked Sendable {
+    var image: RasterImage?
+    var drawn: Int
+    var fromParent: Int
+    var missing: Int
+    var undecodable: Int
+  }
+
+  /// Mosaics kept for frames over the same tile range (a batch rendering
+  /// several maps of one extent stitches once).
+  static let keptMosaics = 4
+
+  func mosaic(_ key: MosaicKey) -> Mosaic? { state.withLock { $0.mosaics[key] } }
+
+  func keep(_ mosaic: Mosaic, for key: MosaicKey) {
+    state.withLock { s in
+      if s.mosaics[key] == nil { s.mosaicOrder.append(key) }
+      s.mosaics[key] = mosaic
+      if s.mosaicOrder.count > Self.keptMosaics {
+        s.mosaics[s.mosaicOrder.removeFirst()] = nil
+      }
+    }
   }
 
   private let state = Mutex<State>(State())
