@@ -58,12 +58,15 @@ public final class TileCache: Sendable {
   }
 
   /// Mosaics kept for frames over the same tile range (a batch rendering
-  /// several maps of one extent stitches once).
+  /// several maps of one extent stitches once): the last 4, each of at most
+  /// 2^24 pixels (64 MiB), so the cache stays under 256 MiB of mosaics.
   static let keptMosaics = 4
+  static let largestKeptMosaicPixels = 1 << 24
 
   func mosaic(_ key: MosaicKey) -> Mosaic? { state.withLock { $0.mosaics[key] } }
 
   func keep(_ mosaic: Mosaic, for key: MosaicKey) {
+    if let image = mosaic.image, image.width * image.height > Self.largestKeptMosaicPixels { return }
     state.withLock { s in
       if s.mosaics[key] == nil { s.mosaicOrder.append(key) }
       s.mosaics[key] = mosaic
