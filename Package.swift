@@ -56,6 +56,11 @@ let package = Package(
       pkgConfig: "libjpeg",
       providers: [.apt(["libjpeg62-turbo-dev"])]
     ),
+    // PROJ (sources with a `crs`) is deliberately not a system library
+    // target: SwiftPM would link it through pkg-config, and libproj pulls in
+    // some 45 shared libraries at start-up. It is opened with dlopen on first
+    // use instead (Sources/MapSnap/Scene/CRSTransform.swift); `make setup`
+    // installs Debian's libproj25 and proj-data.
     /// SQLite, for MBTiles tile sets (opened read-only).
     .systemLibrary(
       name: "CSQLite",
