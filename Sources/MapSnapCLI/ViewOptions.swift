@@ -19,6 +19,15 @@ struct ViewOptions: ParsableArguments {
   @Option(name: .customLong("pixel-ratio"), parsing: .unconditional, help: "Output pixels per logical pixel (2 = @2x).")
   var pixelRatio: Double?
 
+  @Option(parsing: .unconditional, help: ArgumentHelp("Fit the view to this box (degrees): the centre is its centre, and the scale the most zoomed-in at which it fits (unless --scale or --zoom is given).", valueName: "west,south,east,north"))
+  var bounds: String?
+
+  @Option(parsing: .unconditional, help: ArgumentHelp("Logical pixels kept free around the fitted box: one number, or top,right,bottom,left.", valueName: "pixels"))
+  var padding: String?
+
+  @Option(help: ArgumentHelp("Fit the view to one feature's bounds: a layer id and a feature id, split at the first ':'.", valueName: "layer:id"))
+  var fit: String?
+
   @Option(help: "The floor to show; things on other floors are hidden.")
   var floor: String?
 
@@ -34,12 +43,21 @@ struct ViewOptions: ParsableArguments {
     if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (longitude within ±180, latitude within ±90), got '\(c)'") }
     if let s = size, parseSize(s) == nil { throw ValidationError("--size must be WxH in whole logical pixels (1…32768), got '\(s)'") }
     if let r = pixelRatio, !(r > 0 && r <= 16) { throw ValidationError("--pixel-ratio must be > 0 and <= 16, got \(r)") }
+    if let b = bounds, parseBounds(b) == nil {
+      throw ValidationError("--bounds must be west,south,east,north in degrees (west ≤ east, south ≤ north, within ±180 and ±90), got '\(b)'")
+    }
+    if let p = padding, parsePadding(p) == nil {
+      throw ValidationError("--padding must be one number of logical pixels ≥ 0, or top,right,bottom,left, got '\(p)'")
+    }
+    if let f = fit, parseFit(f) == nil { throw ValidationError("--fit must be LAYER:ID (split at the first ':'), got '\(f)'") }
+    if bounds != nil && fit != nil { throw ValidationError("give either --bounds or --fit, not both") }
   }
 
   var overrides: ViewOverrides {
     ViewOverrides(
       scale: scale, zoom: zoom, center: center.flatMap(parseCenter), size: size.flatMap(parseSize),
-      pixelRatio: pixelRatio, floor: floor.map(FloorValue.init))
+      pixelRatio: pixelRatio, floor: floor.map(FloorValue.init), bounds: bounds.flatMap(parseBounds),
+      padding: padding.flatMap(parsePadding), fit: fit.flatMap(parseFit))
   }
 
   /// Loads the scene at `path` and resolves its frame with these options,
@@ -93,4 +111,33 @@ struct ViewOptions: ParsableArguments {
     guard !fontDirs.isEmpty else { return nil }
     return try FontLibrary(directories: fontDirs + [FontLibrary.bundledDirectory])
   }
+}
+
+/// `west,south,east,north` in degrees, west ≤ east and south ≤ north.
+func parseBounds(_ s: String) -> MapBounds? {
+  let n = s.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingSpaces) }
+  guard n.count == 4, n.allSatisfy(\.isFinite), abs(n[0]) <= 180, abs(n[2]) <= 180, abs(n[1]) <= 90, abs(n[3]) <= 90,
+    n[0] <= n[2], n[1] <= n[3]
+  else { return nil }
+  return MapBounds(west: n[0], south: n[1], east: n[2], north: n[3])
+}
+
+/// One number, or `top,right,bottom,left`, in logical pixels ≥ 0.
+func parsePadding(_ s: String) -> Padding? {
+  let n = s.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingSpaces) }
+  guard n.allSatisfy({ $0 >= 0 && $0.isFinite }) else { return nil }
+  switch n.count {
+  case 1: return Padding(n[0])
+  case 4: return Padding(top: n[0], right: n[1], bottom: n[2], left: n[3])
+  default: return nil
+  }
+}
+
+/// `LAYER:ID`, split at the first `:` (so ids may contain colons).
+func parseFit(_ s: String) -> (layer: String, id: FloorValue)? {
+  guard let colon = s.firstIndex(of: ":") else { return nil }
+  let layer = String(s[..<colon])
+  let id = String(s[s.index(after: colon)...])
+  guard !layer.isEmpty, !id.isEmpty else { return nil }
+  return (layer, FloorValue(id))
 }

@@ -1,5 +1,6 @@
 /// Values that replace the scene's map block, as the CLI's `--scale`,
-/// `--zoom`, `--center`, `--size`, `--pixel-ratio` and `--floor` do.
+/// `--zoom`, `--center`, `--size`, `--pixel-ratio`, `--floor`, `--bounds`,
+/// `--padding` and `--fit` do.
 public struct ViewOverrides: Sendable {
   public var scale: Double?
   public var zoom: Double?
@@ -7,15 +8,24 @@ public struct ViewOverrides: Sendable {
   public var size: (width: Int, height: Int)?
   public var pixelRatio: Double?
   public var floor: FloorValue?
+  /// Fit the view to this box (replaces the scene's `bounds` and `center`).
+  public var bounds: MapBounds?
+  public var padding: Padding?
+  /// Fit the view to one feature's bounds: a layer id and a feature id.
+  public var fit: (layer: String, id: FloorValue)?
 
   public init(scale: Double? = nil, zoom: Double? = nil, center: (lon: Double, lat: Double)? = nil,
-              size: (width: Int, height: Int)? = nil, pixelRatio: Double? = nil, floor: FloorValue? = nil) {
+              size: (width: Int, height: Int)? = nil, pixelRatio: Double? = nil, floor: FloorValue? = nil,
+              bounds: MapBounds? = nil, padding: Padding? = nil, fit: (layer: String, id: FloorValue)? = nil) {
     self.scale = scale
     self.zoom = zoom
     self.center = center
     self.size = size
     self.pixelRatio = pixelRatio
     self.floor = floor
+    self.bounds = bounds
+    self.padding = padding
+    self.fit = fit
   }
 
   /// The viewport of `scene` with these overrides applied. An override of
@@ -25,17 +35,36 @@ public struct ViewOverrides: Sendable {
   ///   would be too large.
   /// `projection` is the map's spatial reference (`MapResolver.projection`);
   /// zoom levels follow its tiling scheme.
-  public func viewport(for scene: Scene, projection: MapProjection = .webMercator) throws(SceneError) -> Viewport {
+  public func viewport(for scene: Scene, projection: MapProjection = .webMercator, sources: SourceLoader? = nil) throws(SceneError) -> Viewport {
     let m = scene.map
-    let scale: Double
+    var scale: Double
+    var center = self.center ?? m.center
+    let size = self.size ?? m.size
+    // The scale given (the overrides' before the scene's), if any.
+    var given: Double? = nil
     if let s = self.scale {
-      scale = s
+      given = s
     } else if let z = zoom {
-      scale = Viewport.scale(forZoom: z, projection: projection)
+      given = Viewport.scale(forZoom: z, projection: projection)
     } else if let s = m.scale {
-      scale = s
+      given = s
     } else if let z = m.zoom {
-      scale = Viewport.scale(forZoom: z, projection: projection)
+      given = Viewport.scale(forZoom: z, projection: projection)
+    }
+    // Fitting (section 7): --fit, else --bounds, else the scene's bounds
+    // unless --center moves the view.
+    if let box = try fitBox(scene, projection: projection, sources: sources) {
+      let fitted = try ViewFit.fit(
+        box, size: size, padding: padding ?? m.padding, dpi: m.dpi, projection: projection, file: scene.file)
+      center = fitted.center
+      guard let s = given ?? fitted.scale else {
+        throw SceneError(
+          file: scene.file, path: "map.scale", kind: .noScale,
+          expected: "a scale to fit a single point: \"scale\" or \"zoom\" in the map block, or --scale / --zoom")
+      }
+      scale = s
+    } else if let s = given {
+      scale = s
     } else {
       throw SceneError(
         file: scene.file, path: "map.scale", kind: .noScale, expected: "\"scale\" or \"zoom\" in the map block, or --scale / --zoom")
@@ -45,10 +74,9 @@ public struct ViewOverrides: Sendable {
         file: scene.file, path: "map.scale", kind: .invalidValue,
         expected: "a scale denominator from 0.000001 to 1e12 (2000 means 1:2000)", found: format(scale))
     }
-    let size = self.size ?? m.size
     let ratio = pixelRatio ?? m.pixelRatio
     let v = Viewport(
-      center: center ?? m.center, scale: scale, width: size.width, height: size.height, pixelRatio: ratio, dpi: m.dpi,
+      center: center, scale: scale, width: size.width, height: size.height, pixelRatio: ratio, dpi: m.dpi,
       projection: projection)
     if v.deviceWidth > SceneDecoder.maxSide || v.deviceHeight > SceneDecoder.maxSide || v.deviceWidth * v.deviceHeight > SceneDecoder.maxPixels {
       throw SceneError(
@@ -57,5 +85,17 @@ public struct ViewOverrides: Sendable {
         found: "\(v.deviceWidth)×\(v.deviceHeight) pixels (size × pixelRatio, after command-line overrides)")
     }
     return v
+  }
+
+  /// The box to fit, in map units, or nil when the view is not fitted.
+  private func fitBox(_ scene: Scene, projection: MapProjection, sources: SourceLoader?) throws(SceneError) -> Rect? {
+    if let fit {
+      return try ViewFit.featureBounds(fit.layer, fit.id, in: scene, projection: projection, sources: sources ?? SourceLoader())
+    }
+    guard let b = bounds ?? (center == nil ? scene.map.bounds : nil) else { return nil }
+    var r = Rect.empty
+    r.include(projection.project(lon: b.west, lat: b.south))
+    r.include(projection.project(lon: b.east, lat: b.north))
+    return r
   }
 }

@@ -33,7 +33,7 @@ public struct FramePlan {
     _ scene: Scene, overrides: ViewOverrides = ViewOverrides(), sources: SourceLoader = SourceLoader(),
     fonts: FontLibrary? = nil, icons: IconCache = IconCache(), tiles: TileCache = TileCache(), threads: Int = 0
   ) throws(SceneError) -> FramePlan {
-    let viewport = try overrides.viewport(for: scene, projection: MapResolver.projection(for: scene, tiles: tiles))
+    let viewport = try overrides.viewport(for: scene, projection: MapResolver.projection(for: scene, tiles: tiles), sources: sources)
     var clock = monotonicSeconds()
     try MapResolver.checkSpatialReferences(of: scene)
     let library = try MapResolver.fonts(for: scene, given: fonts)

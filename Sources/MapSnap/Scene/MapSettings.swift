@@ -16,6 +16,10 @@ public struct MapSettings: Sendable, Hashable {
   public var background: Color = .white
   /// The floor being shown (section 5 of the format); nil shows every floor.
   public var floor: FloorValue?
+  /// `map.bounds`: fit the view to this box instead of `center` + `scale`.
+  public var bounds: MapBounds?
+  /// `map.padding`: logical pixels kept free around `bounds` when fitting.
+  public var padding: Padding = .zero
   /// `map.spatialReference`: the map's spatial reference when the scene
   /// sets it; nil lets the first layer decide (scene format 1.1).
   public var spatialReference: MapProjection?
@@ -40,7 +44,8 @@ public struct MapSettings: Sendable, Hashable {
   public static func == (a: MapSettings, b: MapSettings) -> Bool {
     a.center == b.center && a.scale == b.scale && a.zoom == b.zoom && a.size == b.size
       && a.pixelRatio == b.pixelRatio && a.dpi == b.dpi && a.background == b.background && a.floor == b.floor
-      && a.attribution == b.attribution && a.spatialReference == b.spatialReference
+      && a.attribution == b.attribution && a.spatialReference == b.spatialReference && a.bounds == b.bounds
+      && a.padding == b.padding
   }
 
   public func hash(into h: inout Hasher) {

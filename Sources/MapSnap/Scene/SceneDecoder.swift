@@ -52,10 +52,16 @@ struct SceneDecoder {
   private func decodeMap(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> MapSettings {
     let r = try ObjectReader(
       value, at: path, file: file, what: "the map block",
-      allowed: ["center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor", "attribution", "spatialReference"])
+      allowed: [
+        "center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor", "attribution", "spatialReference", "bounds",
+        "padding",
+      ])
+    let bounds = try decodeBounds(r)
+    // With `bounds` the centre comes from the box: `center` may be left out.
     guard
       let c = try r.numbers("center", count: 2, "[lon, lat] in degrees", where: { $0.isFinite })
-    else { throw r.missing("center", "[lon, lat] in degrees") }
+        ?? bounds.map({ [($0.west + $0.east) / 2, ($0.south + $0.north) / 2] })
+    else { throw r.missing("center", "[lon, lat] in degrees (or \"bounds\" to fit)") }
     guard c[0] >= -180 && c[0] <= 180 else {
       throw SceneError(
         file: file, at: path.key("center").index(0), kind: .invalidValue, expected: "a longitude within -180…180",
@@ -87,6 +93,8 @@ struct SceneDecoder {
       }
       m.spatialReference = p
     }
+    m.bounds = bounds
+    m.padding = try decodePadding(r)
     switch r.object["attribution"] {
     case nil, .bool(false)?: m.attribution = .none
     case .bool(true)?: m.attribution = .fromLayers
@@ -95,6 +103,32 @@ struct SceneDecoder {
       throw r.invalid("attribution", expected: "true, false, or the text to draw", found: other)
     }
     return m
+  }
+
+  /// `bounds`: [west, south, east, north] in degrees, west ≤ east, south ≤ north.
+  private func decodeBounds(_ r: ObjectReader) throws(SceneError) -> MapBounds? {
+    let expected = "[west, south, east, north] in degrees, longitudes within ±180 and latitudes within ±90"
+    guard let b = try r.numbers("bounds", count: 4, expected, where: { $0.isFinite }) else { return nil }
+    guard abs(b[0]) <= 180, abs(b[2]) <= 180, abs(b[1]) <= 90, abs(b[3]) <= 90 else {
+      throw r.invalid("bounds", expected: expected, found: r.object["bounds"]!)
+    }
+    guard b[0] <= b[2], b[1] <= b[3] else {
+      throw r.invalid("bounds", expected: "west ≤ east and south ≤ north (a box across the antimeridian is not supported)", found: r.object["bounds"]!)
+    }
+    return MapBounds(west: b[0], south: b[1], east: b[2], north: b[3])
+  }
+
+  /// `padding`: one number of logical pixels, or [top, right, bottom, left].
+  private func decodePadding(_ r: ObjectReader) throws(SceneError) -> Padding {
+    let expected = "logical pixels ≥ 0: one number, or [top, right, bottom, left]"
+    switch r.object["padding"] {
+    case nil: return .zero
+    case .number(let n)? where n >= 0 && n.isFinite: return Padding(n)
+    case .array(let a)? where a.count == 4:
+      let p = try r.numbers("padding", count: 4, expected) { $0 >= 0 && $0.isFinite }!
+      return Padding(top: p[0], right: p[1], bottom: p[2], left: p[3])
+    case let other?: throw r.invalid("padding", expected: expected, found: other)
+    }
   }
 
   // MARK: - layers

@@ -1,0 +1,37 @@
+/// A box in WGS84 degrees to fit the view to (`map.bounds`, `--bounds`,
+/// scene format 7): west, south, east, north, with west ≤ east and
+/// south ≤ north (no box across the antimeridian).
+public struct MapBounds: Sendable, Hashable {
+  public var west: Double
+  public var south: Double
+  public var east: Double
+  public var north: Double
+
+  public init(west: Double, south: Double, east: Double, north: Double) {
+    self.west = west
+    self.south = south
+    self.east = east
+    self.north = north
+  }
+}
+
+/// Logical pixels kept free around a fitted box (`map.padding`,
+/// `--padding`): one number for every side, or top, right, bottom, left
+/// (CSS order).
+public struct Padding: Sendable, Hashable {
+  public var top: Double
+  public var right: Double
+  public var bottom: Double
+  public var left: Double
+
+  public init(top: Double, right: Double, bottom: Double, left: Double) {
+    self.top = top
+    self.right = right
+    self.bottom = bottom
+    self.left = left
+  }
+
+  public init(_ all: Double) { self.init(top: all, right: all, bottom: all, left: all) }
+
+  public static let zero = Padding(0)
+}
