@@ -14,7 +14,7 @@ struct Explain: ParsableCommand {
       """
   )
 
-  @Argument(help: "The scene file (JSON, scene format version 1).")
+  @Argument(help: "The scene file (JSON, scene format version 1); '-' reads it from standard input (relative paths then resolve against the working directory).")
   var scene: String
 
   @OptionGroup var view: ViewOptions

@@ -11,7 +11,7 @@ struct Render: ParsableCommand {
       """
   )
 
-  @Argument(help: "The scene file (JSON, scene format version 1).")
+  @Argument(help: "The scene file (JSON, scene format version 1); '-' reads it from standard input (relative paths then resolve against the working directory).")
   var scene: String
 
   @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG; '-' writes to standard output. Default: the scene's name with .png, in the current folder.", valueName: "file"))
@@ -49,6 +49,17 @@ struct Render: ParsableCommand {
     if threads < 0 { throw ValidationError("--threads must be 0 or more, got \(threads)") }
     if tileRows < 1 { throw ValidationError("--tile-rows must be at least 1, got \(tileRows)") }
     if output == "-" && report == "-" { throw ValidationError("only one of --output and --report can be '-'") }
+    if scene == "-" && output == nil { throw ValidationError("a scene read from standard input ('-') needs -o (a .png file, or '-')") }
+    if let o = output, o != "-" {
+      switch FileIO.writeTarget(o) {
+      case .stream: break
+      case .other: throw ValidationError("-o \(o): not a file that can be written (a folder or a socket)")
+      case .new, .regularFile:
+        guard o.lowercased().hasSuffix(".png") else {
+          throw ValidationError("-o \(o): mapsnap writes PNG only; the output must end in .png (or be '-', a FIFO or a device)")
+        }
+      }
+    }
   }
 
   func run() throws {
@@ -68,10 +79,18 @@ struct Render: ParsableCommand {
         reportBytes!.append(10)
       }
       let target = output ?? defaultOutput(for: scene)
-      if target != "-" { staged.append(try FileIO.stage(png, for: target)) }
+      var stream: String? = nil
+      switch target == "-" ? .other : FileIO.writeTarget(target) {
+      case .stream: stream = target
+      // A symbolic link is written through to its file, staged beside it.
+      case .regularFile(let resolved): staged.append(try FileIO.stage(png, for: resolved))
+      case .new: staged.append(try FileIO.stage(png, for: target))
+      case .other: break
+      }
       if let report, report != "-", let reportBytes { staged.append(try FileIO.stage(reportBytes, for: report)) }
       for file in staged { try file.commit() }
       staged.removeAll()
+      if let stream { try FileIO.writeStream(png, to: stream) }
       if target == "-" { try FileIO.writeToStandardOutput(png) }
       if report == "-", let reportBytes { try FileIO.writeToStandardOutput(reportBytes) }
     } catch {

@@ -320,14 +320,14 @@ struct ErrorExitTests {
     }
   }
 
-  @Test("output path that is a folder: exit 1, the folder and the directory are left as they were")
+  @Test("output path that is a folder: usage error 64 before anything is drawn; the folder and the directory are left as they were")
   func outputIsADirectory() throws {
     try withTemporaryDirectory { dir in
       try Fixture.write(in: dir)
       try Files.write("keep", to: dir + "/out.png/inside.txt")
       let r = try CLI.run(["scene.json", "-o", "out.png"], in: dir)
-      #expect(r.status == 1, "\(r)")
-      #expect(r.stderr.hasPrefix("error: "), "stderr: \(r.stderr)")
+      #expect(r.status == 64, "\(r)")
+      #expect(r.stderr.contains("not a file that can be written"), "stderr: \(r.stderr)")
       #expect(r.stderr.contains("out.png"), "stderr: \(r.stderr)")
       #expect(Files.listRecursively(dir + "/out.png") == ["inside.txt"])
       #expect(Files.list(dir) == ["data", "out.png", "scene.json"])

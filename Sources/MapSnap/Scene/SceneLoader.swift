@@ -2,7 +2,18 @@
 /// scene file's folder, never the working directory.
 public enum SceneLoader {
   /// Reads and decodes the scene at `path`.
+  /// `-` reads the scene from standard input; its relative paths then
+  /// resolve against the working directory.
   public static func load(path: String) throws(SceneError) -> Scene {
+    if path == "-" {
+      let bytes: [UInt8]
+      do {
+        bytes = try FileIO.readStandardInput()
+      } catch {
+        throw SceneError(file: "<stdin>", kind: .unreadable(reason: error.reason))
+      }
+      return try decode(bytes, file: "<stdin>", baseDirectory: "")
+    }
     let bytes: [UInt8]
     do {
       bytes = try FileIO.read(path)

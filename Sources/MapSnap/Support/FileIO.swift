@@ -95,6 +95,53 @@ public enum FileIO {
   }
 
   /// Writes `bytes` to standard output.
+  /// Standard input, read to its end (at most `maximumBytes`).
+  public static func readStandardInput(maximumBytes: Int = 1 << 30) throws(FileError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { readFD(0, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw .fromErrno("<stdin>")
+      }
+      if n == 0 { break }
+      bytes.append(contentsOf: chunk[0..<n])
+      if bytes.count > maximumBytes { throw .failed(path: "<stdin>", reason: "larger than \(maximumBytes) bytes") }
+    }
+    return bytes
+  }
+
+  /// What a path to write names, for output rules: nothing yet, a regular
+  /// file (through any symbolic links), a FIFO or character device (written
+  /// as they are, never replaced), or something else (a folder, a socket).
+  public enum WriteTarget: Sendable, Equatable {
+    case new
+    case regularFile(resolved: String)
+    case stream
+    case other
+  }
+
+  public static func writeTarget(_ path: String) -> WriteTarget {
+    var st = stat()
+    // stat follows symbolic links: a link to a regular file is that file.
+    guard stat(path, &st) == 0 else { return .new }
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: return .regularFile(resolved: canonicalPath(path) ?? path)
+    case S_IFIFO, S_IFCHR: return .stream
+    default: return .other
+    }
+  }
+
+  /// Writes `bytes` to a FIFO or device as it is (no temporary file: it
+  /// cannot be renamed over).
+  public static func writeStream(_ bytes: [UInt8], to path: String) throws(FileError) {
+    let fd = open(path, O_WRONLY | O_CLOEXEC)
+    if fd < 0 { throw .fromErrno(path) }
+    defer { close(fd) }
+    try writeAll(fd: fd, bytes, path: path)
+  }
+
   public static func writeToStandardOutput(_ bytes: [UInt8]) throws(FileError) {
     try writeAll(fd: 1, bytes, path: "<stdout>")
   }
