@@ -31,13 +31,6 @@ public struct MapState: Sendable {
     return out
   }
 
-  /// True when some layer has labels or annotation text to lay out.
-  public var hasText: Bool {
-    layers.contains { l in
-      l.annotations.contains(where: \.isDrawn) || l.drawables.contains { $0.label.map { $0.skip == nil } ?? false }
-    }
-  }
-
   /// The icon a marker draws, when it names one that loaded.
   func icon(of m: MarkerStyle) -> RasterImage? {
     m.icon.flatMap { icons[$0] }

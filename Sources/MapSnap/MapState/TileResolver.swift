@@ -93,6 +93,9 @@ struct TileResolver {
       return (state, [.tilesOutOfRange(reason: reason)])
     }
     var clock = monotonicSeconds()
+    let top = tms.bounds(z: z, x: x0, y: y0)
+    let bottom = tms.bounds(z: z, x: x1, y: y1)
+    let mosaicBounds = Rect(minX: top.minX, minY: bottom.minY, maxX: bottom.maxX, maxY: top.maxY)
     let key = TileCache.MosaicKey(source: layer.source, z: z, x0: x0, y0: y0, x1: x1, y1: y1, size: size, minZoom: minZoom)
     if let kept = cache.mosaic(key) {
       state.drawn = kept.drawn
@@ -100,9 +103,7 @@ struct TileResolver {
       state.missing = kept.missing
       state.undecodable = kept.undecodable
       state.mosaic = kept.image
-      let top = tms.bounds(z: z, x: x0, y: y0)
-      let bottom = tms.bounds(z: z, x: x1, y: y1)
-      state.mosaicBounds = Rect(minX: top.minX, minY: bottom.minY, maxX: bottom.maxX, maxY: top.maxY)
+      state.mosaicBounds = mosaicBounds
       state.readSeconds = lap(&clock)
       return (state, Self.problems(state))
     }
@@ -172,9 +173,7 @@ struct TileResolver {
           }
         }
       }
-      let top = tms.bounds(z: z, x: x0, y: y0)
-      let bottom = tms.bounds(z: z, x: x1, y: y1)
-      state.mosaicBounds = Rect(minX: top.minX, minY: bottom.minY, maxX: bottom.maxX, maxY: top.maxY)
+      state.mosaicBounds = mosaicBounds
     }
     state.stitchSeconds = lap(&clock)
     cache.keep(

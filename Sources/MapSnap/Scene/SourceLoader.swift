@@ -30,7 +30,7 @@ public final class SourceLoader {
     case .inline(let collection):
       return .success(projection.map { collection.projected(to: $0) } ?? collection)
     case .file(let shown, let resolved):
-      let path = FileIO.canonicalPath(resolved) ?? resolved
+      let path = source.cacheKey!
       if let hit = cache[Key(path: path, projection: projection)] { return hit }
       let degrees: Result<FeatureCollection, SourceError>
       if let hit = cache[Key(path: path, projection: nil)] {
@@ -45,9 +45,6 @@ public final class SourceLoader {
       return result
     }
   }
-
-  /// Where a file source's results are kept (nil: an inline source).
-  private static func key(_ s: Source) -> String? { s.cacheKey }
 
   private static func read(shown: String, resolved: String) -> Result<FeatureCollection, SourceError> {
     let bytes: [UInt8]

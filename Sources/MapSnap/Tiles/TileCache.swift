@@ -167,18 +167,11 @@ public final class TileCache: Sendable {
       return .undecodable
     }
     guard image.width == size, image.height == size else { return .undecodable }
+    // Premultiplied as every colour is (`Color.premultipliedPixel`).
     var pixels = [UInt32](repeating: 0, count: size * size)
     image.pixels.withUnsafeBufferPointer { src in
       for i in 0..<(size * size) {
-        let a = UInt32(src[4 * i + 3])
-        if a == 255 {
-          pixels[i] = UInt32(src[4 * i]) | UInt32(src[4 * i + 1]) << 8 | UInt32(src[4 * i + 2]) << 16 | 0xFF00_0000
-        } else {
-          let r = div255(UInt32(src[4 * i]) &* a)
-          let g = div255(UInt32(src[4 * i + 1]) &* a)
-          let b = div255(UInt32(src[4 * i + 2]) &* a)
-          pixels[i] = r | g << 8 | b << 16 | a << 24
-        }
+        pixels[i] = Color(r: src[4 * i], g: src[4 * i + 1], b: src[4 * i + 2], a: src[4 * i + 3]).premultipliedPixel
       }
     }
     return .image(pixels)
