@@ -24,3 +24,9 @@ public typealias LineCap = _MapSnapRaster.LineCap
 public typealias MarkerShape = _MapSnapRaster.MarkerShape
 /// A decoded image (a marker icon), premultiplied, with reduced copies for drawing it small.
 public typealias RasterImage = _MapSnapRaster.RasterImage
+
+/// mapsnap's version: what `mapsnap --version` prints, and part of every
+/// frame's `InputDigest` (a new version may draw differently).
+public enum MapSnapVersion {
+  public static let current = "0.2.0"
+}

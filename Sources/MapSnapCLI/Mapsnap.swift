@@ -1,4 +1,5 @@
 import ArgumentParser
+import MapSnap
 
 /// `mapsnap`: render map scenes to PNG on the CPU. `render` is the default
 /// subcommand, so `mapsnap scene.json --scale 2000 -o out.png` works.
@@ -11,6 +12,7 @@ struct Mapsnap: ParsableCommand {
       mapsnap <scene.json> [--scale <denominator>] [-o <file>] [--report <file>] [options]
       mapsnap render <scene.json> [options]
       mapsnap explain <scene.json> [--scale <denominator>] [options]
+      mapsnap batch <manifest.jsonl> [--jobs N] [--shard I/N] [--resume] [--summary <file>]
       """,
     discussion: """
       Main options (run 'mapsnap render --help' for all of them):
@@ -24,8 +26,8 @@ struct Mapsnap: ParsableCommand {
       Exit status: 0 rendered; 1 render failed (a source could not be loaded with --strict, \
       or the output could not be written); 2 invalid scene (nothing is written); 64 usage error.
       """,
-    version: "0.1.0",
-    subcommands: [Render.self, Explain.self],
+    version: MapSnapVersion.current,
+    subcommands: [Render.self, Explain.self, Batch.self],
     defaultSubcommand: Render.self
   )
 }

@@ -28,6 +28,15 @@ struct ViewOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Fit the view to one feature's bounds: a layer id and a feature id, split at the first ':'.", valueName: "layer:id"))
   var fit: String?
 
+  @Option(help: ArgumentHelp("A marker on top: lon,lat, then any of |label:TEXT |color:C |shape:pin|circle|… |size:PX |icon:FILE (repeatable).", valueName: "lon,lat[|key:value…]"))
+  var marker: [String] = []
+
+  @Option(help: ArgumentHelp("Draw one feature again on top, highlighted: LAYER:ID (split at the first ':'), then any of |color:C |width:PX (repeatable).", valueName: "layer:id[|key:value…]"))
+  var highlight: [String] = []
+
+  @Option(help: ArgumentHelp("Draw a GeoJSON file on top, then any of |color:C |width:PX (repeatable).", valueName: "file[|key:value…]"))
+  var geojson: [String] = []
+
   @Option(help: "The floor to show; things on other floors are hidden.")
   var floor: String?
 
@@ -51,6 +60,22 @@ struct ViewOptions: ParsableArguments {
     }
     if let f = fit, parseFit(f) == nil { throw ValidationError("--fit must be LAYER:ID (split at the first ':'), got '\(f)'") }
     if bounds != nil && fit != nil { throw ValidationError("give either --bounds or --fit, not both") }
+    do {
+      _ = try overlays()
+    } catch {
+      throw ValidationError("\(error.path): \(error.message)\(error.hint.map { " (\($0))" } ?? "")")
+    }
+  }
+
+  /// The overlays of `--geojson`, `--highlight` and `--marker`, in that
+  /// order (markers on top), each kind in the order given.
+  func overlays() throws(SceneError) -> [Overlay] {
+    let decoder = OverlayDecoder(file: "command line", baseDirectory: "")
+    var out: [Overlay] = []
+    for g in geojson { out.append(try decoder.decode(commandLine: g, kind: "geojson")) }
+    for h in highlight { out.append(try decoder.decode(commandLine: h, kind: "highlight")) }
+    for m in marker { out.append(try decoder.decode(commandLine: m, kind: "marker")) }
+    return out
   }
 
   var overrides: ViewOverrides {
@@ -65,9 +90,11 @@ struct ViewOptions: ParsableArguments {
   /// image made too large by the options exits 64. Warnings (missing sources,
   /// code points no font covers) are printed and the plan returned.
   func plan(sceneAt path: String, threads: Int = 0) throws -> FramePlan {
-    let loaded: Scene
+    var loaded: Scene
+    let sources = SourceLoader()
     do {
       loaded = try SceneLoader.load(path: path)
+      loaded = try loaded.adding(try overlays(), sources: sources)
     } catch {
       printError("error: \(error)")
       throw ExitStatus.invalidScene
@@ -80,7 +107,7 @@ struct ViewOptions: ParsableArguments {
     }
     let plan: FramePlan
     do {
-      plan = try FramePlan.make(loaded, overrides: overrides, fonts: try fonts(), threads: threads)
+      plan = try FramePlan.make(loaded, overrides: overrides, sources: sources, fonts: try fonts(), threads: threads)
     } catch {
       printError("error: \(error)")
       throw ExitStatus.invalidScene

@@ -20,6 +20,11 @@ public struct TileLayerState: Sendable {
   /// written to the report.
   public internal(set) var readSeconds = 0.0
   public internal(set) var stitchSeconds = 0.0
+  /// The digest of the tiles read for this frame: each tile's level, column,
+  /// row and the SHA-256 of its bytes (or that it was absent), parents
+  /// included; empty when no tile was read. Part of the frame's
+  /// `InputDigest`.
+  public internal(set) var inputDigest = ""
   /// The tiles stitched into one image (seamless resampling across tile
   /// edges), and the map-unit rectangle it covers; nil when nothing is drawn.
   var mosaic: RasterImage?

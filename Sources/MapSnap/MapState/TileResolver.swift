@@ -103,6 +103,7 @@ struct TileResolver {
       state.missing = kept.missing
       state.undecodable = kept.undecodable
       state.mosaic = kept.image
+      state.inputDigest = kept.inputDigest
       state.mosaicBounds = mosaicBounds
       state.readSeconds = lap(&clock)
       return (state, Self.problems(state))
@@ -110,7 +111,11 @@ struct TileResolver {
     var coordinates: [(z: Int, x: Int, y: Int)] = []
     for y in y0...y1 { for x in x0...x1 { coordinates.append((z, x, y)) } }
     let matrixRows = { (level: Int) in tms.matrixSize(level).rows }
-    let tiles = cache.tiles(coordinates, of: layer.source, size: size, matrixRows: matrixRows)
+    let read = cache.tiles(coordinates, of: layer.source, size: size, matrixRows: matrixRows)
+    let tiles = read.map(\.tile)
+    // What the frame read, tile by tile (parents below), for `InputDigest`.
+    var digest = SHA256()
+    for (i, c) in coordinates.enumerated() { digest.update("\(c.z)/\(c.x)/\(c.y) \(read[i].digest)\n") }
     // Absent tiles: their ancestors, level by level, only as far as needed.
     var parents: [Int: (level: Int, pixels: [UInt32])] = [:]
     var pending = tiles.indices.filter { if case .absent = tiles[$0] { return true } else { return false } }
@@ -133,12 +138,14 @@ struct TileResolver {
       }
       let found = cache.tiles(distinct, of: layer.source, size: size, matrixRows: matrixRows)
       var still: [Int] = []
+      for (k, c) in distinct.enumerated() { digest.update("\(c.z)/\(c.x)/\(c.y) \(found[k].digest)\n") }
       for (k, i) in pending.enumerated() {
-        if case .image(let p) = found[ancestorOf[k]] { parents[i] = (level, p) } else { still.append(i) }
+        if case .image(let p) = found[ancestorOf[k]].tile { parents[i] = (level, p) } else { still.append(i) }
       }
       pending = still
       level -= 1
     }
+    state.inputDigest = digest.hexDigest()
     state.readSeconds = lap(&clock)
     // Count, then stitch the mosaic straight into the image's pixels.
     for (i, tile) in tiles.enumerated() {
@@ -178,7 +185,7 @@ struct TileResolver {
     state.stitchSeconds = lap(&clock)
     cache.keep(
       TileCache.Mosaic(
-        image: state.mosaic, drawn: state.drawn, fromParent: state.fromParent, missing: state.missing, undecodable: state.undecodable),
+        image: state.mosaic, inputDigest: state.inputDigest, drawn: state.drawn, fromParent: state.fromParent, missing: state.missing, undecodable: state.undecodable),
       for: key)
     return (state, Self.problems(state))
   }

@@ -14,6 +14,9 @@ public struct FramePlan {
   public let viewAnnotations: ViewAnnotationPlacement
   /// The attribution line, when `map.attribution` asks for one.
   public let attribution: AttributionPlacement
+  /// The font files text was laid out with (every face of the library, in
+  /// its order); empty when the scene has no text.
+  public let fontFiles: [String]
   /// The frame in device pixels, ready to be cut into tiles.
   let displayList: DisplayList
   /// Seconds spent resolving (with fonts and icons), placing text and view
@@ -56,7 +59,8 @@ public struct FramePlan {
     coverage.labelOutcomes = text.labels.map(\.outcome)
     state.recordCoverage(coverage, text: text)
     return FramePlan(
-      scene: scene, state: state, text: text, viewAnnotations: boxes, attribution: attribution, displayList: list, resolveTime: resolveTime,
+      scene: scene, state: state, text: text, viewAnnotations: boxes, attribution: attribution,
+      fontFiles: library?.faces.map(\.path) ?? [], displayList: list, resolveTime: resolveTime,
       textTime: textTime, displayListTime: lap(&clock))
   }
 

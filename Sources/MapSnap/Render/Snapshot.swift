@@ -58,9 +58,18 @@ public struct Snapshot {
     return Snapshot(plan: plan, canvas: canvas, timings: t)
   }
 
-  /// The frame as PNG bytes (RGB when every pixel is opaque, RGBA otherwise).
-  public func pngData(options: PNGEncodingOptions = .fast) throws(PNGError) -> [UInt8] {
-    try PNGEncoder.encode(premultipliedRGBA: canvas.buffer, width: canvas.width, height: canvas.height, options: options)
+  /// The frame as PNG bytes (RGB when every pixel is opaque, RGBA
+  /// otherwise), with one `tEXt` chunk, `mapsnap-inputs`, holding the
+  /// frame's `InputDigest` (`files` caches the digests of the files it
+  /// reads, across frames).
+  public func pngData(options: PNGEncodingOptions = .fast, files: FileDigests = FileDigests()) throws(PNGError) -> [UInt8] {
+    try pngData(options: options, inputDigest: InputDigest.of(plan, encoding: options, files: files))
+  }
+
+  /// The PNG with `inputDigest` (computed already) in its chunk.
+  func pngData(options: PNGEncodingOptions, inputDigest: String) throws(PNGError) -> [UInt8] {
+    let png = try PNGEncoder.encode(premultipliedRGBA: canvas.buffer, width: canvas.width, height: canvas.height, options: options)
+    return PNGTextChunk.inserting(keyword: PNGTextChunk.inputsKeyword, text: inputDigest, into: png)
   }
 
   /// The report (section 6 of the format) as JSON.

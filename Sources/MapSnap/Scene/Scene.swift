@@ -13,6 +13,10 @@ public struct Scene: Sendable {
   public var baseDirectory: String
   /// Every font a style names, with the JSON path that names it.
   public var fontReferences: [(name: String, path: String)] = []
+  /// SHA-256 of the scene's bytes as read (with the overlays added to it, see
+  /// `adding(_:)`), hexadecimal; empty for a scene built in code. Part of a
+  /// frame's `InputDigest`.
+  public var contentDigest = ""
 
   public init(version: Int = 1, map: MapSettings, layers: [Layer], viewAnnotations: [ViewAnnotation] = [], file: String, baseDirectory: String) {
     self.version = version

@@ -106,7 +106,7 @@ struct SceneDecoder {
   }
 
   /// `bounds`: [west, south, east, north] in degrees, west ≤ east, south ≤ north.
-  private func decodeBounds(_ r: ObjectReader) throws(SceneError) -> MapBounds? {
+  func decodeBounds(_ r: ObjectReader) throws(SceneError) -> MapBounds? {
     let expected = "[west, south, east, north] in degrees, longitudes within ±180 and latitudes within ±90"
     guard let b = try r.numbers("bounds", count: 4, expected, where: { $0.isFinite }) else { return nil }
     guard abs(b[0]) <= 180, abs(b[2]) <= 180, abs(b[1]) <= 90, abs(b[3]) <= 90 else {
@@ -119,7 +119,7 @@ struct SceneDecoder {
   }
 
   /// `padding`: one number of logical pixels, or [top, right, bottom, left].
-  private func decodePadding(_ r: ObjectReader) throws(SceneError) -> Padding {
+  func decodePadding(_ r: ObjectReader) throws(SceneError) -> Padding {
     let expected = "logical pixels ≥ 0: one number, or [top, right, bottom, left]"
     switch r.object["padding"] {
     case nil: return .zero
@@ -545,7 +545,7 @@ struct SceneDecoder {
     return s
   }
 
-  private func decodeMarker(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> MarkerStyle {
+  func decodeMarker(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> MarkerStyle {
     let r = try ObjectReader(
       value, at: path, file: file, what: "a marker",
       allowed: ["shape", "icon", "size", "fill", "stroke", "strokeWidth", "opacity", "offset", "collides"])

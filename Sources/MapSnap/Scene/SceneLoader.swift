@@ -34,6 +34,8 @@ public enum SceneLoader {
     } catch {
       throw SceneError(file: file, kind: .syntax(line: error.line, column: error.column), expected: "valid JSON", found: error.message)
     }
-    return try SceneDecoder(file: file, baseDirectory: baseDirectory).decode(json)
+    var scene = try SceneDecoder(file: file, baseDirectory: baseDirectory).decode(json)
+    scene.contentDigest = SHA256.hex(of: bytes)
+    return scene
   }
 }

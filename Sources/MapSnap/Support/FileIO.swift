@@ -67,6 +67,43 @@ public enum FileIO {
     }
   }
 
+  /// The first `count` bytes of a regular file (fewer when it is shorter).
+  public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    if fd < 0 { throw .fromErrno(path) }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw .failed(path: path, reason: "not a regular file") }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let n = bytes.withUnsafeMutableBytes { readFD(fd, $0.baseAddress! + filled, count - filled) }
+      if n < 0 { throw .fromErrno(path) }
+      if n == 0 { break }
+      filled += n
+    }
+    return Array(bytes.prefix(filled))
+  }
+
+  /// The process's umask, read once (reading it means setting it, which
+  /// must not race with threads staging files).
+  private static let processUmask: mode_t = {
+    let mask = umask(0)
+    umask(mask)
+    return mask
+  }()
+
+  /// Creates the folders leading to `path` that do not exist yet (as
+  /// `mkdir -p` does for its folder).
+  public static func createParentDirectories(of path: String) throws(FileError) {
+    let dir = directory(of: path)
+    guard !dir.isEmpty, dir != "/" else { return }
+    var st = stat()
+    if stat(dir, &st) == 0 { return }
+    try createParentDirectories(of: dir)
+    if mkdir(dir, 0o777) != 0 && errno != EEXIST { throw .fromErrno(dir) }
+  }
+
   /// Writes `bytes` to a temporary file in the folder of `path`. Nothing
   /// visible changes until the result is committed.
   public static func stage(_ bytes: [UInt8], for path: String) throws(FileError) -> StagedFile {
@@ -83,9 +120,7 @@ public enum FileIO {
       throw error
     }
     // mkstemp creates 0600; give the file the usual permissions (umask applies).
-    let mask = umask(0)
-    umask(mask)
-    fchmod(fd, 0o666 & ~mask)
+    fchmod(fd, 0o666 & ~processUmask)
     if close(fd) != 0 {
       let error = FileError.fromErrno(path)
       unlink(tmp)

@@ -29,7 +29,7 @@ public final class TileCache: Sendable {
 
   private struct State {
     var sources: [TileSourceSpec: Result<TileSource, TileError>] = [:]
-    var tiles: [Key: DecodedTile] = [:]
+    var tiles: [Key: CachedTile] = [:]
     var order: [Key] = []
     var mosaics: [MosaicKey: Mosaic] = [:]
     var mosaicOrder: [MosaicKey] = []
@@ -48,9 +48,19 @@ public final class TileCache: Sendable {
     var minZoom: Int
   }
 
+  /// A decoded tile and the digest of the bytes it was decoded from
+  /// (`absent` or `unreadable` when there were none): what `InputDigest`
+  /// records of the tiles a frame read.
+  struct CachedTile: Sendable {
+    var tile: DecodedTile
+    var digest: String
+  }
+
   /// A stitched mosaic and what became of its tiles.
   struct Mosaic: @unchecked Sendable {
     var image: RasterImage?
+    /// The digest of the tiles it was stitched from (`TileLayerState.inputDigest`).
+    var inputDigest: String
     var drawn: Int
     var fromParent: Int
     var missing: Int
@@ -102,9 +112,9 @@ public final class TileCache: Sendable {
   /// Tiles (`z`, `x`, `y`; rows from the north) of `spec`, each `size` pixels
   /// square, in the order asked: read one by one (the MBTiles connection is
   /// used by one caller at a time), decoded in parallel, then kept.
-  func tiles(_ coordinates: [(z: Int, x: Int, y: Int)], of spec: TileSourceSpec, size: Int, matrixRows: (Int) -> Int) -> [DecodedTile] {
-    guard case .success(let source) = self.source(spec) else { return coordinates.map { _ in .absent } }
-    var out = [DecodedTile?](repeating: nil, count: coordinates.count)
+  func tiles(_ coordinates: [(z: Int, x: Int, y: Int)], of spec: TileSourceSpec, size: Int, matrixRows: (Int) -> Int) -> [CachedTile] {
+    guard case .success(let source) = self.source(spec) else { return coordinates.map { _ in CachedTile(tile: .absent, digest: "absent") } }
+    var out = [CachedTile?](repeating: nil, count: coordinates.count)
     var reads: [(index: Int, bytes: [UInt8])] = []
     state.withLock { s in
       for (i, c) in coordinates.enumerated() {
@@ -113,25 +123,25 @@ public final class TileCache: Sendable {
           continue
         }
         switch source.read(z: c.z, x: c.x, y: c.y, matrixRows: matrixRows(c.z)) {
-        case .absent: out[i] = .absent
-        case .unreadable: out[i] = .undecodable
+        case .absent: out[i] = CachedTile(tile: .absent, digest: "absent")
+        case .unreadable: out[i] = CachedTile(tile: .undecodable, digest: "unreadable")
         case .bytes(let b): reads.append((i, b))
         }
       }
     }
     if !reads.isEmpty {
       let reads = reads
-      var decoded = [DecodedTile](repeating: .undecodable, count: reads.count)
+      var decoded = [CachedTile](repeating: CachedTile(tile: .undecodable, digest: ""), count: reads.count)
       decoded.withUnsafeMutableBufferPointer { buffer in
         let results = SendableTiles(buffer: buffer)
         DispatchQueue.concurrentPerform(iterations: reads.count) { k in
-          results.buffer[k] = TileCache.decode(reads[k].bytes, size: size)
+          results.buffer[k] = CachedTile(tile: TileCache.decode(reads[k].bytes, size: size), digest: SHA256.hex(of: reads[k].bytes))
         }
       }
       decodes.add(reads.count, ordering: .relaxed)
       for (k, r) in reads.enumerated() { out[r.index] = decoded[k] }
     }
-    let result = out.map { $0 ?? .absent }
+    let result = out.map { $0 ?? CachedTile(tile: .absent, digest: "absent") }
     state.withLock { s in
       for (i, c) in coordinates.enumerated() {
         let key = Key(source: spec, z: c.z, x: c.x, y: c.y)
@@ -180,5 +190,5 @@ public final class TileCache: Sendable {
 
 /// Decoded tiles written by index from parallel workers, each index by one.
 private struct SendableTiles: @unchecked Sendable {
-  let buffer: UnsafeMutableBufferPointer<DecodedTile>
+  let buffer: UnsafeMutableBufferPointer<TileCache.CachedTile>
 }

@@ -1,0 +1,170 @@
+import Dispatch
+import Synchronization
+
+internal import _MapSnapRaster
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Renders the frames of a batch manifest in one process (scene format
+/// section 8), sharing between frames what does not change: parsed scenes,
+/// decoded sources with their spatial index (`SourceLoader`), marker icons
+/// (`IconCache`), tiles and mosaics (`TileCache`), file digests
+/// (`FileDigests`), and per worker a font library with its glyph masks.
+///
+/// Frames run `jobs` at a time, each on one thread; every output is
+/// byte-identical to the single-frame render of the same line (the
+/// renderer's output does not depend on thread counts). Each output (and
+/// report) is written to a temporary file beside it and renamed into place,
+/// so it is complete or absent; missing folders are created. A failing line
+/// is recorded and the others go on.
+///
+/// Memory is bounded by the caches' limits (`BatchRunner.keptScenes`
+/// scenes, `SourceLoader`'s, `TileCache.maximumTiles` tiles and its mosaics)
+/// plus one frame per job; lines are streamed from the manifest.
+public final class BatchRunner: @unchecked Sendable {
+  public let manifest: ManifestReader
+  public let options: BatchOptions
+
+  /// Parsed scenes kept (least recently used dropped): scenes are small, and
+  /// a batch usually shares a handful.
+  public static let keptScenes = 64
+
+  private let sources = SourceLoader()
+  private let icons = IconCache()
+  private let tiles = TileCache()
+  private let files = FileDigests()
+  private let scenes = Mutex<(byPath: [String: Result<Scene, SceneError>], order: [String])>(([:], []))
+  private let fontPool = Mutex<[UncheckedSendable<FontLibrary>]>([])
+
+  public init(manifest: ManifestReader, options: BatchOptions) {
+    self.manifest = manifest
+    self.options = options
+  }
+
+  /// Renders the lines of this shard. `total` is the number of frames in the
+  /// shard (from `ManifestReader.validate`). `report` is called once per
+  /// line as it finishes, from worker threads one at a time.
+  /// - Throws: `ManifestError` when the manifest cannot be read again.
+  public func run(report: @escaping @Sendable (FrameOutcome) -> Void) throws(ManifestError) {
+    let jobs = options.jobs > 0 ? options.jobs : activeProcessorCount()
+    let slots = DispatchSemaphore(value: jobs)
+    let group = DispatchGroup()
+    let reporting = Mutex<Void>(())
+    var failure: ManifestError? = nil
+    do throws(ManifestError) {
+      try manifest.forEachFrame(shard: options.shard) { line in
+        slots.wait()
+        group.enter()
+        DispatchQueue.global().async {
+          let outcome = self.render(line)
+          reporting.withLock { _ in report(outcome) }
+          slots.signal()
+          group.leave()
+        }
+      }
+    } catch {
+      failure = error
+    }
+    group.wait()
+    if let failure { throw failure }
+  }
+
+  /// One line: plan, check `--resume`, draw, encode, write.
+  func render(_ line: ManifestLine) -> FrameOutcome {
+    let start = monotonicSeconds()
+    var outcome = draw(line)
+    outcome.seconds = monotonicSeconds() - start
+    return outcome
+  }
+
+  private func draw(_ line: ManifestLine) -> FrameOutcome {
+    var outcome = FrameOutcome(line: line.number, output: line.output, status: .rendered, seconds: 0)
+    let fonts = takeFonts()
+    defer { returnFonts(fonts) }
+    let plan: FramePlan
+    do throws(SceneError) {
+      let scene = try self.scene(at: line.scene).adding(line.overlays, sources: sources)
+      plan = try FramePlan.make(scene, overrides: line.overrides, sources: sources, fonts: fonts, icons: icons, tiles: tiles, threads: 1)
+    } catch {
+      outcome.status = .failed(error.description)
+      return outcome
+    }
+    outcome.warnings = plan.warnings
+    if options.strict, let bad = plan.state.layers.first(where: { $0.status.contains(.error) }) {
+      outcome.status = .failed("--strict: layer \"\(bad.id)\" could not be loaded; no output written")
+      return outcome
+    }
+    var encoding = options.encoding
+    encoding.threads = 1
+    let digest = InputDigest.of(plan, encoding: encoding, files: files)
+    if options.resume, Self.holds(digest, at: line.output), line.report.map({ access($0, F_OK) == 0 }) ?? true {
+      outcome.status = .skipped
+      return outcome
+    }
+    let snapshot = Snapshot.render(plan, options: RenderOptions(threads: 1))
+    var staged: [FileIO.StagedFile] = []
+    do {
+      let png = try snapshot.pngData(options: encoding, inputDigest: digest)
+      try FileIO.createParentDirectories(of: line.output)
+      staged.append(try FileIO.stage(png, for: line.output))
+      if let report = line.report {
+        var bytes = JSONWriter().writeBytes(snapshot.report(detail: options.reportDetail))
+        bytes.append(10)
+        try FileIO.createParentDirectories(of: report)
+        staged.append(try FileIO.stage(bytes, for: report))
+      }
+      for file in staged { try file.commit() }
+    } catch {
+      for file in staged { file.discard() }
+      outcome.status = .failed("cannot write: \(error)")
+    }
+    return outcome
+  }
+
+  /// True when the PNG at `path` holds `digest` in its `mapsnap-inputs`
+  /// chunk (read from the first 64 KiB: the chunk follows the header).
+  static func holds(_ digest: String, at path: String) -> Bool {
+    guard let head = try? FileIO.readPrefix(path, count: 1 << 16) else { return false }
+    return PNGTextChunk.text(keyword: PNGTextChunk.inputsKeyword, in: head) == digest
+  }
+
+  /// The scene at `path`, parsed once (failures too) and kept.
+  private func scene(at path: String) throws(SceneError) -> Scene {
+    let key = FileIO.canonicalPath(path) ?? path
+    if let hit = scenes.withLock({ $0.byPath[key] }) { return try hit.get() }
+    let result: Result<Scene, SceneError>
+    do throws(SceneError) {
+      result = .success(try SceneLoader.load(path: path))
+    } catch {
+      result = .failure(error)
+    }
+    scenes.withLock { s in
+      if s.byPath[key] == nil { s.order.append(key) }
+      s.byPath[key] = result
+      if s.order.count > Self.keptScenes { s.byPath[s.order.removeFirst()] = nil }
+    }
+    return try result.get()
+  }
+
+  /// A font library for one frame: each is used by one thread at a time
+  /// (`FontLibrary` is not thread-safe) and returned for the next frame,
+  /// so its glyph masks stay warm. Nil when fonts cannot be loaded (the
+  /// frame then fails if it has text).
+  private func takeFonts() -> FontLibrary? {
+    if let f = fontPool.withLock({ $0.popLast() }) { return f.value }
+    return try? FontLibrary(directories: options.fontDirectories + [FontLibrary.bundledDirectory])
+  }
+
+  private func returnFonts(_ f: FontLibrary?) {
+    guard let f else { return }
+    fontPool.withLock { $0.append(UncheckedSendable(f)) }
+  }
+}
+
+/// A value handed to another thread whose safety the caller guarantees.
+struct UncheckedSendable<T>: @unchecked Sendable {
+  let value: T
+  init(_ value: T) { self.value = value }
+}

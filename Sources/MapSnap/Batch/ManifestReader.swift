@@ -1,0 +1,243 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads a batch manifest (scene format section 8): JSON Lines, one frame
+/// per line, streamed from the file so that memory does not grow with its
+/// length (a manifest of millions of lines is read twice, never held).
+///
+/// `validate()` checks every line before anything is drawn: a line that is
+/// not a JSON object, has an unknown key or a bad value, or names an output
+/// (or report) that another line names too, makes the manifest invalid.
+/// Blank lines (only spaces or tabs) are skipped but counted: line N
+/// (1-based) has index N − 1 for `--shard`.
+public struct ManifestReader: Sendable {
+  /// The manifest as the user named it.
+  public let file: String
+  /// The folder its relative paths resolve against.
+  public let directory: String
+
+  /// Lines longer than this (64 MiB) are invalid: a frame needs far less,
+  /// and reading stays bounded.
+  public static let maximumLineBytes = 64 << 20
+  /// Invalid lines listed in the error; the rest are counted.
+  public static let maximumListedProblems = 20
+
+  /// The keys a line may have: section 8's, plus `overlays` (`Overlay`).
+  public static let keys = [
+    "scene", "output", "scale", "zoom", "center", "size", "pixelRatio", "floor", "bounds", "padding", "fit", "report", "overlays",
+  ]
+
+  public init(path: String) {
+    file = path
+    directory = FileIO.directory(of: path)
+  }
+
+  /// Every line checked; returns the number of frames (non-blank lines),
+  /// of those in `shard`, and of lines.
+  /// - Throws: `ManifestError` listing the invalid lines.
+  public func validate(shard: (index: Int, count: Int) = (0, 1)) throws(ManifestError) -> (frames: Int, inShard: Int, lines: Int) {
+    var problems: [ManifestError.Problem] = []
+    var unlisted = 0
+    var frames = 0
+    var inShard = 0
+    // Outputs by a 64-bit hash of their normalized path (bounded memory for
+    // millions of lines); a repeated hash is confirmed exactly afterwards.
+    var firstByHash: [UInt64: Int] = [:]
+    var candidates: [(first: Int, second: Int)] = []
+    func problem(_ line: Int, _ error: SceneError) {
+      if problems.count < Self.maximumListedProblems { problems.append(.init(line: line, error: error)) } else { unlisted += 1 }
+    }
+    let lines = try forEachLine { number, bytes in
+      frames += 1
+      if (number - 1) % shard.count == shard.index { inShard += 1 }
+      do throws(SceneError) {
+        let line = try decode(bytes, number: number)
+        for path in line.writtenPaths {
+          let h = Self.hash(path)
+          if let first = firstByHash[h] {
+            candidates.append((first, number))
+          } else {
+            firstByHash[h] = number
+          }
+        }
+      } catch {
+        problem(number, error)
+      }
+    }
+    if !candidates.isEmpty {
+      // Exact check of the lines whose paths share a hash.
+      let wanted = Set(candidates.flatMap { [$0.first, $0.second] })
+      var paths: [Int: [String]] = [:]
+      _ = try forEachLine { number, bytes in
+        if wanted.contains(number), let line = try? decode(bytes, number: number) { paths[number] = line.writtenPaths }
+      }
+      for (first, second) in candidates {
+        let a = paths[first] ?? []
+        let b = paths[second] ?? []
+        let same: String?
+        if first == second {
+          same = b.count == 2 && b[0] == b[1] ? b[0] : nil
+        } else {
+          same = b.first { a.contains($0) }
+        }
+        guard let same else { continue }
+        let what = first == second ? "its own output" : "line \(first)"
+        problem(
+          second,
+          SceneError(
+            file: file, path: "output", kind: .invalidValue, expected: "a path no other line writes",
+            found: "\"\(same)\", which \(what) writes too"))
+      }
+      problems.sort { $0.line < $1.line }
+    }
+    guard problems.isEmpty else { throw ManifestError(file: file, kind: .invalidLines, problems: problems, unlisted: unlisted) }
+    return (frames, inShard, lines)
+  }
+
+  /// The decoded lines whose index is `shard.index` modulo `shard.count`,
+  /// in order, handed to `body` one by one (the manifest must have been
+  /// validated; an invalid line here is skipped).
+  public func forEachFrame(shard: (index: Int, count: Int) = (0, 1), _ body: (ManifestLine) -> Void) throws(ManifestError) {
+    _ = try forEachLine { number, bytes in
+      guard (number - 1) % shard.count == shard.index, let line = try? decode(bytes, number: number) else { return }
+      body(line)
+    }
+  }
+
+  /// Calls `body` with each non-blank line's number and bytes (without the
+  /// line break); returns the number of lines. Reads with `getline`, one
+  /// line in memory at a time.
+  private func forEachLine(_ body: (Int, [UInt8]) throws(SceneError) -> Void) throws(ManifestError) -> Int {
+    var st = stat()
+    guard stat(file, &st) == 0 else { throw ManifestError(file: file, kind: .unreadable(reason: String(cString: strerror(errno)))) }
+    guard (st.st_mode & S_IFMT) == S_IFREG else {
+      throw ManifestError(file: file, kind: .unreadable(reason: "not a regular file (a manifest is read twice: once to check it, once to draw)"))
+    }
+    guard let f = fopen(file, "rb") else { throw ManifestError(file: file, kind: .unreadable(reason: String(cString: strerror(errno)))) }
+    defer { fclose(f) }
+    var buffer: UnsafeMutablePointer<CChar>? = nil
+    var capacity = 0
+    defer { free(buffer) }
+    var number = 0
+    while true {
+      let n = getline(&buffer, &capacity, f)
+      if n < 0 { break }
+      number += 1
+      var count = n
+      buffer!.withMemoryRebound(to: UInt8.self, capacity: n) { p in
+        while count > 0 && (p[count - 1] == 10 || p[count - 1] == 13) { count -= 1 }
+      }
+      let bytes = buffer!.withMemoryRebound(to: UInt8.self, capacity: n) { Array(UnsafeBufferPointer(start: $0, count: count)) }
+      if bytes.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
+      do throws(SceneError) {
+        if bytes.count > Self.maximumLineBytes {
+          throw SceneError(file: file, kind: .invalidValue, expected: "a line of at most \(Self.maximumLineBytes) bytes", found: "\(bytes.count) bytes")
+        }
+        try body(number, bytes)
+      } catch {
+        // Only validate() passes a body that throws; it records problems itself.
+        throw ManifestError(file: file, kind: .invalidLines, problems: [.init(line: number, error: error)])
+      }
+    }
+    if ferror(f) != 0 { throw ManifestError(file: file, kind: .unreadable(reason: String(cString: strerror(errno)))) }
+    return number
+  }
+
+  /// One line decoded, paths resolved against the manifest's folder.
+  /// - Throws: `SceneError` naming the key (`file` is the manifest).
+  public func decode(_ bytes: [UInt8], number: Int) throws(SceneError) -> ManifestLine {
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(bytes)
+    } catch {
+      throw SceneError(file: file, kind: .syntax(line: number, column: error.column), expected: "valid JSON", found: error.message)
+    }
+    let r = try ObjectReader(json, at: JSONPath(), file: file, what: "a manifest line (a JSON object)", allowed: Self.keys)
+    let scenes = SceneDecoder(file: file, baseDirectory: directory)
+    guard let scene = try r.string("scene", nonEmpty: true) else { throw r.missing("scene", "the scene file (a path)") }
+    guard let output = try r.string("output", nonEmpty: true) else { throw r.missing("output", "the PNG to write (a path ending in .png)") }
+    guard output.lowercased().hasSuffix(".png") else {
+      throw r.invalid("output", expected: "a path ending in .png (mapsnap writes PNG only)", found: .string(output))
+    }
+    let report = try r.string("report", nonEmpty: true)
+    var o = ViewOverrides()
+    o.scale = try r.number("scale", "a scale denominator from 0.000001 to 1e12 (2000 means 1:2000)") { Viewport.scaleRange.contains($0) }
+    o.zoom = try r.number("zoom", "a zoom level from 0 to 30") { $0 >= 0 && $0 <= 30 }
+    if o.scale != nil && o.zoom != nil { throw r.conflict("scale", "zoom") }
+    if let c = try r.numbers("center", count: 2, "[lon, lat] in degrees") {
+      guard abs(c[0]) <= 180, abs(c[1]) <= 90 else {
+        throw r.invalid("center", expected: "[lon, lat] in degrees (longitude within ±180, latitude within ±90)", found: r.object["center"]!)
+      }
+      o.center = (c[0], c[1])
+    }
+    let maxSide = SceneDecoder.maxSide
+    if let s = try r.numbers(
+      "size", count: 2, "[width, height] in logical pixels, whole numbers from 1 to \(maxSide)",
+      where: { $0 >= 1 && $0 <= Double(maxSide) && $0 == $0.rounded() })
+    {
+      o.size = (Int(s[0]), Int(s[1]))
+    }
+    o.pixelRatio = try r.number("pixelRatio", "a pixel ratio > 0 and <= 16") { $0 > 0 && $0 <= 16 }
+    if let f = r.object["floor"] {
+      guard let v = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor (a string or a number)", found: f) }
+      o.floor = v
+    }
+    o.bounds = try scenes.decodeBounds(r)
+    if r.has("padding") { o.padding = try scenes.decodePadding(r) }
+    if let fit = r.object["fit"] {
+      if r.has("bounds") { throw r.conflict("bounds", "fit") }
+      let fr = try ObjectReader(fit, at: JSONPath().key("fit"), file: file, what: "the feature to fit", allowed: ["layer", "id"])
+      guard let layer = try fr.string("layer", nonEmpty: true) else { throw fr.missing("layer", "a layer id") }
+      guard let idValue = fr.object["id"] else { throw fr.missing("id", "a feature id (string or number)") }
+      guard let id = FloorValue(json: idValue) else { throw fr.invalid("id", expected: "a feature id (a string or a number)", found: idValue) }
+      o.fit = (layer, id)
+    }
+    var overlays: [Overlay] = []
+    if let list = r.object["overlays"] {
+      guard case .array(let items) = list else { throw r.invalid("overlays", expected: "an array of overlays", found: list) }
+      let decoder = OverlayDecoder(file: file, baseDirectory: directory)
+      for (i, item) in items.enumerated() { overlays.append(try decoder.decode(item, at: "overlays[\(i)]")) }
+    }
+    return ManifestLine(
+      number: number, scene: FileIO.resolve(scene, against: directory), output: FileIO.resolve(output, against: directory),
+      report: report.map { FileIO.resolve($0, against: directory) }, overrides: o, overlays: overlays)
+  }
+
+  /// FNV-1a, 64 bits: a compact key for the duplicate check.
+  static func hash(_ s: String) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in s.utf8 {
+      h ^= UInt64(b)
+      h = h &* 0x100_0000_01b3
+    }
+    return h
+  }
+}
+
+extension ManifestLine {
+  /// The output and report, as absolute paths with `.` and `..` and repeated
+  /// slashes removed (lexically: two spellings through a symbolic link are
+  /// not caught).
+  var writtenPaths: [String] {
+    ([output] + (report.map { [$0] } ?? [])).map(Self.normalized)
+  }
+
+  static func normalized(_ path: String) -> String {
+    var absolute = path
+    if !path.hasPrefix("/") {
+      var buf = [CChar](repeating: 0, count: 4096)
+      if getcwd(&buf, buf.count) != nil { absolute = String(cString: buf) + "/" + path }
+    }
+    var parts: [Substring] = []
+    for p in absolute.split(separator: "/") {
+      if p == "." { continue }
+      if p == ".." {
+        if !parts.isEmpty { parts.removeLast() }
+        continue
+      }
+      parts.append(p)
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+}

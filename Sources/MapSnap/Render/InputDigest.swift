@@ -1,0 +1,102 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The digest of everything a frame's PNG bytes depend on, so that
+/// `mapsnap batch --resume` can tell an output made from the same inputs
+/// from a stale one without side files: it is written into the PNG itself
+/// (a `tEXt` chunk, `PNGTextChunk.inputsKeyword`) by every render, batch or
+/// single, and does not depend on the output's path.
+///
+/// The rule: SHA-256 over lines naming, in a fixed order,
+/// - the mapsnap version (`MapSnapVersion.current`);
+/// - the scene's bytes with its overlays (`Scene.contentDigest`);
+/// - the bytes of every file the scene refers to: each layer's source and
+///   every marker icon (a file that cannot be read counts as `missing`);
+/// - the bytes of every font file the frame was laid out with;
+/// - the tiles each tiles layer actually read (`TileLayerState.inputDigest`);
+/// - the frame as resolved: centre (map units), scale, size, pixel ratio,
+///   dpi, spatial reference and floor, so `--zoom` and the equivalent
+///   `--scale` agree;
+/// - the PNG encoding options.
+/// Thread counts and band heights are not part of it: they never change a
+/// byte.
+public enum InputDigest {
+  /// The digest of `plan` encoded with `encoding`, as `sha256:` and 64
+  /// hexadecimal digits. `files` caches file digests across frames.
+  public static func of(_ plan: FramePlan, encoding: PNGEncodingOptions, files: FileDigests) -> String {
+    var lines: [String] = ["mapsnap \(MapSnapVersion.current)", "scene \(plan.scene.contentDigest)"]
+    for (i, layer) in plan.scene.layers.enumerated() {
+      for path in layer.referencedFiles { lines.append("layers[\(i)] \(files.digest(of: path))") }
+      if let tiles = plan.state.layers[i].tiles { lines.append("layers[\(i)].tiles \(tiles.inputDigest)") }
+    }
+    for path in plan.fontFiles { lines.append("font \(files.digest(of: path))") }
+    let v = plan.state.viewport
+    lines.append(
+      "frame \(v.centerMap.x) \(v.centerMap.y) \(v.scale) \(v.width)x\(v.height) \(v.pixelRatio) \(v.dpi) \(v.projection.code)")
+    lines.append("floor \(plan.state.floor.map { "\"\($0.text)\"" } ?? "none")")
+    lines.append("png \(encoding.compressionLevel) \(encoding.filter)")
+    var sha = SHA256()
+    for line in lines { sha.update(line + "\n") }
+    return "sha256:" + sha.hexDigest()
+  }
+}
+
+/// SHA-256 digests of files, kept per path and recomputed only when a
+/// file's size or modification time changes. Thread-safe.
+public final class FileDigests: Sendable {
+  private struct Entry {
+    var size: Int
+    var modified: Int
+    var digest: String
+  }
+
+  private let entries = Mutex<[String: Entry]>([:])
+
+  public init() {}
+
+  /// The file's digest in hexadecimal, or `missing` when it cannot be read.
+  public func digest(of path: String) -> String {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return "missing" }
+    let size = Int(st.st_size)
+    let modified = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
+    if let e = entries.withLock({ $0[path] }), e.size == size, e.modified == modified { return e.digest }
+    guard let bytes = try? FileIO.read(path) else { return "missing" }
+    let digest = SHA256.hex(of: bytes)
+    entries.withLock { $0[path] = Entry(size: size, modified: modified, digest: digest) }
+    return digest
+  }
+}
+
+extension Layer {
+  /// The files this layer reads: its source file and every marker icon of
+  /// its styles.
+  var referencedFiles: [String] {
+    var out: [String] = []
+    func add(_ source: Source) {
+      switch source {
+      case .file(_, let resolved): out.append(resolved)
+      case .reprojected(let inner, _): add(inner)
+      case .inline: break
+      }
+    }
+    func add(_ style: Style) {
+      if let icon = style.marker?.icon { out.append(icon) }
+    }
+    switch content {
+    case .features(let source, let styling):
+      add(source)
+      switch styling {
+      case .single(let s): add(s)
+      case .rules(let rules): for r in rules { add(r.style) }
+      }
+    case .graphics(let graphics): for g in graphics { add(g.style) }
+    case .annotation(let a): add(a.source)
+    case .tiles: break
+    }
+    return out
+  }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import MapSnap
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `mapsnap batch MANIFEST`: many frames in one process (scene format
+/// section 8).
+struct Batch: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Render the frames of a manifest (JSON Lines) in one process.",
+    discussion: """
+      Each line is a JSON object: {"scene": "a.json", "output": "out/a.png"} plus any of scale, zoom, \
+      center, size, pixelRatio, floor, bounds, padding, fit ({"layer", "id"}), report (a path) and \
+      overlays (markers, highlighted features, GeoJSON); paths are relative to the manifest's folder. \
+      The whole manifest is checked before any frame is drawn.
+
+      Exit status: 0 every frame rendered (or skipped by --resume); 1 some frames failed (each is \
+      reported with its line number; the others are written); 2 the manifest is invalid (nothing is \
+      drawn); 64 usage error.
+      """
+  )
+
+  @Argument(help: "The manifest: JSON Lines, one frame per line (blank lines are skipped but counted).")
+  var manifest: String
+
+  @Option(parsing: .unconditional, help: "Frames drawn at once (0 = one per processor).")
+  var jobs = 0
+
+  @Option(help: ArgumentHelp("Render only the lines whose index (line number − 1) is I modulo N; N shards render every line once.", valueName: "I/N"))
+  var shard: String?
+
+  @Flag(help: "Skip a line whose output exists and was made from the same inputs (the digest kept in the PNG).")
+  var resume = false
+
+  @Option(help: ArgumentHelp("Write a JSON summary: counts, failures with line numbers, timings.", valueName: "file"))
+  var summary: String?
+
+  @Flag(help: "No progress output (failures and the final line are still printed).")
+  var quiet = false
+
+  @Option(name: .customLong("report-detail"), help: "full: every label and annotation text in reports (the default); counts: counts only.")
+  var reportDetail: Render.ReportDetailOption = .full
+
+  @Flag(help: "A frame fails (no output) when a layer's source cannot be loaded.")
+  var strict = false
+
+  @Option(help: "PNG compression: fast (zlib level 2) or small (level 9).")
+  var compression: Render.Compression = .fast
+
+  @Option(name: .customLong("font-dir"), help: ArgumentHelp("A folder of .ttf/.otf fonts to use before the bundled ones (repeatable).", valueName: "folder"))
+  var fontDirs: [String] = []
+
+  mutating func validate() throws {
+    if jobs < 0 { throw ValidationError("--jobs must be 0 (one per processor) or more, got \(jobs)") }
+    if let s = shard, parseShard(s) == nil {
+      throw ValidationError("--shard must be I/N with 0 ≤ I < N (for example 0/4 … 3/4), got '\(s)'")
+    }
+  }
+
+  func run() throws {
+    var options = BatchOptions()
+    options.jobs = jobs
+    options.shard = shard.flatMap(parseShard) ?? (0, 1)
+    options.resume = resume
+    options.encoding = compression == .fast ? .fast : .small
+    options.reportDetail = reportDetail == .full ? .full : .counts
+    options.fontDirectories = fontDirs
+    options.strict = strict
+    let reader = ManifestReader(path: manifest)
+    let started = monotonicSeconds()
+    let counted: (frames: Int, inShard: Int, lines: Int)
+    do {
+      counted = try reader.validate(shard: options.shard)
+    } catch {
+      printError(error.description)
+      if let summary { writeSummary(BatchSummary(manifest: manifest, options: options, invalid: error), to: summary) }
+      throw ExitStatus.invalidScene
+    }
+    let progress = BatchProgress(total: counted.inShard, manifest: manifest, quiet: quiet)
+    let runner = BatchRunner(manifest: reader, options: options)
+    do {
+      try runner.run { outcome in progress.record(outcome) }
+    } catch {
+      printError(error.description)
+      throw ExitStatus.renderFailed
+    }
+    let result = progress.finish(seconds: monotonicSeconds() - started)
+    if let summary {
+      writeSummary(
+        BatchSummary(manifest: manifest, options: options, frames: counted.frames, outcomes: result.outcomes, seconds: result.seconds), to: summary)
+    }
+    if result.failed > 0 { throw ExitStatus.renderFailed }
+  }
+
+  private func writeSummary(_ s: BatchSummary, to path: String) {
+    var bytes = JSONWriter().writeBytes(s.json)
+    bytes.append(10)
+    do {
+      if path == "-" {
+        try FileIO.writeToStandardOutput(bytes)
+      } else {
+        try FileIO.stage(bytes, for: path).commit()
+      }
+    } catch {
+      printError("error: --summary: \(error)")
+    }
+  }
+}
+
+/// `I/N` with 0 ≤ I < N.
+func parseShard(_ s: String) -> (index: Int, count: Int)? {
+  let parts = s.split(separator: "/", omittingEmptySubsequences: false)
+  guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 0, i < n else { return nil }
+  return (i, n)
+}
