@@ -5,13 +5,16 @@
 #   make bench   time load / render / encode on the Helsinki scenes (medians)
 #   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
 #   make check-reports  validate every golden case's report against docs/report.schema.json
+#   make test-cluster   batch shards on a one-node Slurm cluster and GNU parallel (root)
 
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libproj25 proj-data pkg-config
 BENCH_RUNS ?= 15
 SHARED ?= ../shared
 
-.PHONY: setup deps build example test check-reports bench peers record-goldens clean
+CLUSTER_PACKAGES := slurmctld slurmd slurm-client munge parallel
+
+.PHONY: setup deps build example test check-reports bench peers record-goldens clean cluster-deps test-cluster
 
 setup: deps build example
 
@@ -34,6 +37,21 @@ example: build
 
 test:
 	$(SWIFT) test
+
+# The batch shards on real engines: a one-node Slurm cluster started on
+# localhost and GNU parallel, against a one-process run (scripts/test-cluster.sh).
+# A separate CI step, outside `make test`; needs root.
+cluster-deps:
+	@missing=""; \
+	for p in $(CLUSTER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  echo "apt-get install$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "cluster tools present: $(CLUSTER_PACKAGES)"; fi
+
+test-cluster: cluster-deps build
+	bash scripts/test-cluster.sh .build/release/mapsnap
 
 # Needs Python's jsonschema (python3 -m pip install jsonschema).
 check-reports: build

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import _MapSnapTestSupport
+
+@testable import MapSnap
+
+/// SHA-256, the PNG text chunk, and the input digest `--resume` compares.
+@Suite struct InputDigestTests {
+  @Test("SHA-256 known answers (FIPS 180-4 examples and the million a's)")
+  func sha256KnownAnswers() {
+    #expect(SHA256.hex(of: [UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(SHA256.hex(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(
+      SHA256.hex(of: Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    #expect(SHA256.hex(of: [UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    // Fed in uneven pieces, the digest is the same.
+    var s = SHA256()
+    let bytes = [UInt8](repeating: 0x61, count: 1_000_000)
+    var at = 0
+    for step in [1, 63, 64, 65, 127, 1000, 7] where at < bytes.count {
+      s.update(bytes[at..<min(bytes.count, at + step)])
+      at += step
+    }
+    s.update(bytes[at...])
+    #expect(s.hexDigest() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+  }
+
+  @Test("a tEXt chunk is inserted after IHDR, read back, and leaves the pixels alone")
+  func textChunk() throws {
+    #expect(PNGTextChunk.crc32(Array("IEND".utf8)) == 0xAE42_6082)
+    let pixels: [UInt32] = [0xFF00_00FF, 0x8000_FF00, 0x0000_0000, 0xFFFF_FFFF]
+    let png = try pixels.withUnsafeBufferPointer { try PNGEncoder.encode(premultipliedRGBA: $0, width: 2, height: 2) }
+    let tagged = PNGTextChunk.inserting(keyword: "mapsnap-inputs", text: "sha256:abc", into: png)
+    #expect(tagged.count == png.count + 12 + "mapsnap-inputs".count + 1 + "sha256:abc".count)
+    #expect(PNGTextChunk.text(keyword: "mapsnap-inputs", in: tagged) == "sha256:abc")
+    #expect(PNGTextChunk.text(keyword: "other", in: tagged) == nil)
+    #expect(PNGTextChunk.text(keyword: "mapsnap-inputs", in: png) == nil)
+    #expect(try PNGDecoder.decode(tagged).pixels == (try PNGDecoder.decode(png).pixels))
+    var corrupt = tagged
+    corrupt[33 + 8 + 3] ^= 1  // a byte of the keyword: the CRC no longer matches
+    #expect(PNGTextChunk.text(keyword: "mapsnap-inputs", in: corrupt) == nil)
+    #expect(PNGTextChunk.text(keyword: "mapsnap-inputs", in: Array(tagged.prefix(40))) == nil, "truncated")
+  }
+
+  private func plan(_ dir: String, _ overrides: ViewOverrides = ViewOverrides(), threads: Int = 0) throws -> FramePlan {
+    try FramePlan.make(try SceneLoader.load(path: dir + "/scene.json"), overrides: overrides, threads: threads)
+  }
+
+  private func writeScene(in dir: String, color: String = "#c33") throws {
+    try Files.write(
+      #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [24.94, 60.17]}}]}"#,
+      to: dir + "/data/p.geojson")
+    try Files.write(
+      #"{"version": 1, "map": {"center": [24.94, 60.17], "scale": 4000, "size": [64, 64]}, "layers": [{"id": "p", "type": "features", "source": {"geojson": "data/p.geojson"}, "style": {"marker": {"size": 8, "fill": "\#(color)"}}}]}"#,
+      to: dir + "/scene.json")
+  }
+
+  @Test("the digest follows the scene, its sources, the frame and the encoding, not thread counts")
+  func digestFollowsInputs() throws {
+    try withTemporaryDirectory { dir in
+      try writeScene(in: dir)
+      let files = FileDigests()
+      let base = InputDigest.of(try plan(dir), encoding: .fast, files: files)
+      #expect(base.hasPrefix("sha256:") && base.count == 7 + 64)
+      #expect(InputDigest.of(try plan(dir, threads: 1), encoding: .fast, files: files) == base, "threads change no byte")
+      var fastOneThread = PNGEncodingOptions.fast
+      fastOneThread.threads = 1
+      #expect(InputDigest.of(try plan(dir), encoding: fastOneThread, files: files) == base)
+      #expect(InputDigest.of(try plan(dir), encoding: .small, files: files) != base, "compression changes the bytes")
+      #expect(InputDigest.of(try plan(dir, ViewOverrides(scale: 4001)), encoding: .fast, files: files) != base)
+      // The same scale given as a zoom level gives the same frame.
+      let z = log2(MapProjection.webMercator.zoom0Scale / 4000)
+      #expect(InputDigest.of(try plan(dir, ViewOverrides(zoom: z)), encoding: .fast, files: files) == base)
+      // A source's bytes change: so does the digest (size differs, so the cache re-reads it).
+      try Files.write(
+        #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [24.9401, 60.17]}}]}"#,
+        to: dir + "/data/p.geojson")
+      let moved = InputDigest.of(try plan(dir), encoding: .fast, files: files)
+      #expect(moved != base)
+      try writeScene(in: dir, color: "#c34")
+      #expect(InputDigest.of(try plan(dir), encoding: .fast, files: files) != moved, "the scene's own bytes")
+    }
+  }
+
+  @Test("the PNG of a snapshot carries its digest")
+  func snapshotCarriesDigest() throws {
+    try withTemporaryDirectory { dir in
+      try writeScene(in: dir)
+      let p = try plan(dir)
+      let png = try Snapshot.render(p).pngData()
+      #expect(PNGTextChunk.text(keyword: PNGTextChunk.inputsKeyword, in: png) == InputDigest.of(p, encoding: .fast, files: FileDigests()))
+    }
+  }
+}
