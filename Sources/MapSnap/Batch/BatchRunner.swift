@@ -23,7 +23,7 @@ internal import _MapSnapRaster
 /// Memory is bounded by the caches' limits (`BatchRunner.keptScenes`
 /// scenes, `SourceLoader`'s, `TileCache.maximumTiles` tiles and its mosaics)
 /// plus one frame per job; lines are streamed from the manifest.
-public final class BatchRunner: @unchecked Sendable {
+public final class BatchRunner: Sendable {
   public let manifest: ManifestReader
   public let options: BatchOptions
 

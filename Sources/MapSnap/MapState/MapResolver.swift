@@ -432,11 +432,13 @@ extension MapResolver {
   /// resolved, before any layer: `given`, or the bundled ones loaded now,
   /// when the scene has text of any kind (a label style, an annotation layer,
   /// view annotations, or a style naming a font), whatever the scale; nil
-  /// when it has none. Every font the scene names is checked.
+  /// when it has none (even when `given`). Every font the scene names is checked.
   /// - Throws: `SceneError` when a named font is not available or no font
   ///   can be loaded.
   public static func fonts(for scene: Scene, given: FontLibrary?) throws(SceneError) -> FontLibrary? {
-    guard scene.hasText else { return given }
+    // Without text no fonts take part, even when given: the frame (and its
+    // input digest) is the same whether a caller passes a library or not.
+    guard scene.hasText else { return nil }
     let library: FontLibrary
     if let given {
       library = given

@@ -1,24 +1,33 @@
+import Synchronization
+
 /// Loads the sources of a scene's layers, reading each file once even when
 /// several layers share it, and projecting it once per spatial reference.
-public final class SourceLoader {
+/// Thread-safe: batch workers share one loader; loads are serialised.
+public final class SourceLoader: Sendable {
   private struct Key: Hashable {
     var path: String
     var projection: MapProjection?
   }
 
-  private var cache: [Key: Result<FeatureCollection, SourceError>] = [:]
+  private let cache = Mutex<[Key: Result<FeatureCollection, SourceError>]>([:])
 
   public init() {}
 
   /// The features of `source` in WGS84 degrees (`projection` nil) or in
   /// `projection`'s map units; files are read and decoded on first use.
   public func load(_ source: Source, projection: MapProjection? = nil) -> Result<FeatureCollection, SourceError> {
+    cache.withLock { cache in Self.load(source, projection: projection, cache: &cache) }
+  }
+
+  private static func load(
+    _ source: Source, projection: MapProjection?, cache: inout [Key: Result<FeatureCollection, SourceError>]
+  ) -> Result<FeatureCollection, SourceError> {
     switch source {
     case .reprojected(let inner, let crs):
       let key = inner.cacheKey.map { Key(path: $0 + "\u{0}" + crs, projection: projection) }
       if let key, let hit = cache[key] { return hit }
       let result: Result<FeatureCollection, SourceError>
-      switch (load(inner), CRSTransform.to84(from: crs)) {
+      switch (load(inner, projection: nil, cache: &cache), CRSTransform.to84(from: crs)) {
       case (.failure(let e), _): result = .failure(e)
       case (_, .failure(let e)): result = .failure(.crs(e))
       case (.success(let raw), .success(let t)):
