@@ -294,7 +294,7 @@ struct RenderCommandTests {
     try withTemporaryDirectory { dir in
       let r = try CLI.run(["--version"], in: dir)
       #expect(r.status == 0, "\(r)")
-      #expect(r.stdoutText == "0.1.0\n")
+      #expect(r.stdoutText == "0.2.0\n", "MapSnapVersion.current")
     }
   }
 
