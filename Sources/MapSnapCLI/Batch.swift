@@ -25,7 +25,7 @@ struct Batch: ParsableCommand {
   @Argument(help: "The manifest: JSON Lines, one frame per line (blank lines are skipped but counted).")
   var manifest: String
 
-  @Option(parsing: .unconditional, help: "Frames drawn at once (0 = one per processor).")
+  @Option(parsing: .unconditional, help: "Frames drawn at once (0 = one per processor available: the affinity mask and cgroup CPU quota count).")
   var jobs = 0
 
   @Option(help: ArgumentHelp("Render only the lines whose index (line number − 1) is I modulo N; N shards render every line once.", valueName: "I/N"))
@@ -101,6 +101,7 @@ struct Batch: ParsableCommand {
       if path == "-" {
         try FileIO.writeToStandardOutput(bytes)
       } else {
+        try FileIO.createParentDirectories(of: path)
         try FileIO.stage(bytes, for: path).commit()
       }
     } catch {

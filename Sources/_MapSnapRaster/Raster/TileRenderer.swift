@@ -208,14 +208,44 @@ private struct BandWorker {
 }
 
 /// Processors available to this process (at least 1): the worker count a
-/// thread setting of 0 means.
-public func activeProcessorCount() -> Int {
+/// thread or job setting of 0 means. The rule: the processors online,
+/// limited to those the process may run on (its CPU affinity, which Slurm
+/// and `taskset` set) and to its cgroup's CPU quota rounded up (`cpu.max`,
+/// which Kubernetes CPU limits and `docker --cpus` set). Read once.
+public func activeProcessorCount() -> Int { availableProcessors }
+
+private let availableProcessors: Int = {
   #if canImport(Glibc)
-    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    var n = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// The lines of a small text file (nil when it cannot be read).
+    func lines(_ path: String) -> [Substring]? {
+      guard let f = fopen(path, "r") else { return nil }
+      defer { fclose(f) }
+      var text = ""
+      var buffer = [CChar](repeating: 0, count: 4096)
+      while fgets(&buffer, Int32(buffer.count), f) != nil { text += String(cString: buffer) }
+      return text.split(separator: "\n")
+    }
+    // The affinity mask, as the kernel reports it: "Cpus_allowed:\tff,ffffffff".
+    if let status = lines("/proc/self/status"), let line = status.first(where: { $0.hasPrefix("Cpus_allowed:") }) {
+      var allowed = 0
+      for c in line.dropFirst("Cpus_allowed:".count) {
+        if let v = c.hexDigitValue { allowed += v.nonzeroBitCount }
+      }
+      if allowed > 0 { n = min(n, allowed) }
+    }
+    // cgroup v2: "max 100000" (no limit) or "QUOTA PERIOD" in microseconds.
+    if let cpuMax = lines("/sys/fs/cgroup/cpu.max")?.first {
+      let parts = cpuMax.split(separator: " ")
+      if parts.count == 2, let quota = Double(parts[0]), let period = Double(parts[1]), quota > 0, period > 0 {
+        n = min(n, max(1, Int((quota / period).rounded(.up))))
+      }
+    }
+    return n
   #else
     return 2
   #endif
-}
+}()
 
 #if canImport(Glibc)
   import Glibc
