@@ -26,9 +26,16 @@ public struct LayerState: Sendable {
   public internal(set) var attribution: String?
   /// For tiles layers: the level and what became of each tile.
   public internal(set) var tiles: TileLayerState?
-  /// For layers that view annotations name: every feature id of the source
-  /// and what became of that feature.
+  /// For layers that view annotations name: what became of the feature of
+  /// each id they name (absent when the source has no such id).
   public internal(set) var tiedFeatures: [FloorValue: TiedFeature] = [:]
+  /// For layers that view annotations name: every feature id of the source
+  /// (or graphic id of the layer), as text, sorted; for "did you mean" hints.
+  public internal(set) var featureIDs: [String] = []
+  /// Features (annotation features, for annotation layers) that resolution
+  /// looked at one by one in this frame: those the source's index returned
+  /// near the frame. For tests: it must not grow with the source.
+  var examinedFeatures = 0
 
   init(id: String, kind: Layer.Kind, index: Int, opacity: Double) {
     self.id = id

@@ -26,8 +26,12 @@ public struct MapResolver {
   /// Resolves every layer, loading file sources through `sources` and marker
   /// icons through `icons` (pass the same caches to share them across frames).
   public func resolve(sources: SourceLoader, icons: IconCache = IconCache(), tiles: TileCache = TileCache()) -> MapState {
-    var tied = Set<String>()
-    for a in scene.viewAnnotations { if case .feature(let layer, _) = a.target { tied.insert(layer) } }
+    // Per layer, the feature ids its view annotations name, each once.
+    var tied: [String: [FloorValue]] = [:]
+    for a in scene.viewAnnotations {
+      guard case .feature(let layer, let id) = a.target else { continue }
+      if !(tied[layer]?.contains(id) ?? false) { tied[layer, default: []].append(id) }
+    }
     var state = MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: [])
     for (index, layer) in scene.layers.enumerated() {
       var l = LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity)
@@ -46,21 +50,22 @@ public struct MapResolver {
       // rounds to 0) stays active but draws nothing.
       let draws = shown && DisplayList.groupAlpha(layer.opacity) > 0
       var resolver = LayerResolver(
-        map: self, layer: layer, state: l, draws: draws, indexesTiedFeatures: tied.contains(layer.id), icons: icons,
-        loadedIcons: state.icons)
+        map: self, layer: layer, state: l, draws: draws, tiedIDs: tied[layer.id], icons: icons, loadedIcons: state.icons)
       switch layer.content {
       case .features(let source, let styling):
-        if let collection = resolver.load(source, from: sources) {
-          resolver.checkProperties(of: collection, styling: styling)
-          resolver.resolveFeatures(collection, styling: styling)
+        if let index = resolver.load(source, from: sources) {
+          resolver.checkProperties(of: index, styling: styling)
+          resolver.resolveFeatures(index, styling: styling)
+          resolver.tieFeatures(of: index, styling: styling)
         }
       case .graphics(let graphics):
         resolver.resolveGraphics(graphics)
       case .annotation(let anno):
         resolver.startSublayers(anno)
-        if let collection = resolver.load(anno.source, from: sources) {
-          resolver.checkProperties(of: collection, annotation: anno)
-          resolver.resolveAnnotations(collection, anno)
+        if let index = resolver.load(anno.source, from: sources) {
+          resolver.checkProperties(of: index, annotation: anno)
+          resolver.resolveAnnotations(index, anno)
+          resolver.tieAnnotationFeatures(of: index)
         }
         resolver.finishSublayers()
       case .tiles(let t):
@@ -99,21 +104,26 @@ private struct LayerResolver {
   let layer: Layer
   var state: LayerState
   let draws: Bool
-  let indexesTiedFeatures: Bool
+  /// The feature ids of this layer that view annotations name, or nil when
+  /// none does.
+  let tiedIDs: [FloorValue]?
   let icons: IconCache
   var loadedIcons: [String: RasterImage]
   /// Icons already looked up for this layer (nil: failed).
   private var iconResults: [String: RasterImage?] = [:]
+  /// For a features layer: each drawable's position in the source's
+  /// `features`, ascending (drawables are in feature order).
+  private var drawnPositions: [Int32] = []
 
   init(
-    map: MapResolver, layer: Layer, state: LayerState, draws: Bool, indexesTiedFeatures: Bool, icons: IconCache,
+    map: MapResolver, layer: Layer, state: LayerState, draws: Bool, tiedIDs: [FloorValue]?, icons: IconCache,
     loadedIcons: [String: RasterImage]
   ) {
     self.map = map
     self.layer = layer
     self.state = state
     self.draws = draws
-    self.indexesTiedFeatures = indexesTiedFeatures
+    self.tiedIDs = tiedIDs
     self.icons = icons
     self.loadedIcons = loadedIcons
   }
@@ -122,31 +132,30 @@ private struct LayerResolver {
 
   // MARK: - Sources and names
 
-  /// The layer's features, or nil when its source cannot be loaded (a
-  /// `source` problem: the layer is `error`). Counts every feature of the
-  /// source; skipped invalid ones are a problem (`warning`).
-  mutating func load(_ source: Source, from sources: SourceLoader) -> FeatureCollection? {
-    switch sources.load(source, projection: viewport.projection) {
+  /// The layer's features with their index, or nil when its source cannot be
+  /// loaded (a `source` problem: the layer is `error`). Counts every feature
+  /// of the source; skipped invalid ones are a problem (`warning`).
+  mutating func load(_ source: Source, from sources: SourceLoader) -> SourceIndex? {
+    switch sources.indexed(source, projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))
       return nil
-    case .success(let collection):
+    case .success(let index):
+      let collection = index.collection
       state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount + collection.unprojectableCount
       state.features.invalid = collection.invalidCount
       if collection.unprojectableCount > 0, case .reprojected(_, let crs) = source {
         state.add(.unprojectable(count: collection.unprojectableCount, crs: crs))
       }
-      // Features without a drawable geometry exist all the same.
-      for f in collection.withoutGeometry { tie(key(f), .notDrawn) }
       if collection.invalidCount > 0 {
         state.add(.invalidFeatures(count: collection.invalidCount, samples: collection.invalidSamples))
       }
-      return collection
+      return index
     }
   }
 
   /// Warns about each property name of a features layer that no feature has.
-  mutating func checkProperties(of collection: FeatureCollection, styling: Styling) {
+  mutating func checkProperties(of index: SourceIndex, styling: Styling) {
     var names: [(key: String, property: String)] = []
     switch styling {
     case .single(let s):
@@ -158,18 +167,18 @@ private struct LayerResolver {
       }
     }
     checkCommonProperties(&names)
-    check(names, in: collection)
+    check(names, in: index)
   }
 
   /// Warns about each property name of an annotation layer that no feature has.
-  mutating func checkProperties(of collection: FeatureCollection, annotation anno: AnnotationLayer) {
+  mutating func checkProperties(of index: SourceIndex, annotation anno: AnnotationLayer) {
     var names: [(key: String, property: String)] = [("textField", anno.textField)]
     if let a = anno.angleField { names.append(("angleField", a)) }
     for (i, s) in anno.sublayers.enumerated() {
       for c in s.filter.clauses { names.append(("sublayers[\(i)].where", c.property)) }
     }
     checkCommonProperties(&names)
-    check(names, in: collection)
+    check(names, in: index)
   }
 
   private func checkCommonProperties(_ names: inout [(key: String, property: String)]) {
@@ -180,23 +189,22 @@ private struct LayerResolver {
   /// Rule: a name is unknown when the source has features and none of them
   /// has a property of that name (of any value, null included). The hint is
   /// the closest existing name (case-insensitive edit distance at most 2).
-  /// A name used by several keys is one problem naming every key.
-  private mutating func check(_ names: [(key: String, property: String)], in collection: FeatureCollection) {
-    let features = collection.features + collection.withoutGeometry
-    guard !features.isEmpty else { return }
+  /// A name used by several keys is one problem naming every key. The
+  /// source's names are an aggregate of its index, gathered once.
+  private mutating func check(_ names: [(key: String, property: String)], in index: SourceIndex) {
+    let collection = index.collection
+    guard !collection.features.isEmpty || !collection.withoutGeometry.isEmpty else { return }
+    let known = index.propertyNames()
     var unknown: [(property: String, keys: [String])] = []
     for (key, property) in names {
       if let k = unknown.firstIndex(where: { $0.property == property }) {
         if !unknown[k].keys.contains(key) { unknown[k].keys.append(key) }
         continue
       }
-      if features.contains(where: { $0.properties.index(forKey: property) != nil }) { continue }
+      if known.set.contains(property) { continue }
       unknown.append((property, [key]))
     }
-    guard !unknown.isEmpty else { return }
-    var seen = Set<String>()
-    var all: [String] = []
-    for f in features { for k in f.properties.keys where seen.insert(k).inserted { all.append(k) } }
+    let all = known.ordered
     for u in unknown {
       let key = u.keys.joined(separator: ", ")
       state.add(.unknownProperty(key: key, property: u.property, suggestion: closestMatch(to: u.property, in: all, maxDistance: 2)))
@@ -226,34 +234,41 @@ private struct LayerResolver {
 
   /// Styles each feature with the first rule that takes it, leaves out other
   /// floors, and keeps the features whose symbols or label can reach the frame.
-  mutating func resolveFeatures(_ collection: FeatureCollection, styling: Styling) {
-    guard draws else {
-      if indexesTiedFeatures { for f in collection.features { tie(key(f), .notDrawn) } }
-      return
-    }
-    // Rules whose scale range excludes this scale can never match.
-    let rules: [Rule]
-    switch styling {
-    case .single(let s): rules = [Rule(style: s)]
-    case .rules(let all): rules = all.filter { $0.scaleRange.contains(viewport.scale) }
-    }
+  ///
+  /// Only the features the source's index returns are looked at: those whose
+  /// bounds, grown by the farthest any feature's symbols and label can reach
+  /// at this scale, meet the frame. Every other feature would fail the exact
+  /// test in `add` (its own reach is no farther), so the drawables are the
+  /// same as a scan's, in feature order. Features on other floors are
+  /// counted over the whole source, once per floor (`otherFloorCount`).
+  mutating func resolveFeatures(_ index: SourceIndex, styling: Styling) {
+    guard draws else { return }
+    let rules = rulesInScale(styling)
     // Per rule: its icon and how far its symbols reach (logical pixels).
     var reaches: [Double] = []
     for r in rules { reaches.append(SymbolReach.style(r.style, icon: icon(of: r.style.marker))) }
-    state.drawables.reserveCapacity(collection.features.count)
-    for feature in collection.features {
-      let key = key(feature)
-      if let floor = map.floor, let field = layer.floorField,
-        let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
-      {
-        state.features.otherFloor += 1
-        tie(key, .notDrawn)
-        continue
+    // The farthest any feature can reach: each rule's symbols, and its label
+    // at the source's largest text of the label's field.
+    var farthest = 0.0
+    for (r, rule) in rules.enumerated() {
+      var reach = reaches[r]
+      if let ls = rule.style.label {
+        let extent = index.textExtent(field: ls.field)
+        reach = Self.farther(reach, Self.textReachBound(extent, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset, advance: map.maxAdvance))
       }
-      guard let r = rules.firstIndex(where: { $0.filter.matches(feature.properties) }) else {
-        tie(key, .notDrawn)
-        continue
-      }
+      farthest = Self.farther(farthest, reach)
+    }
+    if let floor = map.floor, let field = layer.floorField {
+      state.features.otherFloor = index.otherFloorCount(field: field, floor: floor)
+    }
+    let features = index.collection.features
+    let candidates = index.features(near: viewport.extent, reach: farthest * viewport.unitsPerPixel)
+    state.examinedFeatures += candidates.count
+    state.drawables.reserveCapacity(candidates.count)
+    for position in candidates {
+      let feature = features[Int(position)]
+      if isOnOtherFloor(feature) { continue }
+      guard let r = rules.firstIndex(where: { $0.filter.matches(feature.properties) }) else { continue }
       let style = rules[r].style
       var reach = reaches[r]
       var label: LabelRequest? = nil
@@ -269,12 +284,95 @@ private struct LayerResolver {
         }
         label = request
       }
-      add(Drawable(geometry: feature.geometry, style: style, feature: key, label: label), reach: reach)
+      if case .drawable = add(Drawable(geometry: feature.geometry, style: style, feature: key(feature), label: label), reach: reach) {
+        drawnPositions.append(position)
+      }
     }
+  }
+
+  /// The rules that can match at this scale (one for a single style).
+  private func rulesInScale(_ styling: Styling) -> [Rule] {
+    switch styling {
+    case .single(let s): return [Rule(style: s)]
+    case .rules(let all): return all.filter { $0.scaleRange.contains(viewport.scale) }
+    }
+  }
+
+  /// True when the map has a floor and `feature` is on another (by the
+  /// layer's `floorField`).
+  private func isOnOtherFloor(_ feature: Feature) -> Bool {
+    guard let floor = map.floor, let field = layer.floorField else { return false }
+    return SourceIndex.isOnOtherFloor(feature, field: field, floor: floor)
+  }
+
+  /// `SymbolReach.text` for a field's largest text: no less than the reach of
+  /// any text of the field, because the rule grows with the extent when the
+  /// size and the advance are not negative (NaN otherwise: no bound).
+  private static func textReachBound(_ extent: TextExtent, size: Double, halo: Double, offset: (Double, Double) = (0, 0), advance: Double) -> Double {
+    guard size >= 0, advance >= 0 else { return .nan }
+    return SymbolReach.text(extent, size: size, halo: halo, offset: offset, advance: advance)
+  }
+
+  /// The larger reach; NaN when either is (a query then returns everything).
+  private static func farther(_ a: Double, _ b: Double) -> Double {
+    a.isNaN || b.isNaN ? .nan : max(a, b)
+  }
+
+  /// Records, for the ids this layer's view annotations name, what became
+  /// of their features (see `TiedFeature`), and every id of the source for
+  /// hints. Only the named ids' features are looked at, through the
+  /// source's id index: the first drawn wins, then any off the frame, then
+  /// any not drawn (on another floor, taken by no rule, without geometry).
+  mutating func tieFeatures(of index: SourceIndex, styling: Styling) {
+    guard let named = tiedIDs else { return }
+    let ids = index.featureIDs(field: layer.idField)
+    state.featureIDs = ids.sortedTexts
+    let features = index.collection.features
+    let rules = draws ? rulesInScale(styling) : []
+    for id in named {
+      guard let positions = ids.positions[id] else { continue }
+      var fate = TiedFeature.notDrawn
+      for p in positions where draws && Int(p) < features.count {
+        let f = features[Int(p)]
+        if f.geometry.isEmpty || isOnOtherFloor(f) || !rules.contains(where: { $0.filter.matches(f.properties) }) { continue }
+        if let k = drawableIndex(ofPosition: p) {
+          fate = .drawable(k)
+          break
+        }
+        fate = .offFrame
+      }
+      state.tiedFeatures[id] = fate
+    }
+  }
+
+  /// View annotations cannot name an annotation layer (the scene decoder
+  /// refuses it); for a scene built otherwise, the features of such a layer
+  /// without geometry are not drawn and its other features are not tied.
+  mutating func tieAnnotationFeatures(of index: SourceIndex) {
+    guard let named = tiedIDs else { return }
+    var fates: [FloorValue: TiedFeature] = [:]
+    for f in index.collection.withoutGeometry {
+      if let id = FeatureIDIndex.id(of: f, idField: layer.idField) { fates[id] = .notDrawn }
+    }
+    state.featureIDs = fates.keys.map(\.text).sorted()
+    for id in named { state.tiedFeatures[id] = fates[id] }
+  }
+
+  /// The index in `drawables` of the feature at `position` in the source's
+  /// `features`, when it is drawn.
+  private func drawableIndex(ofPosition position: Int32) -> Int? {
+    var low = 0
+    var high = drawnPositions.count
+    while low < high {
+      let mid = (low + high) / 2
+      if drawnPositions[mid] < position { low = mid + 1 } else { high = mid }
+    }
+    return low < drawnPositions.count && drawnPositions[low] == position ? low : nil
   }
 
   /// Graphics: each with its own style, left out on other floors.
   mutating func resolveGraphics(_ graphics: [Graphic]) {
+    defer { keepNamedTies() }
     state.features.total = graphics.count
     for (i, g) in graphics.enumerated() {
       let key = FeatureKey(id: g.id.map(FloorValue.init), index: i)
@@ -288,37 +386,32 @@ private struct LayerResolver {
         continue
       }
       let reach = SymbolReach.style(g.style, icon: icon(of: g.style.marker))
-      add(Drawable(geometry: g.geometry.projected(to: viewport.projection), style: g.style, feature: key, label: nil), reach: reach)
+      tie(key, add(Drawable(geometry: g.geometry.projected(to: viewport.projection), style: g.style, feature: key, label: nil), reach: reach))
     }
   }
 
   /// The feature's key: the layer's `idField` property (else the GeoJSON `id`)
   /// and its index.
   private func key(_ f: Feature) -> FeatureKey {
-    let id = (layer.idField.flatMap { f.properties[$0] } ?? f.id).flatMap(FloorValue.init(json:))
-    return FeatureKey(id: id, index: f.index)
+    FeatureKey(id: FeatureIDIndex.id(of: f, idField: layer.idField), index: f.index)
   }
 
-  /// Keeps `d` when its geometry, grown by `reach` logical pixels, meets the frame.
-  private mutating func add(_ d: Drawable, reach: Double) {
-    guard !d.geometry.isEmpty else {
-      tie(d.feature, .notDrawn)
-      return
-    }
+  /// Keeps `d` when its geometry, grown by `reach` logical pixels, meets the
+  /// frame (the exact test); returns what became of it.
+  @discardableResult
+  private mutating func add(_ d: Drawable, reach: Double) -> TiedFeature {
+    guard !d.geometry.isEmpty else { return .notDrawn }
     let grown = d.geometry.bounds.insetBy(-reach * viewport.unitsPerPixel)
-    guard grown.intersects(viewport.extent) else {
-      tie(d.feature, .offFrame)
-      return
-    }
-    tie(d.feature, .drawable(state.drawables.count))
+    guard grown.intersects(viewport.extent) else { return .offFrame }
     state.drawables.append(d)
+    return .drawable(state.drawables.count - 1)
   }
 
-  /// Records what became of a feature for view annotations tied to it. With
-  /// several features of one id, the first drawn one wins, then any off the
+  /// Records what became of a graphic for view annotations tied to it. With
+  /// several graphics of one id, the first drawn one wins, then any off the
   /// frame, then any not drawn.
   private mutating func tie(_ key: FeatureKey, _ fate: TiedFeature) {
-    guard indexesTiedFeatures, let id = key.id else { return }
+    guard tiedIDs != nil, let id = key.id else { return }
     func rank(_ f: TiedFeature) -> Int {
       switch f {
       case .drawable: return 2
@@ -328,6 +421,14 @@ private struct LayerResolver {
     }
     if let old = state.tiedFeatures[id], rank(old) >= rank(fate) { return }
     state.tiedFeatures[id] = fate
+  }
+
+  /// Keeps, of a graphics layer's tied graphics, those of the named ids,
+  /// and lists every id for hints.
+  private mutating func keepNamedTies() {
+    guard let named = tiedIDs else { return }
+    state.featureIDs = state.tiedFeatures.keys.map(\.text).sorted()
+    state.tiedFeatures = state.tiedFeatures.filter { named.contains($0.key) }
   }
 
   // MARK: - Annotation
@@ -359,12 +460,42 @@ private struct LayerResolver {
   /// frame, drawn or with the reason it is not (in this order: not visible,
   /// out of scale, the layer's opacity is 0, other floor, no text, too
   /// small, too large).
-  mutating func resolveAnnotations(_ collection: FeatureCollection, _ anno: AnnotationLayer) {
+  ///
+  /// Only the anchors the source's point index returns are looked at: those
+  /// within the farthest any text can reach at this scale (each sublayer's
+  /// size at the source's largest text, capped as each text is). Counts per
+  /// sublayer are over the whole source, once per filters and floor.
+  mutating func resolveAnnotations(_ index: SourceIndex, _ anno: AnnotationLayer) {
     let frame = viewport.extent
     let factor = anno.referenceScale / viewport.scale
-    for feature in collection.features {
+    let floorField = map.floor == nil ? nil : layer.floorField
+    let counts = index.sublayerCounts(anno.sublayers.map(\.filter), floorField: floorField, floor: map.floor)
+    for s in state.sublayers.indices {
+      state.sublayers[s].features.total = counts.total[s]
+      // Counted, as for features layers, only where the layer draws.
+      if draws {
+        state.sublayers[s].features.otherFloor = counts.otherFloor[s]
+        state.features.otherFloor += counts.otherFloor[s]
+      }
+    }
+    let extent = index.textExtent(field: anno.textField)
+    var farthest = 0.0
+    for sub in anno.sublayers {
+      let bound = Self.textReachBound(extent, size: sub.style.size * factor, halo: (sub.style.halo?.width ?? 0) * factor, advance: map.maxAdvance)
+      farthest = Self.farther(farthest, bound.isNaN ? bound : min(bound, Self.maxListedReach))
+    }
+    let anchors = index.annotationPoints(near: frame.insetBy(-(farthest * viewport.unitsPerPixel)))
+    let features = index.collection.features
+    var next = 0
+    while next < anchors.count {
+      let position = anchors[next].feature
+      // This feature's anchors: anchors[next..<end], in part order.
+      var end = next + 1
+      while end < anchors.count && anchors[end].feature == position { end += 1 }
+      defer { next = end }
+      state.examinedFeatures += 1
+      let feature = features[position]
       guard let s = anno.sublayers.firstIndex(where: { $0.filter.matches(feature.properties) }) else { continue }
-      state.sublayers[s].features.total += 1
       let style = anno.sublayers[s].style
       var hidden: AnnotationHiddenReason? = nil
       let sublayer = state.sublayers[s].status
@@ -375,16 +506,7 @@ private struct LayerResolver {
       } else if !draws {
         hidden = .transparent
       }
-      if let floor = map.floor, let field = layer.floorField,
-        let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
-      {
-        // Counted, as for features layers, only where the layer draws.
-        if draws {
-          state.sublayers[s].features.otherFloor += 1
-          state.features.otherFloor += 1
-        }
-        hidden = hidden ?? .floor
-      }
+      if isOnOtherFloor(feature) { hidden = hidden ?? .floor }
       let text = MapResolver.text(feature.properties[anno.textField])
       // Size and halo scale with the map: `x × referenceScale / scale`.
       let size = style.size * factor
@@ -413,10 +535,12 @@ private struct LayerResolver {
       let reach = min(SymbolReach.text(text ?? "", size: size, halo: halo, advance: map.maxAdvance), Self.maxListedReach) * viewport.unitsPerPixel
       let grown = frame.insetBy(-reach)
       let key = key(feature)
-      for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
+      for a in anchors[next..<end] {
+        let p = feature.geometry.points[a.part]
+        guard grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) else { continue }
         state.annotations.append(
           AnnotationText(
-            feature: key, part: part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo,
+            feature: key, part: a.part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo,
             hidden: hidden))
       }
     }

@@ -46,20 +46,15 @@ public enum SymbolReach {
   /// width plus height bounds it), plus one em of slack for glyph overhangs,
   /// the halo and the offset.
   static func text(_ text: String, size: Double, halo: Double, offset: (Double, Double) = (0, 0), advance: Double) -> Double {
-    var longest = 0
-    var lines = 1
-    var current = 0
-    for ch in text {
-      if ch == "\n" {
-        lines += 1
-        longest = max(longest, current)
-        current = 0
-      } else {
-        current += 1
-      }
-    }
-    longest = max(longest, current)
-    let ems = Double(longest) * advance + Double(lines) * lineHeightEms + 1
+    self.text(TextExtent(text), size: size, halo: halo, offset: offset, advance: advance)
+  }
+
+  /// The same reach for a text of `extent`. It grows with the extent's
+  /// longest line and line count (and every operation on them rounds
+  /// monotonically), so the extent of a field's largest texts bounds the
+  /// reach of each of them.
+  static func text(_ extent: TextExtent, size: Double, halo: Double, offset: (Double, Double) = (0, 0), advance: Double) -> Double {
+    let ems = Double(extent.longestLine) * advance + Double(extent.lines) * lineHeightEms + 1
     return size * ems + halo + abs(offset.0) + abs(offset.1)
   }
 

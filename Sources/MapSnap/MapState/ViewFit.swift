@@ -49,12 +49,13 @@ enum ViewFit {
         return g.geometry.projected(to: projection).bounds
       }
     case .features(let source, _):
-      guard case .success(let collection) = sources.load(source, projection: projection) else {
+      guard case .success(let index) = sources.indexed(source, projection: projection) else {
         throw fail("a layer whose source can be read", "layer \"\(layerID)\"")
       }
-      for f in collection.features where !f.geometry.isEmpty {
-        let fid = (layer.idField.flatMap { f.properties[$0] } ?? f.id).flatMap(FloorValue.init(json:))
-        if fid == id { return f.geometry.bounds }
+      // The source's id index lists the features of `id` in feature order.
+      let features = index.collection.features
+      for p in index.featureIDs(field: layer.idField).positions[id] ?? [] where Int(p) < features.count {
+        if !features[Int(p)].geometry.isEmpty { return features[Int(p)].geometry.bounds }
       }
     default:
       throw fail("a features or graphics layer", "layer \"\(layerID)\" (\(layer.kind.rawValue))")

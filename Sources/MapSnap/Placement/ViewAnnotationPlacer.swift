@@ -165,8 +165,7 @@ public struct ViewAnnotationPlacer {
       let layer = state.layers.first(where: { $0.id == layerID }), !layer.status.contains(.error),
       layer.tiedFeatures[featureID] == nil
     else { return nil }
-    let ids = layer.tiedFeatures.keys.map(\.text).sorted()
-    return .unknownFeature(layer: layerID, id: featureID, suggestion: closestMatch(to: featureID.text, in: ids, maxDistance: 2))
+    return .unknownFeature(layer: layerID, id: featureID, suggestion: closestMatch(to: featureID.text, in: layer.featureIDs, maxDistance: 2))
   }
 
   /// Where a drawn feature is annotated: the first of its points inside the

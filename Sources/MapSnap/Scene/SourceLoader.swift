@@ -1,57 +1,176 @@
 import Synchronization
 
 /// Loads the sources of a scene's layers, reading each file once even when
-/// several layers share it, and projecting it once per spatial reference.
-/// Thread-safe: batch workers share one loader; loads are serialised.
+/// several layers (or frames, or threads) share it, and projecting it once
+/// per spatial reference.
+///
+/// What it keeps, per file source (a `geojson` path, with its `crs` when it
+/// has one): the decoded features in degrees (WGS84, which is also the 4326
+/// map's projection), the features projected into each other map projection
+/// asked for, and with each a `SourceIndex`: spatial indexes built on first
+/// use and the dataset-wide counts and names a report gives. A failure (a
+/// missing or broken file) is kept too and reported the same each time.
+/// Inline `data` belongs to the scene and is not kept: it is projected each
+/// time and scanned (see `SourceIndex`).
+///
+/// Memory is bounded by `limitBytes`, counted approximately per source
+/// (`SourceIndex.approximateBytes`: features, properties, trees): past it,
+/// whole sources (every projection of a file) are dropped, least recently
+/// used first, and read again if asked for again, with the same results.
+/// The source being loaded is never dropped, so one source larger than the
+/// limit is still kept until another is loaded.
+///
+/// Thread-safe: frames rendered in parallel may share one loader. Each
+/// source and projection has its own slot, loaded under the slot's lock, so
+/// two threads asking for the same file at once decode it once (the second
+/// waits for the first), while different files load in parallel.
 public final class SourceLoader: Sendable {
+  /// The default `limitBytes`: 1 GiB, room for the decoded features of a few
+  /// hundred megabytes of GeoJSON (decoded features take one to three times
+  /// their file's size), far more than a batch of maps over a city needs.
+  public static let defaultLimitBytes = 1 << 30
+
+  /// The approximate bytes of decoded sources kept; past it the least
+  /// recently used are dropped.
+  public let limitBytes: Int
+
   private struct Key: Hashable {
+    /// `Source.cacheKey`.
     var path: String
+    /// nil for degrees (and for 4326 maps, whose units are degrees).
     var projection: MapProjection?
   }
 
-  private let cache = Mutex<[Key: Result<FeatureCollection, SourceError>]>([:])
+  /// One source in one projection, loaded once under its own lock.
+  private final class Slot: Sendable {
+    let value = Mutex<Result<SourceIndex, SourceError>?>(nil)
+  }
 
-  public init() {}
+  private struct Entry {
+    let slot: Slot
+    /// Approximate bytes once loaded (0 before).
+    var bytes = 0
+    /// `State.clock` when last asked for.
+    var lastUse: UInt64
+  }
+
+  private struct State {
+    var entries: [Key: Entry] = [:]
+    var clock: UInt64 = 0
+    var bytes = 0
+  }
+
+  private let state = Mutex<State>(State())
+  private let decodes = Atomic<Int>(0)
+
+  /// A loader that keeps about `limitBytes` of decoded sources at most.
+  public init(limitBytes: Int = SourceLoader.defaultLimitBytes) {
+    self.limitBytes = limitBytes
+  }
 
   /// The features of `source` in WGS84 degrees (`projection` nil) or in
   /// `projection`'s map units; files are read and decoded on first use.
   public func load(_ source: Source, projection: MapProjection? = nil) -> Result<FeatureCollection, SourceError> {
-    cache.withLock { cache in Self.load(source, projection: projection, cache: &cache) }
+    indexed(source, projection: projection).map(\.collection)
   }
 
-  private static func load(
-    _ source: Source, projection: MapProjection?, cache: inout [Key: Result<FeatureCollection, SourceError>]
-  ) -> Result<FeatureCollection, SourceError> {
+  /// The features of `source` in `projection`'s map units (degrees when nil)
+  /// with their index; kept for file sources, transient for inline data.
+  func indexed(_ source: Source, projection: MapProjection?) -> Result<SourceIndex, SourceError> {
+    // Degrees are the 4326 map's units: one entry serves both.
+    let projection = projection == .geographic ? nil : projection
+    guard let path = source.cacheKey else {
+      return make(source, projection: projection).map { SourceIndex($0, transient: true) }
+    }
+    return cached(Key(path: path, projection: projection)) {
+      if let projection {
+        // Projected from the degrees entry, itself kept.
+        return self.indexed(source, projection: nil).map { SourceIndex($0.collection.projected(to: projection)) }
+      }
+      return self.make(source, projection: nil).map { SourceIndex($0) }
+    }
+  }
+
+  /// How many files have been read and decoded (successfully or not) so far.
+  var decodeCount: Int { decodes.load(ordering: .relaxed) }
+
+  /// The approximate bytes of the sources kept now.
+  var keptBytes: Int { state.withLock { $0.bytes } }
+
+  /// The collection of `source` in `projection` (nil: degrees), made now;
+  /// an inner file of a re-projected source comes through the cache.
+  private func make(_ source: Source, projection: MapProjection?) -> Result<FeatureCollection, SourceError> {
+    let degrees: Result<FeatureCollection, SourceError>
     switch source {
-    case .reprojected(let inner, let crs):
-      let key = inner.cacheKey.map { Key(path: $0 + "\u{0}" + crs, projection: projection) }
-      if let key, let hit = cache[key] { return hit }
-      let result: Result<FeatureCollection, SourceError>
-      switch (load(inner, projection: nil, cache: &cache), CRSTransform.to84(from: crs)) {
-      case (.failure(let e), _): result = .failure(e)
-      case (_, .failure(let e)): result = .failure(.crs(e))
-      case (.success(let raw), .success(let t)):
-        let degrees = raw.toWGS84(t)
-        result = .success(projection.map { degrees.projected(to: $0) } ?? degrees)
-      }
-      if let key { cache[key] = result }
-      return result
     case .inline(let collection):
-      return .success(projection.map { collection.projected(to: $0) } ?? collection)
+      degrees = .success(collection)
     case .file(let shown, let resolved):
-      let path = source.cacheKey!
-      if let hit = cache[Key(path: path, projection: projection)] { return hit }
-      let degrees: Result<FeatureCollection, SourceError>
-      if let hit = cache[Key(path: path, projection: nil)] {
-        degrees = hit
-      } else {
-        degrees = Self.read(shown: shown, resolved: resolved)
-        cache[Key(path: path, projection: nil)] = degrees
+      decodes.add(1, ordering: .relaxed)
+      degrees = Self.read(shown: shown, resolved: resolved)
+    case .reprojected(let inner, let crs):
+      let raw = inner.cacheKey == nil ? make(inner, projection: nil) : indexed(inner, projection: nil).map(\.collection)
+      switch (raw, CRSTransform.to84(from: crs)) {
+      case (.failure(let e), _): degrees = .failure(e)
+      case (_, .failure(let e)): degrees = .failure(.crs(e))
+      case (.success(let raw), .success(let t)): degrees = .success(raw.toWGS84(t))
       }
-      guard let projection else { return degrees }
-      let result = degrees.map { $0.projected(to: projection) }
-      cache[Key(path: path, projection: projection)] = result
-      return result
+    }
+    guard let projection else { return degrees }
+    return degrees.map { $0.projected(to: projection) }
+  }
+
+  /// The entry for `key`, made by `make` on first use (by one thread; any
+  /// other asking meanwhile waits for it), then kept within the limit.
+  private func cached(_ key: Key, _ make: () -> Result<SourceIndex, SourceError>) -> Result<SourceIndex, SourceError> {
+    let slot = state.withLock { s in
+      s.clock += 1
+      if var e = s.entries[key] {
+        e.lastUse = s.clock
+        s.entries[key] = e
+        return e.slot
+      }
+      let slot = Slot()
+      s.entries[key] = Entry(slot: slot, lastUse: s.clock)
+      return slot
+    }
+    var made = false
+    let result = slot.value.withLock { value in
+      if let value { return value }
+      let r = make()
+      value = r
+      made = true
+      return r
+    }
+    if made {
+      let bytes: Int
+      switch result {
+      case .success(let index): bytes = index.approximateBytes(countingProperties: key.projection == nil)
+      case .failure: bytes = 256
+      }
+      keep(key, slot: slot, bytes: bytes)
+    }
+    return result
+  }
+
+  /// Counts the bytes of a loaded entry (unless it was dropped meanwhile),
+  /// then drops least recently used sources, other than `key`'s, until
+  /// the kept bytes are within the limit.
+  private func keep(_ key: Key, slot: Slot, bytes: Int) {
+    state.withLock { s in
+      guard var e = s.entries[key], e.slot === slot else { return }
+      e.bytes = bytes
+      s.entries[key] = e
+      s.bytes += bytes
+      while s.bytes > limitBytes {
+        // A source's last use is its most recently used projection's.
+        var lastUse: [String: UInt64] = [:]
+        for (k, e) in s.entries where k.path != key.path { lastUse[k.path] = max(lastUse[k.path] ?? 0, e.lastUse) }
+        guard let oldest = lastUse.min(by: { $0.value < $1.value })?.key else { break }
+        for (k, e) in s.entries where k.path == oldest {
+          s.bytes -= e.bytes
+          s.entries[k] = nil
+        }
+      }
     }
   }
 

@@ -1,0 +1,282 @@
+import Synchronization
+
+internal import _MapSnapRaster
+
+/// A decoded source in one projection (map units), with what frames ask of
+/// it worked out once and kept: spatial indexes, so that a frame touches only
+/// the features near it, and the dataset-wide counts and names a report
+/// gives, which do not depend on the frame.
+///
+/// - `features(near:reach:)`: a `PackedRTree` over each feature's geometry
+///   bounds (features without geometry are left out: nothing of them is drawn).
+/// - `annotationPoints(near:)`: a `PackedRTree` over every point of every
+///   feature (annotation anchors, one per part).
+/// - Aggregates, each per key it depends on: the property names
+///   (`propertyNames`), features on another floor (`otherFloorCount`, per
+///   floor field and floor), annotation sublayer counts (`sublayerCounts`, per
+///   list of `where` filters, floor field and floor), the largest text of a
+///   field (`textExtent`), and the feature ids (`featureIDs`, per id field).
+///
+/// Everything is built on first use, under the index's lock, so threads that
+/// share a `SourceLoader` build each part once and then read it without
+/// waiting on one another's queries.
+///
+/// A transient index (inline `data`, which the scene holds and the loader
+/// does not cache) builds no tree: it lives for one layer of one frame, where
+/// a scan is cheaper than building one, and its queries return every
+/// feature; the resolver's exact test then decides, as it does after a tree.
+final class SourceIndex: Sendable {
+  /// The features, in map units.
+  let collection: FeatureCollection
+  /// True when built for one use: queries scan instead of building a tree.
+  let isTransient: Bool
+
+  /// The property names of a source: each once, in the order first met
+  /// (features, then those without geometry), and as a set.
+  struct PropertyNames: Sendable {
+    var ordered: [String] = []
+    var set: Set<String> = []
+  }
+
+  /// Per annotation sublayer: the features its `where` takes (the first
+  /// sublayer that matches wins), and of those, the ones on another floor.
+  struct SublayerCounts: Sendable {
+    var total: [Int]
+    var otherFloor: [Int]
+  }
+
+  /// One annotation anchor: `collection.features[feature].geometry.points[part]`.
+  struct AnchorRef: Sendable {
+    var feature: Int
+    var part: Int
+  }
+
+  /// `where` filters as a key: equal when every clause names the same
+  /// property with equal values, so they take the same features.
+  private struct FiltersKey: Hashable {
+    let filters: [Filter]
+
+    static func == (a: FiltersKey, b: FiltersKey) -> Bool {
+      guard a.filters.count == b.filters.count else { return false }
+      for (x, y) in zip(a.filters, b.filters) {
+        guard x.clauses.count == y.clauses.count else { return false }
+        for (c, d) in zip(x.clauses, y.clauses) where c.property != d.property || c.values != d.values { return false }
+      }
+      return true
+    }
+
+    func hash(into h: inout Hasher) {
+      h.combine(filters.count)
+      for f in filters { for c in f.clauses { h.combine(c.property) } }
+    }
+  }
+
+  private struct FloorKey: Hashable {
+    var field: String
+    var floor: FloorValue
+  }
+
+  private struct SublayerKey: Hashable {
+    var filters: FiltersKey
+    var floor: FloorKey?
+  }
+
+  /// The point tree and, per entry, which feature and part it is. Entries
+  /// are numbered in feature then part order, so sorted numbers are in
+  /// drawing order.
+  private struct PointIndex: Sendable {
+    var tree: PackedRTree
+    var feature: [Int32]
+    var part: [Int32]
+  }
+
+  private struct Built: Sendable {
+    var featureTree: PackedRTree?
+    var points: PointIndex?
+    var names: PropertyNames?
+    var otherFloor: [FloorKey: Int] = [:]
+    var sublayers: [SublayerKey: SublayerCounts] = [:]
+    var texts: [String: TextExtent] = [:]
+    var ids: [String?: FeatureIDIndex] = [:]
+  }
+
+  private let built = Mutex<Built>(Built())
+
+  init(_ collection: FeatureCollection, transient: Bool = false) {
+    self.collection = collection
+    self.isTransient = transient
+  }
+
+  // MARK: - Spatial queries
+
+  /// Positions in `collection.features`, ascending (drawing order), of the
+  /// features whose geometry bounds grown by `reach` (map units) meet
+  /// `frame`, exactly as `bounds.insetBy(-reach).intersects(frame)` decides;
+  /// features without geometry are never returned. A transient index, or a
+  /// NaN reach (which no bound can be drawn from), returns every feature.
+  func features(near frame: Rect, reach: Double) -> [Int32] {
+    let n = collection.features.count
+    if isTransient || reach.isNaN { return (0..<Int32(n)).map { $0 } }
+    let tree = built.withLock { b in
+      if let t = b.featureTree { return t }
+      var entries: [(box: Rect, item: Int32)] = []
+      entries.reserveCapacity(n)
+      for (i, f) in collection.features.enumerated() where !f.geometry.isEmpty {
+        entries.append((f.geometry.bounds, Int32(i)))
+      }
+      let t = PackedRTree(entries)
+      b.featureTree = t
+      return t
+    }
+    var out: [Int32] = []
+    tree.query(frame, reach: reach, into: &out)
+    out.sort()
+    return out
+  }
+
+  /// The annotation anchors that lie in `frame` (boundaries included), in
+  /// feature then part order. A transient index, or a frame with a NaN side,
+  /// returns every anchor.
+  func annotationPoints(near frame: Rect) -> [AnchorRef] {
+    if isTransient || frame.minX.isNaN || frame.minY.isNaN || frame.maxX.isNaN || frame.maxY.isNaN {
+      var all: [AnchorRef] = []
+      for (i, f) in collection.features.enumerated() {
+        for part in f.geometry.points.indices { all.append(AnchorRef(feature: i, part: part)) }
+      }
+      return all
+    }
+    let index = built.withLock { b in
+      if let p = b.points { return p }
+      var entries: [(box: Rect, item: Int32)] = []
+      var feature: [Int32] = []
+      var part: [Int32] = []
+      for (i, f) in collection.features.enumerated() {
+        for (k, p) in f.geometry.points.enumerated() {
+          entries.append((Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), Int32(feature.count)))
+          feature.append(Int32(i))
+          part.append(Int32(k))
+        }
+      }
+      let p = PointIndex(tree: PackedRTree(entries), feature: feature, part: part)
+      b.points = p
+      return p
+    }
+    var hits: [Int32] = []
+    index.tree.query(frame, reach: 0, into: &hits)
+    hits.sort()
+    var out: [AnchorRef] = []
+    out.reserveCapacity(hits.count)
+    for h in hits { out.append(AnchorRef(feature: Int(index.feature[Int(h)]), part: Int(index.part[Int(h)]))) }
+    return out
+  }
+
+  // MARK: - Aggregates
+
+  /// Every property name of the source, features without geometry included.
+  func propertyNames() -> PropertyNames {
+    built.withLock { b in
+      if let names = b.names { return names }
+      var names = PropertyNames()
+      for list in [collection.features, collection.withoutGeometry] {
+        for f in list {
+          for pair in f.properties.pairs where names.set.insert(pair.key).inserted { names.ordered.append(pair.key) }
+        }
+      }
+      b.names = names
+      return names
+    }
+  }
+
+  /// How many features (with geometry) have a `field` value that is a floor
+  /// other than `floor`. Features without the field are on every floor.
+  func otherFloorCount(field: String, floor: FloorValue) -> Int {
+    built.withLock { b in
+      let key = FloorKey(field: field, floor: floor)
+      if let n = b.otherFloor[key] { return n }
+      var n = 0
+      for f in collection.features where Self.isOnOtherFloor(f, field: field, floor: floor) { n += 1 }
+      b.otherFloor[key] = n
+      return n
+    }
+  }
+
+  /// Per sublayer (one filter each): the features with geometry it takes,
+  /// and of those the ones on another floor than `floor` by `floorField`
+  /// (none when either is nil).
+  func sublayerCounts(_ filters: [Filter], floorField: String?, floor: FloorValue?) -> SublayerCounts {
+    let floorKey: FloorKey? = if let floorField, let floor { FloorKey(field: floorField, floor: floor) } else { nil }
+    return built.withLock { b in
+      let key = SublayerKey(filters: FiltersKey(filters: filters), floor: floorKey)
+      if let c = b.sublayers[key] { return c }
+      var c = SublayerCounts(total: Array(repeating: 0, count: filters.count), otherFloor: Array(repeating: 0, count: filters.count))
+      for f in collection.features {
+        guard let s = filters.firstIndex(where: { $0.matches(f.properties) }) else { continue }
+        c.total[s] += 1
+        if let floorKey, Self.isOnOtherFloor(f, field: floorKey.field, floor: floorKey.floor) { c.otherFloor[s] += 1 }
+      }
+      b.sublayers[key] = c
+      return c
+    }
+  }
+
+  /// The largest text of `field` over the features with geometry, as
+  /// `MapResolver.text` reads it: the longest line of any and the most lines
+  /// of any (at least an empty line, so it bounds a missing text too).
+  func textExtent(field: String) -> TextExtent {
+    built.withLock { b in
+      if let e = b.texts[field] { return e }
+      var e = TextExtent.empty
+      for f in collection.features {
+        if let t = MapResolver.text(f.properties[field]) { e.include(TextExtent(t)) }
+      }
+      b.texts[field] = e
+      return e
+    }
+  }
+
+  /// The feature ids under `idField` (nil: the GeoJSON `id`).
+  func featureIDs(field: String?) -> FeatureIDIndex {
+    built.withLock { b in
+      if let ids = b.ids[field] { return ids }
+      let ids = FeatureIDIndex(collection, idField: field)
+      b.ids[field] = ids
+      return ids
+    }
+  }
+
+  /// True when `f` has a `field` value naming a floor other than `floor`.
+  static func isOnOtherFloor(_ f: Feature, field: String, floor: FloorValue) -> Bool {
+    guard let value = f.properties[field].flatMap(FloorValue.init(json:)) else { return false }
+    return value != floor
+  }
+
+  // MARK: - Memory
+
+  /// Bytes this index will hold, roughly, once its trees are built: the
+  /// features (their properties only when `countingProperties`: a projected
+  /// copy shares them with the source in degrees) and about 48 bytes per
+  /// feature and per point for the trees.
+  func approximateBytes(countingProperties: Bool) -> Int {
+    var n = 256
+    for list in [collection.features, collection.withoutGeometry] {
+      for f in list {
+        let g = f.geometry
+        n += MemoryLayout<Feature>.stride + 48
+        n += g.points.count * (MemoryLayout<Point>.stride + 48)
+        for l in g.lines { n += 32 + l.count * MemoryLayout<Point>.stride }
+        for p in g.polygons {
+          n += 32
+          for r in p { n += 32 + r.count * MemoryLayout<Point>.stride }
+        }
+        guard countingProperties else { continue }
+        n += 32 + f.properties.count * MemoryLayout<(key: String, value: JSONValue)>.stride
+        for pair in f.properties.pairs {
+          // Strings of up to 15 UTF-8 bytes are stored inline.
+          if pair.key.utf8.count > 15 { n += 32 + pair.key.utf8.count }
+          if case .string(let s) = pair.value, s.utf8.count > 15 { n += 32 + s.utf8.count }
+        }
+      }
+    }
+    return n
+  }
+}

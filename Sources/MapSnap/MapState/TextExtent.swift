@@ -1,0 +1,42 @@
+/// How much room a text block takes before it is laid out, in characters:
+/// its longest line and its number of lines. `SymbolReach.text` turns it into
+/// a distance; a source keeps the largest of a field's texts so that a frame
+/// can bound the reach of every label without reading them all.
+struct TextExtent: Sendable, Hashable {
+  /// Characters (grapheme clusters) in the longest line.
+  var longestLine: Int
+  /// Lines: line breaks (`\n`) plus one.
+  var lines: Int
+
+  /// The extent of no text at all: an empty line.
+  static let empty = TextExtent(longestLine: 0, lines: 1)
+
+  init(longestLine: Int, lines: Int) {
+    self.longestLine = longestLine
+    self.lines = lines
+  }
+
+  /// The extent of `text`.
+  init(_ text: String) {
+    var longest = 0
+    var lines = 1
+    var current = 0
+    for ch in text {
+      if ch == "\n" {
+        lines += 1
+        longest = max(longest, current)
+        current = 0
+      } else {
+        current += 1
+      }
+    }
+    self.init(longestLine: max(longest, current), lines: lines)
+  }
+
+  /// Grows to hold `other` too: the longer line and the more lines (the
+  /// two may come from different texts, so the result bounds both).
+  mutating func include(_ other: TextExtent) {
+    longestLine = max(longestLine, other.longestLine)
+    lines = max(lines, other.lines)
+  }
+}

@@ -1,0 +1,347 @@
+import _MapSnapRaster
+
+@testable import MapSnap
+
+/// What the resolver decided for one features or annotation layer, in a
+/// form that compares whole: the reference below and `MapResolver` must give
+/// equal prints for every frame.
+struct LayerPrint: Equatable, CustomStringConvertible {
+  var id: String
+  var problems: [LayerProblem] = []
+  var counts = FeatureCounts()
+  var sublayers: [FeatureCounts] = []
+  var drawables: [DrawablePrint] = []
+  var annotations: [AnnotationPrint] = []
+  /// The fates of the ids view annotations name.
+  var tied: [FloorValue: TiedFeature] = [:]
+  /// Every id of the source, sorted.
+  var featureIDs: [String] = []
+
+  var description: String {
+    "\(id): \(problems.count) problems, \(counts), \(drawables.count) drawables, \(annotations.count) annotations, tied \(tied)"
+  }
+
+  /// The print of a layer as `MapResolver` left it.
+  init(_ l: LayerState) {
+    id = l.id
+    problems = l.problems
+    counts = l.features
+    sublayers = l.sublayers.map(\.features)
+    drawables = l.drawables.map(DrawablePrint.init)
+    annotations = l.annotations.map(AnnotationPrint.init)
+    tied = l.tiedFeatures
+    featureIDs = l.featureIDs
+  }
+
+  init(id: String) { self.id = id }
+}
+
+/// A drawable's key, its style's look (enough to tell the rules of a test
+/// scene apart), its label, and its geometry's bounds and size.
+struct DrawablePrint: Equatable {
+  var feature: FeatureKey
+  var fill: Color?
+  var stroke: Color?
+  var strokeWidth: Double
+  var labelText: String?
+  var labelSkip: LabelHiddenReason?
+  var bounds: Rect
+  var points: Int
+
+  init(_ d: Drawable) {
+    feature = d.feature
+    fill = d.style.fill
+    stroke = d.style.stroke
+    strokeWidth = d.style.strokeWidth
+    labelText = d.label?.text
+    labelSkip = d.label?.skip
+    bounds = d.geometry.bounds
+    points = d.geometry.pointCount
+  }
+}
+
+/// Every field of an annotation text.
+struct AnnotationPrint: Equatable {
+  var feature: FeatureKey
+  var part: Int
+  var sublayer: Int
+  var point: Point
+  var text: String
+  var angle: Double
+  var size: Double
+  var haloWidth: Double
+  var hidden: AnnotationHiddenReason?
+
+  init(_ t: AnnotationText) {
+    feature = t.feature
+    part = t.part
+    sublayer = t.sublayer
+    point = t.point
+    text = t.text
+    angle = t.angle
+    size = t.size
+    haloWidth = t.haloWidth
+    hidden = t.hidden
+  }
+}
+
+/// The resolution of features and annotation layers as it was before
+/// sources were indexed: every feature of the source looked at, every count
+/// and name gathered by a scan, every feature tied by a scan. A reference
+/// for the index, written out again from the pre-index `MapResolver`.
+struct ScanReference {
+  let scene: Scene
+  let viewport: Viewport
+  let floor: FloorValue?
+  let maxAdvance: Double
+
+  /// Prints of every features and annotation layer of the scene.
+  func resolve(sources: SourceLoader, icons: IconCache) -> [LayerPrint] {
+    var tied: [String: Set<FloorValue>] = [:]
+    for a in scene.viewAnnotations { if case .feature(let layer, let id) = a.target { tied[layer, default: []].insert(id) } }
+    var out: [LayerPrint] = []
+    for layer in scene.layers {
+      let shown = layer.visible && layer.scaleRange.contains(viewport.scale)
+      let draws = shown && DisplayList.groupAlpha(layer.opacity) > 0
+      var l = Layer(print: LayerPrint(id: layer.id), reference: self, layer: layer, draws: draws, tied: tied[layer.id])
+      switch layer.content {
+      case .features(let source, let styling):
+        if let c = l.load(source, sources) {
+          l.checkProperties(c, styling: styling)
+          l.resolveFeatures(c, styling: styling, icons: icons)
+        }
+      case .annotation(let anno):
+        l.print.sublayers = Array(repeating: FeatureCounts(), count: anno.sublayers.count)
+        if let c = l.load(anno.source, sources) {
+          l.checkProperties(c, annotation: anno)
+          l.resolveAnnotations(c, anno)
+        }
+      default: continue
+      }
+      // Every id was tied: keep the named ones' fates, list every id.
+      l.print.featureIDs = l.allTied.keys.map(\.text).sorted()
+      for id in tied[layer.id] ?? [] { l.print.tied[id] = l.allTied[id] }
+      if tied[layer.id] == nil { l.print.featureIDs = [] }
+      out.append(l.print)
+    }
+    return out
+  }
+
+  private struct Layer {
+    var print: LayerPrint
+    let reference: ScanReference
+    let layer: MapSnap.Layer
+    let draws: Bool
+    let tied: Set<FloorValue>?
+    var allTied: [FloorValue: TiedFeature] = [:]
+    var drawableCount = 0
+
+    init(print: LayerPrint, reference: ScanReference, layer: MapSnap.Layer, draws: Bool, tied: Set<FloorValue>?) {
+      self.print = print
+      self.reference = reference
+      self.layer = layer
+      self.draws = draws
+      self.tied = tied
+    }
+
+    var viewport: Viewport { reference.viewport }
+
+    mutating func load(_ source: Source, _ sources: SourceLoader) -> FeatureCollection? {
+      switch sources.load(source, projection: viewport.projection) {
+      case .failure(let error):
+        print.problems.append(.source(error))
+        return nil
+      case .success(let c):
+        print.counts.total = c.features.count + c.invalidCount + c.unlocatedCount + c.unprojectableCount
+        print.counts.invalid = c.invalidCount
+        if c.unprojectableCount > 0, case .reprojected(_, let crs) = source {
+          print.problems.append(.unprojectable(count: c.unprojectableCount, crs: crs))
+        }
+        for f in c.withoutGeometry { tie(f, .notDrawn) }
+        if c.invalidCount > 0 { print.problems.append(.invalidFeatures(count: c.invalidCount, samples: c.invalidSamples)) }
+        return c
+      }
+    }
+
+    mutating func checkProperties(_ c: FeatureCollection, styling: Styling) {
+      var names: [(key: String, property: String)] = []
+      switch styling {
+      case .single(let s):
+        if let label = s.label { names.append(("style.label.field", label.field)) }
+      case .rules(let rules):
+        for (i, r) in rules.enumerated() {
+          for clause in r.filter.clauses { names.append(("rules[\(i)].where", clause.property)) }
+          if let label = r.style.label { names.append(("rules[\(i)].style.label.field", label.field)) }
+        }
+      }
+      check(names, c)
+    }
+
+    mutating func checkProperties(_ c: FeatureCollection, annotation anno: AnnotationLayer) {
+      var names: [(key: String, property: String)] = [("textField", anno.textField)]
+      if let a = anno.angleField { names.append(("angleField", a)) }
+      for (i, s) in anno.sublayers.enumerated() {
+        for clause in s.filter.clauses { names.append(("sublayers[\(i)].where", clause.property)) }
+      }
+      check(names, c)
+    }
+
+    private mutating func check(_ given: [(key: String, property: String)], _ c: FeatureCollection) {
+      var names = given
+      if let f = layer.floorField { names.append(("floorField", f)) }
+      if let f = layer.idField { names.append(("idField", f)) }
+      let features = c.features + c.withoutGeometry
+      guard !features.isEmpty else { return }
+      var unknown: [(property: String, keys: [String])] = []
+      for (key, property) in names {
+        if let k = unknown.firstIndex(where: { $0.property == property }) {
+          if !unknown[k].keys.contains(key) { unknown[k].keys.append(key) }
+          continue
+        }
+        if features.contains(where: { $0.properties.index(forKey: property) != nil }) { continue }
+        unknown.append((property, [key]))
+      }
+      guard !unknown.isEmpty else { return }
+      var seen = Set<String>()
+      var all: [String] = []
+      for f in features { for k in f.properties.keys where seen.insert(k).inserted { all.append(k) } }
+      for u in unknown {
+        print.problems.append(
+          .unknownProperty(key: u.keys.joined(separator: ", "), property: u.property, suggestion: closestMatch(to: u.property, in: all, maxDistance: 2)))
+      }
+    }
+
+    mutating func resolveFeatures(_ c: FeatureCollection, styling: Styling, icons: IconCache) {
+      guard draws else {
+        for f in c.features { tie(f, .notDrawn) }
+        return
+      }
+      let rules: [Rule]
+      switch styling {
+      case .single(let s): rules = [Rule(style: s)]
+      case .rules(let all): rules = all.filter { $0.scaleRange.contains(viewport.scale) }
+      }
+      var reaches: [Double] = []
+      for r in rules {
+        var icon: RasterImage? = nil
+        if let path = r.style.marker?.icon, case .success(let image) = icons.image(atPath: path) { icon = image }
+        reaches.append(SymbolReach.style(r.style, icon: icon))
+      }
+      for feature in c.features {
+        if let floor = reference.floor, let field = layer.floorField,
+          let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
+        {
+          print.counts.otherFloor += 1
+          tie(feature, .notDrawn)
+          continue
+        }
+        guard let r = rules.firstIndex(where: { $0.filter.matches(feature.properties) }) else {
+          tie(feature, .notDrawn)
+          continue
+        }
+        let style = rules[r].style
+        var reach = reaches[r]
+        var label: LabelRequest? = nil
+        if let ls = style.label {
+          let text = MapResolver.text(feature.properties[ls.field])
+          var request = LabelRequest(style: ls, text: text, skip: nil)
+          if text == nil {
+            request.skip = .noText
+          } else if ls.size * viewport.pixelRatio < FontLibrary.minTextSize {
+            request.skip = .tooSmall
+          } else {
+            reach = max(reach, SymbolReach.text(text!, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset, advance: reference.maxAdvance))
+          }
+          label = request
+        }
+        guard !feature.geometry.isEmpty else {
+          tie(feature, .notDrawn)
+          continue
+        }
+        guard feature.geometry.bounds.insetBy(-reach * viewport.unitsPerPixel).intersects(viewport.extent) else {
+          tie(feature, .offFrame)
+          continue
+        }
+        tie(feature, .drawable(drawableCount))
+        drawableCount += 1
+        print.drawables.append(DrawablePrint(Drawable(geometry: feature.geometry, style: style, feature: key(feature), label: label)))
+      }
+    }
+
+    mutating func resolveAnnotations(_ c: FeatureCollection, _ anno: AnnotationLayer) {
+      let frame = viewport.extent
+      let factor = anno.referenceScale / viewport.scale
+      let layerInScale = layer.scaleRange.contains(viewport.scale)
+      for feature in c.features {
+        guard let s = anno.sublayers.firstIndex(where: { $0.filter.matches(feature.properties) }) else { continue }
+        print.sublayers[s].total += 1
+        let sub = anno.sublayers[s]
+        let style = sub.style
+        var hidden: AnnotationHiddenReason? = nil
+        if !sub.visible || !layer.visible {
+          hidden = .notVisible
+        } else if !layerInScale || !sub.scaleRange.contains(viewport.scale) {
+          hidden = .outOfScale
+        } else if !draws {
+          hidden = .transparent
+        }
+        if let floor = reference.floor, let field = layer.floorField,
+          let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
+        {
+          if draws {
+            print.sublayers[s].otherFloor += 1
+            print.counts.otherFloor += 1
+          }
+          hidden = hidden ?? .floor
+        }
+        let text = MapResolver.text(feature.properties[anno.textField])
+        let size = style.size * factor
+        let halo = (style.halo?.width ?? 0) * factor
+        let device = size * viewport.pixelRatio
+        let invisibleHalo = (style.halo?.color.a ?? 0) == 0 || halo <= 0
+        if text == nil {
+          hidden = hidden ?? .noText
+        } else if style.color.a == 0 && invisibleHalo {
+          hidden = hidden ?? .transparent
+        } else if device < FontLibrary.minTextSize {
+          hidden = hidden ?? .tooSmall
+        } else if device > FontLibrary.maxTextSize {
+          hidden = hidden ?? .tooLarge
+        }
+        var angle = 0.0
+        if let field = anno.angleField, let v = feature.properties[field] {
+          switch v {
+          case .number(let n) where n.isFinite: angle = n
+          case .string(let t): angle = Double(t).flatMap { $0.isFinite ? $0 : nil } ?? 0
+          default: break
+          }
+        }
+        let reach = min(SymbolReach.text(text ?? "", size: size, halo: halo, advance: reference.maxAdvance), 65536) * viewport.unitsPerPixel
+        let grown = frame.insetBy(-reach)
+        for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
+          let t = AnnotationText(
+            feature: key(feature), part: part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo, hidden: hidden)
+          print.annotations.append(AnnotationPrint(t))
+        }
+      }
+    }
+
+    private func key(_ f: Feature) -> FeatureKey {
+      FeatureKey(id: (layer.idField.flatMap { f.properties[$0] } ?? f.id).flatMap(FloorValue.init(json:)), index: f.index)
+    }
+
+    /// (The key is worked out only for tied layers: the scan is slow enough.)
+    private mutating func tie(_ f: Feature, _ fate: TiedFeature) {
+      guard tied != nil, let id = key(f).id else { return }
+      func rank(_ f: TiedFeature) -> Int {
+        switch f {
+        case .drawable: return 2
+        case .offFrame: return 1
+        case .notDrawn: return 0
+        }
+      }
+      if let old = allTied[id], rank(old) >= rank(fate) { return }
+      allTied[id] = fate
+    }
+  }
+}
