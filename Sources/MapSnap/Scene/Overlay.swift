@@ -134,11 +134,14 @@ extension Scene {
         out.features.append(Feature(id: nil, properties: JSONObject(), geometry: g.geometry, index: i))
       }
     case .features(let source, _):
-      guard case .success(let collection) = sources.load(source) else {
+      guard case .success(let index) = sources.indexed(source, projection: nil) else {
         throw fail("a layer whose source can be read", "layer \"\(layerID)\"")
       }
-      for f in collection.features where (layer.idField.flatMap { f.properties[$0] } ?? f.id).flatMap(FloorValue.init(json:)) == id {
-        out.features.append(f)
+      // The source's id index lists the features of `id` in feature order
+      // (positions past `features` are features without geometry).
+      let features = index.collection.features
+      for p in index.featureIDs(field: layer.idField).positions[id] ?? [] where Int(p) < features.count {
+        out.features.append(features[Int(p)])
       }
     default:
       throw fail("a features or graphics layer", "layer \"\(layerID)\" (\(layer.kind.rawValue))")
