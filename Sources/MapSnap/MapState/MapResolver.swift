@@ -254,7 +254,8 @@ private struct LayerResolver {
       var reach = reaches[r]
       if let ls = rule.style.label {
         let extent = index.textExtent(field: ls.field)
-        reach = Self.farther(reach, Self.textReachBound(extent, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset, advance: map.maxAdvance))
+        let text = Self.textReachBound(extent, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset, advance: map.maxAdvance)
+        reach = Self.farther(reach, text)
       }
       farthest = Self.farther(farthest, reach)
     }
@@ -308,7 +309,9 @@ private struct LayerResolver {
   /// `SymbolReach.text` for a field's largest text: no less than the reach of
   /// any text of the field, because the rule grows with the extent when the
   /// size and the advance are not negative (NaN otherwise: no bound).
-  private static func textReachBound(_ extent: TextExtent, size: Double, halo: Double, offset: (Double, Double) = (0, 0), advance: Double) -> Double {
+  private static func textReachBound(
+    _ extent: TextExtent, size: Double, halo: Double, offset: (Double, Double) = (0, 0), advance: Double
+  ) -> Double {
     guard size >= 0, advance >= 0 else { return .nan }
     return SymbolReach.text(extent, size: size, halo: halo, offset: offset, advance: advance)
   }
@@ -386,7 +389,8 @@ private struct LayerResolver {
         continue
       }
       let reach = SymbolReach.style(g.style, icon: icon(of: g.style.marker))
-      tie(key, add(Drawable(geometry: g.geometry.projected(to: viewport.projection), style: g.style, feature: key, label: nil), reach: reach))
+      let drawable = Drawable(geometry: g.geometry.projected(to: viewport.projection), style: g.style, feature: key, label: nil)
+      tie(key, add(drawable, reach: reach))
     }
   }
 
@@ -481,7 +485,8 @@ private struct LayerResolver {
     let extent = index.textExtent(field: anno.textField)
     var farthest = 0.0
     for sub in anno.sublayers {
-      let bound = Self.textReachBound(extent, size: sub.style.size * factor, halo: (sub.style.halo?.width ?? 0) * factor, advance: map.maxAdvance)
+      let halo = (sub.style.halo?.width ?? 0) * factor
+      let bound = Self.textReachBound(extent, size: sub.style.size * factor, halo: halo, advance: map.maxAdvance)
       farthest = Self.farther(farthest, bound.isNaN ? bound : min(bound, Self.maxListedReach))
     }
     let anchors = index.annotationPoints(near: frame.insetBy(-(farthest * viewport.unitsPerPixel)))
