@@ -43,6 +43,19 @@ private func channels(_ p: UInt32) -> [Int] {
     #expect(cache.loadCount == 1)
   }
 
+  @Test func cacheKeepsAtMostItsLimit() throws {
+    let folder = temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let cache = IconCache(maximumIcons: 2)
+    for name in ["a", "b", "c"] { try writePNG(folder + "/\(name).png", width: 1, height: 1, pixel: 0xFF00_00FF) }
+    for name in ["a", "b", "c"] { _ = try cache.image(atPath: folder + "/\(name).png").get() }
+    #expect(cache.loadCount == 3)
+    _ = try cache.image(atPath: folder + "/c.png").get()  // still kept
+    #expect(cache.loadCount == 3)
+    _ = try cache.image(atPath: folder + "/a.png").get()  // the oldest was dropped: read again
+    #expect(cache.loadCount == 4)
+  }
+
   @Test func cacheIsSafeFromManyThreads() throws {
     let cache = IconCache()
     let path = Repository.root + "/Golden/icons/valve.png"

@@ -9,18 +9,28 @@ import Synchronization
 /// is decoded under the cache's lock, so two callers never decode it twice. A failure
 /// is cached too: a missing or broken file is reported with the same `PNGError` every
 /// time it is asked for, without reading it again.
+///
+/// Bounded: at most `maximumIcons` files are kept (a batch whose lines each
+/// name another icon does not grow without end); past that the oldest entry
+/// is dropped and read again if asked for again, with the same result.
 public final class IconCache: Sendable {
-  private let entries = Mutex<[String: Result<RasterImage, PNGError>]>([:])
+  private let entries = Mutex<(byPath: [String: Result<RasterImage, PNGError>], order: [String])>(([:], []))
   private let decodes = Atomic<Int>(0)
+  /// Icons kept at most.
+  public let maximumIcons: Int
 
-  public init() {}
+  /// A cache of at most `maximumIcons` icons (256 by default: icons are
+  /// small, and a map rarely names more).
+  public init(maximumIcons: Int = 256) {
+    self.maximumIcons = max(1, maximumIcons)
+  }
 
   /// The icon at `path` (already resolved against the scene file's folder), decoded
   /// through `PNGDecoder.decode(contentsOf:)` on first use, with its colour
   /// premultiplied. Errors are those of the decoder, e.g. `PNGError.fileNotFound(path:)`.
   public func image(atPath path: String) -> Result<RasterImage, PNGError> {
     entries.withLock { entries in
-      if let cached = entries[path] { return cached }
+      if let cached = entries.byPath[path] { return cached }
       decodes.add(1, ordering: .relaxed)
       let result: Result<RasterImage, PNGError>
       do throws(PNGError) {
@@ -29,7 +39,9 @@ public final class IconCache: Sendable {
       } catch {
         result = .failure(error)
       }
-      entries[path] = result
+      entries.byPath[path] = result
+      entries.order.append(path)
+      if entries.order.count > maximumIcons { entries.byPath[entries.order.removeFirst()] = nil }
       return result
     }
   }
