@@ -194,6 +194,24 @@ import _MapSnapTestSupport
     #expect((near.state.layers[0].tiles?.drawn ?? 0) > 0)
   }
 
+  /// The cache keeps at most its byte limit of decoded tiles: with room for
+  /// two 256-px tiles, two of the first frame's four are dropped, so a
+  /// larger frame around it decodes two more than with an ample cache.
+  @Test func theCacheKeepsAtMostItsLimit() throws {
+    let sc = try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)])
+    func decodes(limit: Int) throws -> Int {
+      let cache = TileCache(limitBytes: limit)
+      _ = try FramePlan.make(sc, tiles: cache)
+      let before = cache.decodeCount
+      let larger = try FramePlan.make(sc, overrides: ViewOverrides(size: (1024, 1024)), tiles: cache)
+      #expect((larger.state.layers[0].tiles?.drawn ?? 0) > 4)
+      return cache.decodeCount - before
+    }
+    let ample = try decodes(limit: TileCache.defaultLimitBytes)
+    let tight = try decodes(limit: 2 * (256 * 256 * 4 + 128))
+    #expect(tight == ample + 2, "two of the first frame's tiles were dropped and read again")
+  }
+
   /// One cache for many frames: each tile is decoded once.
   @Test func aSharedCacheDecodesEachTileOnce() throws {
     let cache = TileCache()

@@ -21,8 +21,9 @@ internal import _MapSnapRaster
 /// is recorded and the others go on.
 ///
 /// Memory is bounded by the caches' limits (`BatchRunner.keptScenes`
-/// scenes, `SourceLoader`'s, `TileCache.maximumTiles` tiles and its mosaics)
-/// plus one frame per job; lines are streamed from the manifest.
+/// scenes, `SourceLoader.limitBytes`, `TileCache.limitBytes` and its
+/// mosaics, `IconCache.maximumIcons`) plus one frame per job; lines are
+/// streamed from the manifest.
 public final class BatchRunner: Sendable {
   public let manifest: ManifestReader
   public let options: BatchOptions

@@ -17,8 +17,10 @@ enum DecodedTile: Sendable {
 /// frames over one basemap opens its MBTiles connection and decodes each tile
 /// a single time. Thread-safe; tiles of one request are decoded in parallel.
 ///
-/// Bounded: at most `maximumTiles` decoded tiles are kept (256 × 256 tiles
-/// take 256 KiB each); past that the oldest are dropped.
+/// Bounded: decoded tiles take at most `limitBytes` (4 bytes per pixel: a
+/// 256 × 256 tile takes 256 KiB, so the default 256 MiB keeps 1,024 of
+/// them); past that the oldest are dropped, and read again if asked for
+/// again. Stitched mosaics add at most `keptMosaics` × 64 MiB.
 public final class TileCache: Sendable {
   private struct Key: Hashable {
     var source: TileSourceSpec
@@ -31,6 +33,8 @@ public final class TileCache: Sendable {
     var sources: [TileSourceSpec: Result<TileSource, TileError>] = [:]
     var tiles: [Key: CachedTile] = [:]
     var order: [Key] = []
+    /// Bytes of the kept tiles' pixels.
+    var keptBytes = 0
     var mosaics: [MosaicKey: Mosaic] = [:]
     var mosaicOrder: [MosaicKey] = []
   }
@@ -54,6 +58,12 @@ public final class TileCache: Sendable {
   struct CachedTile: Sendable {
     var tile: DecodedTile
     var digest: String
+
+    /// What keeping it costs: its pixels, plus a small entry.
+    var bytes: Int {
+      if case .image(let p) = tile { return p.count * 4 + 128 }
+      return 128
+    }
   }
 
   /// A stitched mosaic and what became of its tiles.
@@ -88,10 +98,15 @@ public final class TileCache: Sendable {
 
   private let state = Mutex<State>(State())
   private let decodes = Atomic<Int>(0)
-  public let maximumTiles: Int
+  /// Bytes of decoded tiles kept at most.
+  public let limitBytes: Int
 
-  public init(maximumTiles: Int = 4096) {
-    self.maximumTiles = max(16, maximumTiles)
+  /// The default limit: 256 MiB, 1,024 tiles of 256 × 256 pixels, more than
+  /// a batch of frames over one city needs at once.
+  public static let defaultLimitBytes = 256 << 20
+
+  public init(limitBytes: Int = TileCache.defaultLimitBytes) {
+    self.limitBytes = max(0, limitBytes)
   }
 
   /// The opened source of `spec`, opened on first use (a failure is kept too).
@@ -148,13 +163,15 @@ public final class TileCache: Sendable {
         if s.tiles[key] == nil {
           s.tiles[key] = result[i]
           s.order.append(key)
+          s.keptBytes += result[i].bytes
         }
       }
-      if s.order.count > maximumTiles {
-        let drop = s.order.count - maximumTiles
-        for key in s.order.prefix(drop) { s.tiles[key] = nil }
-        s.order.removeFirst(drop)
+      var drop = 0
+      while s.keptBytes > limitBytes && drop < s.order.count {
+        s.keptBytes -= s.tiles.removeValue(forKey: s.order[drop])?.bytes ?? 0
+        drop += 1
       }
+      s.order.removeFirst(drop)
     }
     return result
   }
