@@ -187,11 +187,7 @@ public struct ManifestReader: Sendable {
     if r.has("padding") { o.padding = try scenes.decodePadding(r) }
     if let fit = r.object["fit"] {
       if r.has("bounds") { throw r.conflict("bounds", "fit") }
-      let fr = try ObjectReader(fit, at: JSONPath().key("fit"), file: file, what: "the feature to fit", allowed: ["layer", "id"])
-      guard let layer = try fr.string("layer", nonEmpty: true) else { throw fr.missing("layer", "a layer id") }
-      guard let idValue = fr.object["id"] else { throw fr.missing("id", "a feature id (string or number)") }
-      guard let id = FloorValue(json: idValue) else { throw fr.invalid("id", expected: "a feature id (a string or a number)", found: idValue) }
-      o.fit = (layer, id)
+      o.fit = try scenes.decodeFeatureReference(fit, at: JSONPath().key("fit"), what: "the feature to fit")
     }
     var overlays: [Overlay] = []
     if let list = r.object["overlays"] {

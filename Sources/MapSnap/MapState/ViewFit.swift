@@ -28,38 +28,11 @@ enum ViewFit {
   }
 
   /// The bounds, in map units, of the first feature of `layer` whose id is
-  /// `id` (the layer's `idField` property, else the GeoJSON `id`; a
-  /// graphic's `id`), any geometry.
+  /// `id` (`FeatureLookup`), any geometry.
   /// - Throws: `SceneError` at `fit` when there is no such layer or feature.
   static func featureBounds(
     _ layerID: String, _ id: FloorValue, in scene: Scene, projection: MapProjection, sources: SourceLoader
   ) throws(SceneError) -> Rect {
-    func fail(_ expected: String, _ found: String, hint: String? = nil) -> SceneError {
-      SceneError(file: scene.file, path: "fit", kind: .invalidValue, expected: expected, found: found, hint: hint)
-    }
-    guard let layer = scene.layers.first(where: { $0.id == layerID }) else {
-      let ids = scene.layers.map(\.id)
-      throw fail(
-        "the id of a features or graphics layer (\(ids.joined(separator: ", ")))", "\"\(layerID)\"",
-        hint: closestMatch(to: layerID, in: ids).map { "did you mean \"\($0)\"?" })
-    }
-    switch layer.content {
-    case .graphics(let graphics):
-      if let g = graphics.first(where: { $0.id.map(FloorValue.init) == id }), !g.geometry.isEmpty {
-        return g.geometry.projected(to: projection).bounds
-      }
-    case .features(let source, _):
-      guard case .success(let index) = sources.indexed(source, projection: projection) else {
-        throw fail("a layer whose source can be read", "layer \"\(layerID)\"")
-      }
-      // The source's id index lists the features of `id` in feature order.
-      let features = index.collection.features
-      for p in index.featureIDs(field: layer.idField).positions[id] ?? [] where Int(p) < features.count {
-        if !features[Int(p)].geometry.isEmpty { return features[Int(p)].geometry.bounds }
-      }
-    default:
-      throw fail("a features or graphics layer", "layer \"\(layerID)\" (\(layer.kind.rawValue))")
-    }
-    throw fail("the id of a feature with geometry in layer \"\(layerID)\"", "\"\(id.text)\"")
+    try FeatureLookup.features(layerID, id, in: scene, projection: projection, sources: sources, path: "fit")[0].geometry.bounds
   }
 }

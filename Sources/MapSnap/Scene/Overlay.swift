@@ -104,7 +104,9 @@ extension Scene {
         c.features = [f]
         source = .inline(c)
       case .highlight(let layer, let id):
-        source = .inline(try highlighted(layer, id, sources: sources, path: "overlays[\(i)].highlight"))
+        var c = FeatureCollection()
+        c.features = try FeatureLookup.features(layer, id, in: self, projection: nil, sources: sources, path: "overlays[\(i)].highlight")
+        source = .inline(c)
       case .geojson(let s):
         source = s
       }
@@ -114,39 +116,5 @@ extension Scene {
     }
     scene.contentDigest = sha.hexDigest()
     return scene
-  }
-
-  /// The features of layer `layerID` whose id is `id`, in degrees.
-  private func highlighted(_ layerID: String, _ id: FloorValue, sources: SourceLoader, path: String) throws(SceneError) -> FeatureCollection {
-    func fail(_ expected: String, _ found: String, hint: String? = nil) -> SceneError {
-      SceneError(file: file, path: path, kind: .invalidValue, expected: expected, found: found, hint: hint)
-    }
-    guard let layer = layers.first(where: { $0.id == layerID }) else {
-      let ids = layers.map(\.id)
-      throw fail(
-        "the id of a features or graphics layer (\(ids.joined(separator: ", ")))", "\"\(layerID)\"",
-        hint: closestMatch(to: layerID, in: ids).map { "did you mean \"\($0)\"?" })
-    }
-    var out = FeatureCollection()
-    switch layer.content {
-    case .graphics(let graphics):
-      for (i, g) in graphics.enumerated() where g.id.map(FloorValue.init) == id {
-        out.features.append(Feature(id: nil, properties: JSONObject(), geometry: g.geometry, index: i))
-      }
-    case .features(let source, _):
-      guard case .success(let index) = sources.indexed(source, projection: nil) else {
-        throw fail("a layer whose source can be read", "layer \"\(layerID)\"")
-      }
-      // The source's id index lists the features of `id` in feature order
-      // (positions past `features` are features without geometry).
-      let features = index.collection.features
-      for p in index.featureIDs(field: layer.idField).positions[id] ?? [] where Int(p) < features.count {
-        out.features.append(features[Int(p)])
-      }
-    default:
-      throw fail("a features or graphics layer", "layer \"\(layerID)\" (\(layer.kind.rawValue))")
-    }
-    guard !out.features.isEmpty else { throw fail("the id of a feature in layer \"\(layerID)\"", "\"\(id.text)\"") }
-    return out
   }
 }

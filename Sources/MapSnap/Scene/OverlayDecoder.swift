@@ -69,13 +69,7 @@ public struct OverlayDecoder {
       return Overlay(target: .marker(lon: at[0], lat: at[1], label: label), style: style, digestKey: key + " " + String(describing: style))
     case "highlight":
       let r = try ObjectReader(value, at: jsonPath, file: file, what: "a highlight overlay", allowed: ["highlight", "color", "width", "style"])
-      let t = try ObjectReader(
-        object["highlight"]!, at: jsonPath.key("highlight"), file: file, what: "the feature to highlight", allowed: ["layer", "id"])
-      guard let layer = try t.string("layer", nonEmpty: true) else { throw t.missing("layer", "a layer id") }
-      guard let idValue = object["highlight"]?["id"] else { throw t.missing("id", "a feature id (string or number)") }
-      guard let id = FloorValue(json: idValue) else {
-        throw t.invalid("id", expected: "a feature id (a string or a number)", found: idValue)
-      }
+      let (layer, id) = try decoder.decodeFeatureReference(object["highlight"]!, at: jsonPath.key("highlight"), what: "the feature to highlight")
       let style = try shapeStyle(r, object, at: jsonPath)
       return Overlay(
         target: .highlight(layer: layer, id: id), style: style,
@@ -153,6 +147,18 @@ public struct OverlayDecoder {
     // A highlighted id given on the command line matches a numeric id too:
     // `FloorValue` compares canonical text ("7" equals 7).
     return try decode(.object(json), at: option)
+  }
+}
+
+extension SceneDecoder {
+  /// `{"layer": ID, "id": FEATURE_ID}`: one feature of a layer, as `fit` (a
+  /// batch line's) and highlight overlays name it.
+  func decodeFeatureReference(_ value: JSONValue, at path: JSONPath, what: String) throws(SceneError) -> (layer: String, id: FloorValue) {
+    let r = try ObjectReader(value, at: path, file: file, what: what, allowed: ["layer", "id"])
+    guard let layer = try r.string("layer", nonEmpty: true) else { throw r.missing("layer", "a layer id") }
+    guard let idValue = r.object["id"] else { throw r.missing("id", "a feature id (string or number)") }
+    guard let id = FloorValue(json: idValue) else { throw r.invalid("id", expected: "a feature id (a string or a number)", found: idValue) }
+    return (layer, id)
   }
 }
 

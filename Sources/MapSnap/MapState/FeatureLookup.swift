@@ -1,0 +1,46 @@
+/// Finds one layer's features by id: the rule `fit` (section 7) and
+/// highlight overlays (`Overlay`) share.
+enum FeatureLookup {
+  /// The features of layer `layerID` whose id is `id` (the layer's
+  /// `idField` property, else the GeoJSON `id`; for graphics, the graphic's
+  /// `id`) and whose geometry is not empty, in feature order, in
+  /// `projection`'s map units (degrees when nil). File sources are looked up
+  /// through their id index, not scanned.
+  /// - Throws: `SceneError` at `path` when the scene has no features or
+  ///   graphics layer `layerID` (with the closest id as a hint), its source
+  ///   cannot be read, or no feature with geometry has that id.
+  static func features(
+    _ layerID: String, _ id: FloorValue, in scene: Scene, projection: MapProjection?, sources: SourceLoader, path: String
+  ) throws(SceneError) -> [Feature] {
+    func fail(_ expected: String, _ found: String, hint: String? = nil) -> SceneError {
+      SceneError(file: scene.file, path: path, kind: .invalidValue, expected: expected, found: found, hint: hint)
+    }
+    guard let layer = scene.layers.first(where: { $0.id == layerID }) else {
+      let ids = scene.layers.map(\.id)
+      throw fail(
+        "the id of a features or graphics layer (\(ids.joined(separator: ", ")))", "\"\(layerID)\"",
+        hint: closestMatch(to: layerID, in: ids).map { "did you mean \"\($0)\"?" })
+    }
+    var found: [Feature] = []
+    switch layer.content {
+    case .graphics(let graphics):
+      for (i, g) in graphics.enumerated() where g.id.map(FloorValue.init) == id && !g.geometry.isEmpty {
+        let geometry = projection.map { g.geometry.projected(to: $0) } ?? g.geometry
+        found.append(Feature(id: nil, properties: JSONObject(), geometry: geometry, index: i))
+      }
+    case .features(let source, _):
+      guard case .success(let index) = sources.indexed(source, projection: projection) else {
+        throw fail("a layer whose source can be read", "layer \"\(layerID)\"")
+      }
+      // Positions past `features` are features without geometry.
+      let features = index.collection.features
+      for p in index.featureIDs(field: layer.idField).positions[id] ?? [] where Int(p) < features.count {
+        if !features[Int(p)].geometry.isEmpty { found.append(features[Int(p)]) }
+      }
+    default:
+      throw fail("a features or graphics layer", "layer \"\(layerID)\" (\(layer.kind.rawValue))")
+    }
+    guard !found.isEmpty else { throw fail("the id of a feature with geometry in layer \"\(layerID)\"", "\"\(id.text)\"") }
+    return found
+  }
+}
