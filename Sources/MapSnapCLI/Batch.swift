@@ -87,14 +87,18 @@ struct Batch: ParsableCommand {
       throw ExitStatus.renderFailed
     }
     let result = progress.finish(seconds: monotonicSeconds() - started)
+    var written = true
     if let summary {
-      writeSummary(
+      written = writeSummary(
         BatchSummary(manifest: manifest, options: options, frames: counted.frames, outcomes: result.outcomes, seconds: result.seconds), to: summary)
     }
-    if result.failed > 0 { throw ExitStatus.renderFailed }
+    // A summary that could not be written is a failure of the work too.
+    if result.failed > 0 || !written { throw ExitStatus.renderFailed }
   }
 
-  private func writeSummary(_ s: BatchSummary, to path: String) {
+  /// Writes the summary (staged and renamed); false, with the error printed, when it cannot.
+  @discardableResult
+  private func writeSummary(_ s: BatchSummary, to path: String) -> Bool {
     var bytes = JSONWriter().writeBytes(s.json)
     bytes.append(10)
     do {
@@ -106,7 +110,9 @@ struct Batch: ParsableCommand {
       }
     } catch {
       printError("error: --summary: \(error)")
+      return false
     }
+    return true
   }
 }
 

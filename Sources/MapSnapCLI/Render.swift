@@ -72,7 +72,8 @@ struct Render: ParsableCommand {
     // renamed into place only when all of them were written.
     var staged: [FileIO.StagedFile] = []
     do {
-      let png = try snapshot.pngData(options: compression == .fast ? .fast : .small)
+      let png = try snapshot.pngData(
+        options: compression == .fast ? .fast : .small, report: report == nil ? nil : (reportDetail == .full ? .full : .counts))
       var reportBytes: [UInt8]? = nil
       if report != nil {
         reportBytes = JSONWriter().writeBytes(snapshot.report(detail: reportDetail == .full ? .full : .counts))

@@ -113,10 +113,7 @@ struct ViewOptions: ParsableArguments {
       throw ExitStatus.invalidScene
     }
     for w in plan.warnings { printError("warning: \(w)") }
-    if !plan.text.missingCodePoints.isEmpty {
-      let names = plan.text.missingCodePoints.map { "U+" + String($0.value, radix: 16, uppercase: true) }
-      printError("warning: no font covers \(names.joined(separator: ", ")); those characters are not drawn (add a font with --font-dir)")
-    }
+    if let w = plan.missingCodePointsWarning { printError("warning: \(w)") }
     return plan
   }
 

@@ -21,7 +21,7 @@ struct BatchCommandTests {
   /// The single-frame command line of each manifest line.
   static let single: [(output: String, arguments: [String])] = [
     ("a.png", []),
-    ("b.png", ["--scale", "1500", "--size", "120x90"]),
+    ("b.png", ["--scale", "1500", "--size", "120x90", "--report", "single-b.json"]),
     ("c.png", ["--marker", "24.94,60.17|label:Here"]),
     ("d.png", ["--highlight", "areas:2|color:#06f"]),
     ("e.png", ["--center", "24.9401,60.1701", "--pixel-ratio", "2", "--geojson", "data/roads.geojson|width:5"]),
@@ -40,6 +40,7 @@ struct BatchCommandTests {
         #expect(try Files.read(dir + "/out/" + s.output) == (try Files.read(dir + "/single-" + s.output)), "\(s.output)")
       }
       #expect(Files.exists(dir + "/out/b.json"), "the report a line asks for")
+      #expect(try Files.read(dir + "/out/b.json") == (try Files.read(dir + "/single-b.json")))
       let summary = try JSONSerialization.jsonObject(with: Data(Files.read(dir + "/summary.json"))) as? [String: Any]
       let frames = summary?["frames"] as? [String: Any]
       #expect(frames?["rendered"] as? Int == 5 && frames?["failed"] as? Int == 0, "\(String(describing: summary))")
@@ -148,6 +149,46 @@ struct BatchCommandTests {
       // A source changes: the frames that read it are drawn again (all do).
       try Files.write(Fixture.roadsGeoJSON.replacingOccurrences(of: "60.16990", with: "60.16991"), to: dir + "/data/roads.geojson")
       #expect(try counts(["--compression", "small"]) == (5, 0))
+    }
+  }
+
+  @Test("--resume redraws a frame whose report detail changed; a report that cannot be written leaves no PNG")
+  func reportsAndResume() throws {
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir)
+      try Files.write(#"{"scene": "scene.json", "output": "out/b.png", "report": "out/b.json"}"# + "\n", to: dir + "/jobs.jsonl")
+      #expect(try CLI.run(["batch", "jobs.jsonl"], in: dir).status == 0)
+      let full = try Files.read(dir + "/out/b.json")
+      let again = try CLI.run(["batch", "jobs.jsonl", "--resume", "--report-detail", "counts"], in: dir)
+      #expect(again.status == 0 && again.stderr.contains("1 rendered"), "\(again)")
+      #expect(try Files.read(dir + "/out/b.json") != full, "the report in the new detail")
+      // The report's path is a folder: the frame fails and its PNG is not written.
+      try FileManager.default.removeItem(atPath: dir + "/out")
+      try FileManager.default.createDirectory(atPath: dir + "/out/b.json", withIntermediateDirectories: true)
+      let blocked = try CLI.run(["batch", "jobs.jsonl"], in: dir)
+      #expect(blocked.status == 1, "\(blocked)")
+      #expect(!Files.exists(dir + "/out/b.png"), "no PNG without its report")
+      // An unwritable summary is a failure too.
+      try FileManager.default.removeItem(atPath: dir + "/out/b.json")
+      let summary = try CLI.run(["batch", "jobs.jsonl", "--summary", "/proc/no-such/s.json"], in: dir)
+      #expect(summary.status == 1, "\(summary)")
+    }
+  }
+
+  @Test("an output that is a symbolic link is written through; overlay paths may be spelled any way")
+  func symlinksAndSpellings() throws {
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir)
+      try FileManager.default.createDirectory(atPath: dir + "/real", withIntermediateDirectories: true)
+      try Files.write("old", to: dir + "/real/t.png")
+      try FileManager.default.createSymbolicLink(atPath: dir + "/t.png", withDestinationPath: "real/t.png")
+      try Files.write(#"{"scene": "scene.json", "output": "t.png", "overlays": [{"geojson": "./data/../data/roads.geojson"}]}"# + "\n", to: dir + "/jobs.jsonl")
+      #expect(try CLI.run(["batch", "jobs.jsonl"], in: dir).status == 0)
+      let attributes = try FileManager.default.attributesOfItem(atPath: dir + "/t.png")
+      #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink, "the link stays a link")
+      let single = try CLI.run(["scene.json", "-o", "single.png", "--geojson", "data/roads.geojson"], in: dir)
+      #expect(single.status == 0, "\(single)")
+      #expect(try Files.read(dir + "/real/t.png") == (try Files.read(dir + "/single.png")), "same bytes, whatever the path's spelling")
     }
   }
 }

@@ -83,6 +83,34 @@ import _MapSnapTestSupport
     }
   }
 
+  @Test("the digest records the bytes a source was decoded from, even when the file changes later")
+  func digestFollowsDecodedBytes() throws {
+    try withTemporaryDirectory { dir in
+      try writeScene(in: dir)
+      let sources = SourceLoader()
+      let scene = try SceneLoader.load(path: dir + "/scene.json")
+      let before = InputDigest.of(try FramePlan.make(scene, sources: sources), encoding: .fast, files: FileDigests())
+      try Files.write(
+        #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [24.9401, 60.17]}}]}"#,
+        to: dir + "/data/p.geojson")
+      // The loader still draws what it decoded: so does the digest say.
+      #expect(InputDigest.of(try FramePlan.make(scene, sources: sources), encoding: .fast, files: FileDigests()) == before)
+      #expect(InputDigest.of(try FramePlan.make(scene, sources: SourceLoader()), encoding: .fast, files: FileDigests()) != before)
+    }
+  }
+
+  @Test("a report written beside the PNG, and its detail, are in the digest")
+  func digestFollowsReportDetail() throws {
+    try withTemporaryDirectory { dir in
+      try writeScene(in: dir)
+      let p = try plan(dir)
+      let none = InputDigest.of(p, encoding: .fast, files: FileDigests())
+      let full = InputDigest.of(p, encoding: .fast, report: .full, files: FileDigests())
+      let counts = InputDigest.of(p, encoding: .fast, report: .counts, files: FileDigests())
+      #expect(Set([none, full, counts]).count == 3)
+    }
+  }
+
   @Test("the PNG of a snapshot carries its digest")
   func snapshotCarriesDigest() throws {
     try withTemporaryDirectory { dir in

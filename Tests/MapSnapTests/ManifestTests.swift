@@ -58,7 +58,7 @@ import _MapSnapTestSupport
     #expect(message.contains("jobs.jsonl:3: centre: unknown key \"centre\""), "\(message)")
     #expect(message.contains("did you mean \"center\"?"), "\(message)")
     #expect(message.contains("jobs.jsonl:4: output: expected a path ending in .png"), "\(message)")
-    #expect(message.contains("jobs.jsonl:6: output:") && message.contains("line 1 writes too"), "\(message)")
+    #expect(message.contains("jobs.jsonl:6: output:") && message.contains("line 1's output too"), "\(message)")
     #expect(message.contains("jobs.jsonl:8:"), "\(message)")
     #expect(message.contains("no frame was drawn"), "\(message)")
   }
@@ -75,6 +75,7 @@ import _MapSnapTestSupport
       return
     }
     #expect(e.problems.map(\.line) == [2, 3])
+    #expect(e.description.contains("jobs.jsonl:2: report:") && e.description.contains("line 1's report"), "\(e.description)")
     #expect(e.description.contains("its own output"), "\(e.description)")
   }
 
@@ -91,6 +92,21 @@ import _MapSnapTestSupport
     #expect(throws: SceneError.self) { try d.decode(["marker": [1, 2], "style": ["size": 3], "color": "red"], at: "o") }
     #expect(throws: SceneError.self) { try d.decode(commandLine: "1,2|colour:red", kind: "marker") }
     #expect(throws: SceneError.self) { try d.decode(commandLine: "pois", kind: "highlight") }
+    // Sizes that would overflow the rasteriser are refused.
+    #expect(throws: SceneError.self) { try d.decode(commandLine: "1,2|size:1e300", kind: "marker") }
+    #expect(throws: SceneError.self) { try d.decode(["geojson": "a.geojson", "style": ["stroke": "red", "strokeWidth": 1e300]], at: "o") }
+  }
+
+  @Test("a marker overlay may be an icon, in both forms; the path's spelling does not change the digest")
+  func iconMarker() throws {
+    let d = OverlayDecoder(file: "jobs.jsonl", baseDirectory: "/data")
+    let json = try d.decode(["marker": [24.9, 60.1], "icon": "icons/valve.png", "size": 20], at: "overlays[0]")
+    #expect(json.style.marker?.icon == "/data/icons/valve.png")
+    #expect(json.style.marker?.size == 20)
+    let cli = try OverlayDecoder(file: "cli", baseDirectory: "").decode(commandLine: "24.9,60.1|icon:./icons/valve.png|size:20", kind: "marker")
+    #expect(cli.style.marker?.icon == "./icons/valve.png")
+    #expect(json.digestKey == cli.digestKey, "the icon's bytes, not its path, are in the digest")
+    #expect(throws: SceneError.self) { try d.decode(["marker": [1, 2], "icon": "a.png", "shape": "pin"], at: "o") }
   }
 
   @Test("a highlight draws the named feature above the scene; an unknown id is an error naming it")

@@ -233,16 +233,16 @@ private let conflictCases: [ErrorCase] = [
 private let styleCases: [ErrorCase] = [
   ErrorCase(
     "strokeWidth 6px", sceneWithStyle(#""stroke": "red", "strokeWidth": "6px""#), path: "layers[2].style.strokeWidth",
-    message: ["expected a width >= 0 in logical pixels", #"found string "6px""#]),
+    message: ["expected a width from 0 to 1000 logical pixels", #"found string "6px""#]),
   ErrorCase(
     "strokeWidth in a rule (the spec's example path)",
     sceneWithLayers(
       featuresLayer("a"), featuresLayer("b"),
       featuresLayer("c", ##""rules": [{"style": {"stroke": "#f4a", "strokeWidth": "6px"}}]"##)),
-    path: "layers[2].rules[0].style.strokeWidth", message: ["expected a width >= 0", #"found string "6px""#]),
+    path: "layers[2].rules[0].style.strokeWidth", message: ["expected a width from 0 to 1000", #"found string "6px""#]),
   ErrorCase(
     "strokeWidth negative", sceneWithStyle(#""strokeWidth": -1"#), path: "layers[2].style.strokeWidth",
-    message: ["expected a width >= 0", "found number -1"]),
+    message: ["expected a width from 0 to 1000", "found number -1"]),
   ErrorCase(
     "fill number", sceneWithStyle(#""fill": 12"#), path: "layers[2].style.fill",
     message: ["expected a colour: #rgb, #rrggbb", "found number 12"]),
@@ -268,7 +268,7 @@ private let styleCases: [ErrorCase] = [
     message: [#"found string "squar""#], hint: .exactly(#"did you mean "square"?"#)),
   ErrorCase(
     "miterLimit below 1", sceneWithStyle(#""miterLimit": 0.5"#), path: "layers[2].style.miterLimit",
-    message: ["expected a miter limit >= 1", "found number 0.5"]),
+    message: ["expected a miter limit from 1 to 100", "found number 0.5"]),
   ErrorCase(
     "strokeDash empty", sceneWithStyle(#""strokeDash": []"#), path: "layers[2].style.strokeDash",
     message: ["expected a non-empty array of lengths [on, off, …]", "found an empty array"]),
@@ -617,7 +617,7 @@ private let viewAnnotationCases: [ErrorCase] = [
     let error = try #require(decodeError(sceneWithStyle(#""strokeWidth": "6px""#)))
     #expect(
       error.description
-        == #"scenes/test.json: layers[2].style.strokeWidth: expected a width >= 0 in logical pixels, found string "6px""#)
+        == #"scenes/test.json: layers[2].style.strokeWidth: expected a width from 0 to 1000 logical pixels, found string "6px""#)
   }
 
   @Test func theFirstErrorInDocumentOrderWins() throws {
@@ -652,7 +652,7 @@ private let viewAnnotationCases: [ErrorCase] = [
   @Test func errorsCarryWhatWasExpectedAndWhatWasFound() throws {
     let width = try #require(decodeError(sceneWithStyle(#""strokeWidth": -1"#)))
     #expect(width.kind == .invalidValue)
-    #expect(width.expected == "a width >= 0 in logical pixels")
+    #expect(width.expected == "a width from 0 to 1000 logical pixels")
     #expect(width.found == "number -1")
     #expect(width.hint == nil)
 

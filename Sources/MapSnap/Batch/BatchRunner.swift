@@ -28,8 +28,8 @@ public final class BatchRunner: Sendable {
   public let manifest: ManifestReader
   public let options: BatchOptions
 
-  /// Parsed scenes kept (least recently used dropped): scenes are small, and
-  /// a batch usually shares a handful.
+  /// Parsed scenes kept (the oldest dropped first): scenes are small, and a
+  /// batch usually shares a handful.
   public static let keptScenes = 64
 
   private let sources = SourceLoader()
@@ -42,6 +42,9 @@ public final class BatchRunner: Sendable {
   public init(manifest: ManifestReader, options: BatchOptions) {
     self.manifest = manifest
     self.options = options
+    // Read the umask before any worker creates a folder (reading it means
+    // setting it for a moment).
+    _ = FileIO.processUmask
   }
 
   /// Renders the lines of this shard. `total` is the number of frames in the
@@ -55,11 +58,17 @@ public final class BatchRunner: Sendable {
     let reporting = Mutex<Void>(())
     var failure: ManifestError? = nil
     do throws(ManifestError) {
-      try manifest.forEachFrame(shard: options.shard) { line in
+      try manifest.forEachFrame(shard: options.shard) { number, decoded in
         slots.wait()
         group.enter()
         DispatchQueue.global().async {
-          let outcome = self.render(line)
+          let outcome: FrameOutcome
+          switch decoded {
+          case .success(let line): outcome = self.render(line)
+          case .failure(let error):
+            outcome = FrameOutcome(
+              line: number, output: "", status: .failed("the line changed after the manifest was checked: \(error.message)"), seconds: 0)
+          }
           reporting.withLock { _ in report(outcome) }
           slots.signal()
           group.leave()
@@ -92,15 +101,17 @@ public final class BatchRunner: Sendable {
       outcome.status = .failed(error.description)
       return outcome
     }
-    outcome.warnings = plan.warnings
+    outcome.warnings = plan.warnings + (plan.missingCodePointsWarning.map { [$0] } ?? [])
     if options.strict, let bad = plan.state.layers.first(where: { $0.status.contains(.error) }) {
       outcome.status = .failed("--strict: layer \"\(bad.id)\" could not be loaded; no output written")
       return outcome
     }
     var encoding = options.encoding
     encoding.threads = 1
-    let digest = InputDigest.of(plan, encoding: encoding, files: files)
-    if options.resume, Self.holds(digest, at: line.output), line.report.map({ access($0, F_OK) == 0 }) ?? true {
+    let digest = InputDigest.of(plan, encoding: encoding, report: line.report == nil ? nil : options.reportDetail, files: files)
+    if options.resume, Self.holds(digest, at: line.output),
+      line.report.map({ if case .regularFile = FileIO.writeTarget($0) { return true } else { return false } }) ?? true
+    {
       outcome.status = .skipped
       return outcome
     }
@@ -108,20 +119,34 @@ public final class BatchRunner: Sendable {
     var staged: [FileIO.StagedFile] = []
     do {
       let png = try snapshot.pngData(options: encoding, inputDigest: digest)
-      try FileIO.createParentDirectories(of: line.output)
-      staged.append(try FileIO.stage(png, for: line.output))
+      // The report is committed first and the PNG last: `--resume` trusts a
+      // PNG holding the digest, so it must never stand beside a stale report.
       if let report = line.report {
         var bytes = JSONWriter().writeBytes(snapshot.report(detail: options.reportDetail))
         bytes.append(10)
-        try FileIO.createParentDirectories(of: report)
-        staged.append(try FileIO.stage(bytes, for: report))
+        staged.append(try Self.stage(bytes, for: report))
       }
+      staged.append(try Self.stage(png, for: line.output))
       for file in staged { try file.commit() }
     } catch {
       for file in staged { file.discard() }
       outcome.status = .failed("cannot write: \(error)")
     }
     return outcome
+  }
+
+  /// `bytes` staged beside `path`: through a symbolic link to its file, as
+  /// the single-frame `-o` writes; missing folders are created.
+  static func stage(_ bytes: [UInt8], for path: String) throws(FileError) -> FileIO.StagedFile {
+    switch FileIO.writeTarget(path) {
+    case .regularFile(let resolved):
+      return try FileIO.stage(bytes, for: resolved)
+    case .new:
+      try FileIO.createParentDirectories(of: path)
+      return try FileIO.stage(bytes, for: path)
+    case .stream, .other:
+      throw FileError.failed(path: path, reason: "not a regular file (a folder, FIFO, device or socket)")
+    }
   }
 
   /// True when the PNG at `path` holds `digest` in its `mapsnap-inputs`

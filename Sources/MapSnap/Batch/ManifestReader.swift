@@ -41,10 +41,11 @@ public struct ManifestReader: Sendable {
     var unlisted = 0
     var frames = 0
     var inShard = 0
-    // Outputs by a 64-bit hash of their normalized path (bounded memory for
-    // millions of lines); a repeated hash is confirmed exactly afterwards.
-    var firstByHash: [UInt64: Int] = [:]
-    var candidates: [(first: Int, second: Int)] = []
+    // Written paths are compared in two steps so that memory stays at 8
+    // bytes per path for millions of lines: a 64-bit hash of each normalized
+    // path, sorted; only paths whose hash repeats are compared exactly, in a
+    // second reading.
+    var hashes: [UInt64] = []
     func problem(_ line: Int, _ error: SceneError) {
       if problems.count < Self.maximumListedProblems { problems.append(.init(line: line, error: error)) } else { unlisted += 1 }
     }
@@ -52,42 +53,31 @@ public struct ManifestReader: Sendable {
       frames += 1
       if (number - 1) % shard.count == shard.index { inShard += 1 }
       do throws(SceneError) {
-        let line = try decode(bytes, number: number)
-        for path in line.writtenPaths {
-          let h = Self.hash(path)
-          if let first = firstByHash[h] {
-            candidates.append((first, number))
-          } else {
-            firstByHash[h] = number
-          }
-        }
+        for w in try decode(bytes, number: number).writtenPaths { hashes.append(Self.hash(w.path)) }
       } catch {
         problem(number, error)
       }
     }
-    if !candidates.isEmpty {
-      // Exact check of the lines whose paths share a hash.
-      let wanted = Set(candidates.flatMap { [$0.first, $0.second] })
-      var paths: [Int: [String]] = [:]
+    hashes.sort()
+    var repeated = Set<UInt64>()
+    for i in hashes.indices.dropFirst() where hashes[i] == hashes[i - 1] { repeated.insert(hashes[i]) }
+    hashes = []
+    if !repeated.isEmpty {
+      var first: [String: (line: Int, key: String)] = [:]
       _ = try forEachLine { number, bytes in
-        if wanted.contains(number), let line = try? decode(bytes, number: number) { paths[number] = line.writtenPaths }
-      }
-      for (first, second) in candidates {
-        let a = paths[first] ?? []
-        let b = paths[second] ?? []
-        let same: String?
-        if first == second {
-          same = b.count == 2 && b[0] == b[1] ? b[0] : nil
-        } else {
-          same = b.first { a.contains($0) }
+        guard let line = try? decode(bytes, number: number) else { return }
+        for w in line.writtenPaths where repeated.contains(Self.hash(w.path)) {
+          guard let earlier = first[w.path] else {
+            first[w.path] = (number, w.key)
+            continue
+          }
+          let whose = earlier.line == number ? "its own \(earlier.key)" : "line \(earlier.line)'s \(earlier.key)"
+          problem(
+            number,
+            SceneError(
+              file: file, path: w.key, kind: .invalidValue, expected: "a path no other output or report of the manifest has",
+              found: "\"\(w.path)\", which is \(whose) too"))
         }
-        guard let same else { continue }
-        let what = first == second ? "its own output" : "line \(first)"
-        problem(
-          second,
-          SceneError(
-            file: file, path: "output", kind: .invalidValue, expected: "a path no other line writes",
-            found: "\"\(same)\", which \(what) writes too"))
       }
       problems.sort { $0.line < $1.line }
     }
@@ -95,13 +85,20 @@ public struct ManifestReader: Sendable {
     return (frames, inShard, lines)
   }
 
-  /// The decoded lines whose index is `shard.index` modulo `shard.count`,
-  /// in order, handed to `body` one by one (the manifest must have been
-  /// validated; an invalid line here is skipped).
-  public func forEachFrame(shard: (index: Int, count: Int) = (0, 1), _ body: (ManifestLine) -> Void) throws(ManifestError) {
+  /// The lines whose index is `shard.index` modulo `shard.count`, in
+  /// order, handed to `body` one by one with their number, decoded. The
+  /// manifest has been validated; a line that no longer decodes (the file
+  /// changed since) is handed over as its error, to be counted as failed.
+  public func forEachFrame(
+    shard: (index: Int, count: Int) = (0, 1), _ body: (Int, Result<ManifestLine, SceneError>) -> Void
+  ) throws(ManifestError) {
     _ = try forEachLine { number, bytes in
-      guard (number - 1) % shard.count == shard.index, let line = try? decode(bytes, number: number) else { return }
-      body(line)
+      guard (number - 1) % shard.count == shard.index else { return }
+      do throws(SceneError) {
+        body(number, .success(try decode(bytes, number: number)))
+      } catch {
+        body(number, .failure(error))
+      }
     }
   }
 
@@ -215,8 +212,8 @@ extension ManifestLine {
   /// The output and report, as absolute paths with `.` and `..` and repeated
   /// slashes removed (lexically: two spellings through a symbolic link are
   /// not caught).
-  var writtenPaths: [String] {
-    ([output] + (report.map { [$0] } ?? [])).map(Self.normalized)
+  var writtenPaths: [(key: String, path: String)] {
+    [("output", Self.normalized(output))] + (report.map { [("report", Self.normalized($0))] } ?? [])
   }
 
   static func normalized(_ path: String) -> String {

@@ -40,16 +40,19 @@ public enum PNGDecoder {
   ///   ``PNGError/fileReadFailed(path:reason:)`` if it cannot be read, and
   ///   otherwise the errors of ``decode(_:)``.
   public static func decode(contentsOf path: String) throws(PNGError) -> DecodedImage {
-    let bytes: [UInt8]
+    try decode(try read(path))
+  }
+
+  /// The bytes of the file at `path`, with the errors `decode(contentsOf:)` gives.
+  static func read(_ path: String) throws(PNGError) -> [UInt8] {
     do {
-      bytes = try FileIO.read(path)
+      return try FileIO.read(path)
     } catch {
       switch error {
       case .notFound: throw .fileNotFound(path: path)
       case .isDirectory, .failed: throw .fileReadFailed(path: path, reason: error.reason)
       }
     }
-    return try decode(bytes)
   }
 
   // MARK: - Implementation

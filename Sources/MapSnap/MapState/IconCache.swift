@@ -14,7 +14,7 @@ import Synchronization
 /// name another icon does not grow without end); past that the oldest entry
 /// is dropped and read again if asked for again, with the same result.
 public final class IconCache: Sendable {
-  private let entries = Mutex<(byPath: [String: Result<RasterImage, PNGError>], order: [String])>(([:], []))
+  private let entries = Mutex<(byPath: [String: (image: Result<RasterImage, PNGError>, digest: String)], order: [String])>(([:], []))
   private let decodes = Atomic<Int>(0)
   /// Icons kept at most.
   public let maximumIcons: Int
@@ -28,16 +28,21 @@ public final class IconCache: Sendable {
   /// The icon at `path` (already resolved against the scene file's folder), decoded
   /// through `PNGDecoder.decode(contentsOf:)` on first use, with its colour
   /// premultiplied. Errors are those of the decoder, e.g. `PNGError.fileNotFound(path:)`.
-  public func image(atPath path: String) -> Result<RasterImage, PNGError> {
+  public func image(atPath path: String) -> Result<RasterImage, PNGError> { entry(atPath: path).image }
+
+  /// The icon and the SHA-256 of the bytes it was decoded from (the error's
+  /// text when it could not be read or decoded): what `InputDigest` records.
+  public func entry(atPath path: String) -> (image: Result<RasterImage, PNGError>, digest: String) {
     entries.withLock { entries in
       if let cached = entries.byPath[path] { return cached }
       decodes.add(1, ordering: .relaxed)
-      let result: Result<RasterImage, PNGError>
+      let result: (image: Result<RasterImage, PNGError>, digest: String)
       do throws(PNGError) {
-        let decoded = try PNGDecoder.decode(contentsOf: path)
-        result = .success(RasterImage(straightRGBA: decoded.pixels, width: decoded.width, height: decoded.height))
+        let bytes = try PNGDecoder.read(path)
+        let decoded = try PNGDecoder.decode(bytes)
+        result = (.success(RasterImage(straightRGBA: decoded.pixels, width: decoded.width, height: decoded.height)), SHA256.hex(of: bytes))
       } catch {
-        result = .failure(error)
+        result = (.failure(error), "error: \(error)")
       }
       entries.byPath[path] = result
       entries.order.append(path)

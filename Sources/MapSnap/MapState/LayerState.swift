@@ -28,6 +28,10 @@ public struct LayerState: Sendable {
   public internal(set) var tiles: TileLayerState?
   /// For layers that view annotations name: what became of the feature of
   /// each id they name (absent when the source has no such id).
+  /// What the layer's source was, for the frame's `InputDigest`: the
+  /// SHA-256 of the file bytes decoded, or the load error; nil for layers
+  /// without a file source.
+  public internal(set) var sourceDigest: String?
   public internal(set) var tiedFeatures: [FloorValue: TiedFeature] = [:]
   /// For layers that view annotations name: every feature id of the source
   /// (or graphic id of the layer), as text, sorted; for "did you mean" hints.

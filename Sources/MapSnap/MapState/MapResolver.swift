@@ -76,6 +76,7 @@ public struct MapResolver {
       l = resolver.state
       l.attribution = layer.attribution ?? l.tiles?.attribution
       state.icons = resolver.loadedIcons
+      state.iconDigests.merge(resolver.loadedIconDigests) { a, _ in a }
       if shown && !l.status.contains(.error) { l.status.insert(.active) }
       state.layers.append(l)
     }
@@ -109,6 +110,8 @@ private struct LayerResolver {
   let tiedIDs: [FloorValue]?
   let icons: IconCache
   var loadedIcons: [String: RasterImage]
+  /// The digest of each icon file looked up (`IconCache.entry(atPath:)`).
+  var loadedIconDigests: [String: String] = [:]
   /// Icons already looked up for this layer (nil: failed).
   private var iconResults: [String: RasterImage?] = [:]
   /// For a features layer: each drawable's position in the source's
@@ -139,9 +142,11 @@ private struct LayerResolver {
     switch sources.indexed(source, projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))
+      if source.cacheKey != nil { state.sourceDigest = "error: \(error)" }
       return nil
     case .success(let index):
       let collection = index.collection
+      if source.cacheKey != nil { state.sourceDigest = collection.contentDigest }
       state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount + collection.unprojectableCount
       state.features.invalid = collection.invalidCount
       if collection.unprojectableCount > 0, case .reprojected(_, let crs) = source {
@@ -218,7 +223,9 @@ private struct LayerResolver {
   private mutating func icon(of marker: MarkerStyle?) -> RasterImage? {
     guard let m = marker, let path = m.icon else { return nil }
     if let known = iconResults[path] { return known }
-    switch icons.image(atPath: path) {
+    let (result, digest) = icons.entry(atPath: path)
+    loadedIconDigests[path] = digest
+    switch result {
     case .success(let image):
       iconResults[path] = image
       loadedIcons[path] = image

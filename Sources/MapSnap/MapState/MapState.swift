@@ -11,6 +11,9 @@ public struct MapState: Sendable {
   public internal(set) var layers: [LayerState]
   /// Marker icons that loaded, by resolved path; a failed one is a layer problem.
   public internal(set) var icons: [String: RasterImage] = [:]
+  /// The SHA-256 of each marker icon file looked up, by path (`missing` or
+  /// the error when it could not be decoded): part of the `InputDigest`.
+  public internal(set) var iconDigests: [String: String] = [:]
 
   init(viewport: Viewport, background: Color, floor: FloorValue?, layers: [LayerState]) {
     self.viewport = viewport

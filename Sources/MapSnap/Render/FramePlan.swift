@@ -64,6 +64,13 @@ public struct FramePlan {
       textTime: textTime, displayListTime: lap(&clock))
   }
 
+  /// The warning for characters no font covers (they are not drawn), or nil.
+  public var missingCodePointsWarning: String? {
+    guard !text.missingCodePoints.isEmpty else { return nil }
+    let names = text.missingCodePoints.map { "U+" + String($0.value, radix: 16, uppercase: true) }
+    return "no font covers \(names.joined(separator: ", ")); those characters are not drawn (add a font with --font-dir)"
+  }
+
   /// Every warning, for standard error: each layer problem, then each view
   /// annotation's.
   public var warnings: [String] { state.warnings + viewAnnotations.warnings }

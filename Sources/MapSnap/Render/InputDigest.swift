@@ -13,31 +13,42 @@ import Synchronization
 /// The rule: SHA-256 over lines naming, in a fixed order,
 /// - the mapsnap version (`MapSnapVersion.current`);
 /// - the scene's bytes with its overlays (`Scene.contentDigest`);
-/// - the bytes of every file the scene refers to: each layer's source and
-///   every marker icon (a file that cannot be read counts as `missing`);
+/// - the bytes each layer's source was decoded from (`LayerState.sourceDigest`,
+///   recorded when decoded, so a file that changes during a batch is
+///   recorded as drawn) and of every marker icon looked up
+///   (`MapState.iconDigests`); a file that cannot be read counts as its error;
 /// - the bytes of every font file the frame was laid out with;
-/// - the tiles each tiles layer actually read (`TileLayerState.inputDigest`);
+/// - the tiles each tiles layer actually read (`TileLayerState.inputDigest`)
+///   and the attribution line drawn (which a tile set's metadata may give);
 /// - the frame as resolved: centre (map units), scale, size, pixel ratio,
 ///   dpi, spatial reference and floor, so `--zoom` and the equivalent
 ///   `--scale` agree;
-/// - the PNG encoding options.
+/// - the PNG encoding options, and whether a report is written with the
+///   frame and in which detail (so `--resume` redraws a frame whose report
+///   was asked for in another detail).
 /// Thread counts and band heights are not part of it: they never change a
 /// byte.
 public enum InputDigest {
-  /// The digest of `plan` encoded with `encoding`, as `sha256:` and 64
-  /// hexadecimal digits. `files` caches file digests across frames.
-  public static func of(_ plan: FramePlan, encoding: PNGEncodingOptions, files: FileDigests) -> String {
+  /// The digest of `plan` encoded with `encoding` (and written with a report
+  /// of `report` detail, nil for none), as `sha256:` and 64 hexadecimal
+  /// digits. `files` caches the font files' digests across frames.
+  public static func of(_ plan: FramePlan, encoding: PNGEncodingOptions, report: ReportDetail? = nil, files: FileDigests) -> String {
     var lines: [String] = ["mapsnap \(MapSnapVersion.current)", "scene \(plan.scene.contentDigest)"]
-    for (i, layer) in plan.scene.layers.enumerated() {
-      for path in layer.referencedFiles { lines.append("layers[\(i)] \(files.digest(of: path))") }
-      if let tiles = plan.state.layers[i].tiles { lines.append("layers[\(i)].tiles \(tiles.inputDigest)") }
+    for (i, layer) in plan.state.layers.enumerated() {
+      if let source = layer.sourceDigest { lines.append("layers[\(i)].source \(source)") }
+      if let tiles = layer.tiles { lines.append("layers[\(i)].tiles \(tiles.inputDigest)") }
     }
+    for (path, digest) in plan.state.iconDigests.sorted(by: { $0.key < $1.key }) {
+      lines.append("icon \(path.split(separator: "/").last ?? "") \(digest)")
+    }
+    lines.append("attribution \(plan.attribution.text.map { "\"\($0)\"" } ?? "none")")
     for path in plan.fontFiles { lines.append("font \(files.digest(of: path))") }
     let v = plan.state.viewport
     lines.append(
       "frame \(v.centerMap.x) \(v.centerMap.y) \(v.scale) \(v.width)x\(v.height) \(v.pixelRatio) \(v.dpi) \(v.projection.code)")
     lines.append("floor \(plan.state.floor.map { "\"\($0.text)\"" } ?? "none")")
     lines.append("png \(encoding.compressionLevel) \(encoding.filter)")
+    lines.append("report \(report?.rawValue ?? "none")")
     var sha = SHA256()
     for line in lines { sha.update(line + "\n") }
     return "sha256:" + sha.hexDigest()
@@ -68,35 +79,5 @@ public final class FileDigests: Sendable {
     let digest = SHA256.hex(of: bytes)
     entries.withLock { $0[path] = Entry(size: size, modified: modified, digest: digest) }
     return digest
-  }
-}
-
-extension Layer {
-  /// The files this layer reads: its source file and every marker icon of
-  /// its styles.
-  var referencedFiles: [String] {
-    var out: [String] = []
-    func add(_ source: Source) {
-      switch source {
-      case .file(_, let resolved): out.append(resolved)
-      case .reprojected(let inner, _): add(inner)
-      case .inline: break
-      }
-    }
-    func add(_ style: Style) {
-      if let icon = style.marker?.icon { out.append(icon) }
-    }
-    switch content {
-    case .features(let source, let styling):
-      add(source)
-      switch styling {
-      case .single(let s): add(s)
-      case .rules(let rules): for r in rules { add(r.style) }
-      }
-    case .graphics(let graphics): for g in graphics { add(g.style) }
-    case .annotation(let a): add(a.source)
-    case .tiles: break
-    }
-    return out
   }
 }

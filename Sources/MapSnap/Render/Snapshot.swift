@@ -60,10 +60,11 @@ public struct Snapshot {
 
   /// The frame as PNG bytes (RGB when every pixel is opaque, RGBA
   /// otherwise), with one `tEXt` chunk, `mapsnap-inputs`, holding the
-  /// frame's `InputDigest` (`files` caches the digests of the files it
-  /// reads, across frames).
-  public func pngData(options: PNGEncodingOptions = .fast, files: FileDigests = FileDigests()) throws(PNGError) -> [UInt8] {
-    try pngData(options: options, inputDigest: InputDigest.of(plan, encoding: options, files: files))
+  /// frame's `InputDigest`: `report` is the detail of the report written
+  /// beside it (nil: none), `files` caches the digests of the files it
+  /// reads, across frames.
+  public func pngData(options: PNGEncodingOptions = .fast, report: ReportDetail? = nil, files: FileDigests = FileDigests()) throws(PNGError) -> [UInt8] {
+    try pngData(options: options, inputDigest: InputDigest.of(plan, encoding: options, report: report, files: files))
   }
 
   /// The PNG with `inputDigest` (computed already) in its chunk.

@@ -26,6 +26,18 @@ public struct Overlay: Sendable {
   /// and style as decoded, independent of how they were written.
   var digestKey: String
 
+  /// A style as `digestKey` records it: every value, but an icon only as
+  /// "an icon" (its bytes are in the digest as `MapState.iconDigests`), so
+  /// two spellings of one path give one key.
+  static func key(of style: Style) -> String {
+    var s = style
+    if s.marker?.icon != nil {
+      s.marker?.icon = "icon"
+      s.marker?.iconName = nil
+    }
+    return String(describing: s)
+  }
+
   /// The colour overlays are drawn in unless told otherwise: a saturated
   /// crimson that stands out on both light and dark basemaps.
   public static let defaultColor = Color(r: 0xE0, g: 0x1E, b: 0x5A)

@@ -55,9 +55,16 @@ public struct OverlayDecoder {
       } else {
         var m = MarkerStyle()
         var json = JSONObject()
-        json["shape"] = object["shape"] ?? (object["icon"] == nil ? .string("pin") : nil)
-        json["size"] = object["size"] ?? (object["icon"] == nil ? .number(Self.defaultMarkerSize) : nil)
-        json["icon"] = object["icon"]
+        if let icon = object["icon"] {
+          // An icon: drawn at its own height unless `size` says otherwise;
+          // `shape` beside it is the marker decoder's conflict to report.
+          json["icon"] = icon
+          if let shape = object["shape"] { json["shape"] = shape }
+          if let size = object["size"] { json["size"] = size }
+        } else {
+          json["shape"] = object["shape"] ?? .string("pin")
+          json["size"] = object["size"] ?? .number(Self.defaultMarkerSize)
+        }
         json["fill"] = object["color"] ?? .string(Overlay.defaultColorName)
         json["stroke"] = .string("white")
         json["strokeWidth"] = .number(1.5)
@@ -66,14 +73,14 @@ public struct OverlayDecoder {
       }
       let key = "marker \(at[0]) \(at[1]) \(label.map { "\"\($0)\"" } ?? "-")"
       let style = Overlay.markerStyle(marker, label: label != nil)
-      return Overlay(target: .marker(lon: at[0], lat: at[1], label: label), style: style, digestKey: key + " " + String(describing: style))
+      return Overlay(target: .marker(lon: at[0], lat: at[1], label: label), style: style, digestKey: key + " " + Overlay.key(of: style))
     case "highlight":
       let r = try ObjectReader(value, at: jsonPath, file: file, what: "a highlight overlay", allowed: ["highlight", "color", "width", "style"])
       let (layer, id) = try decoder.decodeFeatureReference(object["highlight"]!, at: jsonPath.key("highlight"), what: "the feature to highlight")
       let style = try shapeStyle(r, object, at: jsonPath)
       return Overlay(
         target: .highlight(layer: layer, id: id), style: style,
-        digestKey: "highlight \"\(layer)\" \"\(id.text)\" " + String(describing: style))
+        digestKey: "highlight \"\(layer)\" \"\(id.text)\" " + Overlay.key(of: style))
     default:
       let r = try ObjectReader(value, at: jsonPath, file: file, what: "a GeoJSON overlay", allowed: ["geojson", "color", "width", "style"])
       let source: Source
@@ -81,7 +88,7 @@ public struct OverlayDecoder {
       switch object["geojson"]! {
       case .string(let p) where !p.isEmpty:
         source = .file(path: p, resolved: FileIO.resolve(p, against: decoder.baseDirectory))
-        key = "geojson file \(p)"  // the file's bytes are in the digest as a layer source
+        key = "geojson file"  // its bytes are in the digest as the layer's source, whatever the path's spelling
       case let data:
         do {
           source = .inline(try GeoJSONDecoder.decodeDocument(data, path: jsonPath.key("geojson")))
@@ -91,7 +98,7 @@ public struct OverlayDecoder {
         key = "geojson " + SHA256.hex(of: JSONWriter(compact: true).writeBytes(data))
       }
       let style = try shapeStyle(r, object, at: jsonPath)
-      return Overlay(target: .geojson(source), style: style, digestKey: key + " " + String(describing: style))
+      return Overlay(target: .geojson(source), style: style, digestKey: key + " " + Overlay.key(of: style))
     }
   }
 

@@ -11,6 +11,18 @@ struct SceneDecoder {
 
   static let maxPixels = 1 << 28
   static let maxSide = 32768
+  /// Symbol sizes and stroke widths are at most 1,000 logical pixels, and
+  /// offsets at most 10,000 either way: far beyond any map symbol, and small
+  /// enough that no coordinate the rasteriser computes from them overflows
+  /// its fixed-point range (a 1e300-pixel marker would).
+  static let maxSymbolPixels = 1000.0
+  static let maxOffsetPixels = 10000.0
+  /// A miter can reach `miterLimit` half widths past a joint; SVG's default
+  /// is 4 and Mapnik's 4, so 100 leaves room for any deliberate spike.
+  static let maxMiterLimit = 100.0
+  /// The most dots per inch a map may declare (print at 10,000 dpi is far
+  /// beyond any press); the scale's metres per pixel stay well inside Double.
+  static let maxDPI = 10000.0
 
   func decode(_ root: JSONValue) throws(SceneError) -> Scene {
     let top = try ObjectReader(root, at: JSONPath(), file: file, what: "a scene", allowed: ["version", "map", "layers", "viewAnnotations"])
@@ -81,7 +93,7 @@ struct SceneDecoder {
     else { throw r.missing("size", "[width, height] in logical pixels") }
     var m = MapSettings(center: (c[0], c[1]), scale: scale, zoom: zoom, size: (Int(s[0]), Int(s[1])))
     m.pixelRatio = try r.number("pixelRatio", "a pixel ratio > 0 and <= 16") { $0 > 0 && $0 <= 16 } ?? 1
-    m.dpi = try r.number("dpi", "dots per inch > 0") { $0 > 0 && $0.isFinite } ?? 96
+    m.dpi = try r.number("dpi", "dots per inch > 0 and at most \(format(Self.maxDPI))") { $0 > 0 && $0 <= Self.maxDPI } ?? 96
     m.background = try r.color("background") ?? .white
     if let f = r.object["floor"] {
       guard let floor = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor as a string or number", found: f) }
@@ -320,7 +332,7 @@ struct SceneDecoder {
     s.fill = try r.color("fill")
     if let rule = try r.choice("fillRule", ["nonzero", "evenodd"]) { s.fillRule = FillRule(rawValue: rule)! }
     s.stroke = try r.color("stroke")
-    s.strokeWidth = try r.number("strokeWidth", "a width >= 0 in logical pixels") { $0 >= 0 && $0.isFinite } ?? 1
+    s.strokeWidth = try r.number("strokeWidth", "a width from 0 to \(format(Self.maxSymbolPixels)) logical pixels") { $0 >= 0 && $0 <= Self.maxSymbolPixels } ?? 1
     if let dv = r.object["strokeDash"] {
       guard case .array(let a) = dv, !a.isEmpty else {
         throw r.invalid("strokeDash", expected: "a non-empty array of lengths [on, off, …]", found: dv)
@@ -340,7 +352,7 @@ struct SceneDecoder {
     if let j = try r.choice("lineJoin", ["miter", "round", "bevel"]) {
       s.lineJoin = j == "miter" ? .miter : j == "round" ? .round : .bevel
     }
-    s.miterLimit = try r.number("miterLimit", "a miter limit >= 1") { $0 >= 1 && $0.isFinite } ?? 4
+    s.miterLimit = try r.number("miterLimit", "a miter limit from 1 to \(format(Self.maxMiterLimit))") { $0 >= 1 && $0 <= Self.maxMiterLimit } ?? 4
     if let c = try r.choice("lineCap", ["butt", "round", "square"]) {
       s.lineCap = c == "butt" ? .butt : c == "round" ? .round : .square
     }
@@ -379,7 +391,7 @@ struct SceneDecoder {
         l.anchors.append(anchor)
       }
     }
-    if let o = try r.numbers("offset", count: 2, "[dx, dy] in logical pixels") { l.offset = (o[0], o[1]) }
+    if let o = try r.numbers("offset", count: 2, "[dx, dy] in logical pixels, each within ±\(format(Self.maxOffsetPixels))", where: { abs($0) <= Self.maxOffsetPixels }) { l.offset = (o[0], o[1]) }
     l.allowOverlap = try r.bool("allowOverlap") ?? false
     l.priority = try r.number("priority", "a finite number") { $0.isFinite } ?? 0
     return l
@@ -481,8 +493,8 @@ struct SceneDecoder {
         a.anchors.append(
           ViewAnnotation.AnchorConfig(
             anchor: Anchor(rawValue: name)!,
-            offsetX: try ar.number("offsetX", "a finite number of logical pixels") { $0.isFinite } ?? 0,
-            offsetY: try ar.number("offsetY", "a finite number of logical pixels") { $0.isFinite } ?? 0))
+            offsetX: try ar.number("offsetX", "logical pixels within ±\(format(Self.maxOffsetPixels))") { abs($0) <= Self.maxOffsetPixels } ?? 0,
+            offsetY: try ar.number("offsetY", "logical pixels within ±\(format(Self.maxOffsetPixels))") { abs($0) <= Self.maxOffsetPixels } ?? 0))
       }
     }
     a.priority = try r.number("priority", "a finite number") { $0.isFinite } ?? 0
@@ -557,12 +569,12 @@ struct SceneDecoder {
     m.icon = try r.string("icon", nonEmpty: true).map { FileIO.resolve($0, against: baseDirectory) }
     m.iconName = try r.string("icon", nonEmpty: true)
     // An icon without a size is drawn at its own height (size 0).
-    m.size = try r.number("size", "a size > 0 in logical pixels") { $0 > 0 && $0.isFinite } ?? (m.icon == nil ? 8 : 0)
+    m.size = try r.number("size", "a size > 0 and at most \(format(Self.maxSymbolPixels)) logical pixels") { $0 > 0 && $0 <= Self.maxSymbolPixels } ?? (m.icon == nil ? 8 : 0)
     if r.has("fill") { m.fill = try r.color("fill") }
     m.stroke = try r.color("stroke")
-    m.strokeWidth = try r.number("strokeWidth", "a width >= 0 in logical pixels") { $0 >= 0 && $0.isFinite } ?? 1
+    m.strokeWidth = try r.number("strokeWidth", "a width from 0 to \(format(Self.maxSymbolPixels)) logical pixels") { $0 >= 0 && $0 <= Self.maxSymbolPixels } ?? 1
     m.opacity = try r.number("opacity", "an opacity from 0 to 1") { $0 >= 0 && $0 <= 1 } ?? 1
-    if let o = try r.numbers("offset", count: 2, "[dx, dy] in logical pixels") { m.offset = (o[0], o[1]) }
+    if let o = try r.numbers("offset", count: 2, "[dx, dy] in logical pixels, each within ±\(format(Self.maxOffsetPixels))", where: { abs($0) <= Self.maxOffsetPixels }) { m.offset = (o[0], o[1]) }
     m.collides = try r.bool("collides") ?? false
     return m
   }

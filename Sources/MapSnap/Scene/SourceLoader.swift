@@ -191,7 +191,9 @@ public final class SourceLoader: Sendable {
       return .failure(.syntax(path: shown, line: error.line, column: error.column, message: error.message))
     }
     do {
-      return .success(try GeoJSONDecoder.decodeDocument(json))
+      var collection = try GeoJSONDecoder.decodeDocument(json)
+      collection.contentDigest = SHA256.hex(of: bytes)
+      return .success(collection)
     } catch {
       return .failure(
         .notGeoJSON(path: shown, jsonPath: error.path.description, expected: error.expected, found: error.found, hint: error.hint))

@@ -87,7 +87,7 @@ public enum FileIO {
 
   /// The process's umask, read once (reading it means setting it, which
   /// must not race with threads staging files).
-  private static let processUmask: mode_t = {
+  static let processUmask: mode_t = {
     let mask = umask(0)
     umask(mask)
     return mask

@@ -14,6 +14,11 @@ public struct FeatureCollection: Sendable {
   /// Features skipped because their coordinates could not be re-projected
   /// from the source's `crs`.
   public var unprojectableCount: Int = 0
+  /// SHA-256 of the file bytes these features were decoded from (kept
+  /// through projection); empty for inline data, which the scene holds.
+  /// Part of a frame's `InputDigest`: the bytes actually drawn, even when the
+  /// file changes while a batch runs.
+  public internal(set) var contentDigest = ""
 
   public init() {}
 
