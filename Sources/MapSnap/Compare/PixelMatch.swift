@@ -1,0 +1,263 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+internal import _MapSnapRaster
+
+/// Pixel comparison as pixelmatch (mapbox/pixelmatch) defines it, so that
+/// `mapsnap diff` counts what users of pixelmatch and Playwright expect:
+///
+/// - **Colour distance**: the squared distance in YIQ, `0.5053·ΔY² +
+///   0.299·ΔI² + 0.1957·ΔQ²`, of the two pixels blended over white by their
+///   alpha. A pixel differs when that distance exceeds `35215 × threshold²`
+///   (35215 is the largest possible distance, so `threshold` runs from 0,
+///   any change, to 1, none). `threshold` 0.1 by default, as pixelmatch.
+/// - **Anti-aliasing**: a differing pixel is counted apart (not as a
+///   difference) when, in either image, it looks like an anti-aliased edge:
+///   at most two of its eight neighbours equal it, and its darkest and
+///   brightest neighbours (by ΔY) each sit among at least three identical
+///   neighbours in both images. `includeAA` counts them as differences.
+/// - **Exact mode**: `threshold` 0 with `includeAA` counts every pixel whose
+///   four channels are not all equal.
+///
+/// Rows are compared through a table of row pointers, so callers can stream:
+/// comparing row y reads rows y − 2 … y + 2 of each image (the neighbours of
+/// the neighbours), nothing else.
+public struct PixelMatch: Sendable {
+  public var threshold: Double
+  public var includeAA: Bool
+  /// How strongly the first image shows, faded, under the differences in
+  /// the diff image (pixelmatch's `alpha`).
+  public var fade: Double
+
+  public init(threshold: Double = 0.1, includeAA: Bool = false, fade: Double = 0.1) {
+    self.threshold = threshold
+    self.includeAA = includeAA
+    self.fade = fade
+  }
+
+  /// What the comparison found.
+  public struct Counts: Sendable, Equatable {
+    /// Pixels that differ (anti-aliased ones only with `includeAA`).
+    public var differing = 0
+    /// Differing pixels taken for anti-aliasing and not counted.
+    public var antialiased = 0
+    public init() {}
+  }
+
+  /// The largest YIQ distance, between black and white.
+  static let maxDistance = 35215.0
+  /// Colours of the diff image: differences red, anti-aliasing yellow
+  /// (pixelmatch's defaults), as straight RGBA8 `UInt32`s.
+  static let diffPixel: UInt32 = 0xFF00_00FF
+  static let aaPixel: UInt32 = 0xFF00_FFFF
+
+  /// Compares two whole images in memory (straight RGBA8, one `UInt32` per
+  /// pixel, R in the low byte), in bands on `threads` workers (0: one per
+  /// processor); writes the diff image into `diff` when given. The counts
+  /// are the same for any number of workers.
+  public func compare(
+    _ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>, width: Int, height: Int,
+    diff: UnsafeMutableBufferPointer<UInt32>? = nil, threads: Int = 0
+  ) -> Counts {
+    precondition(a.count >= width * height && b.count >= width * height)
+    guard width > 0, height > 0 else { return Counts() }
+    let tableA = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: height)
+    let tableB = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: height)
+    defer {
+      tableA.deallocate()
+      tableB.deallocate()
+    }
+    for y in 0..<height {
+      tableA[y] = a.baseAddress! + y * width
+      tableB[y] = b.baseAddress! + y * width
+    }
+    return compareRows(0, height, width: width, height: height, a: tableA, b: tableB, diff: diff?.baseAddress, threads: threads)
+  }
+
+  /// Compares rows `lo..<hi`: `a[y]` and `b[y]` point at row y of each
+  /// image and must be valid for `lo − 2 ..< hi + 2` (within the image);
+  /// `diff`, when given, receives rows `lo..<hi` (row `lo` first).
+  func compareRows(
+    _ lo: Int, _ hi: Int, width: Int, height: Int, a: UnsafePointer<UnsafePointer<UInt32>>, b: UnsafePointer<UnsafePointer<UInt32>>,
+    diff: UnsafeMutablePointer<UInt32>?, threads: Int = 0
+  ) -> Counts {
+    let rows = hi - lo
+    guard rows > 0 else { return Counts() }
+    // Bands of at least 64 rows: enough work per task to pay for it.
+    let workers = max(1, min(threads > 0 ? threads : activeProcessorCount(), (rows + 63) / 64))
+    if workers == 1 { return compareBand(lo, hi, width: width, height: height, a: a, b: b, diff: diff) }
+    let counts = UnsafeMutableBufferPointer<Counts>.allocate(capacity: workers)
+    counts.initialize(repeating: Counts())
+    defer { counts.deallocate() }
+    let shared = BandInput(a: a, b: b, diff: diff, counts: counts)
+    let match = self
+    DispatchQueue.concurrentPerform(iterations: workers) { w in
+      let from = lo + rows * w / workers
+      let to = lo + rows * (w + 1) / workers
+      shared.counts[w] = match.compareBand(
+        from, to, width: width, height: height, a: shared.a, b: shared.b, diff: shared.diff.map { $0 + (from - lo) * width })
+    }
+    var total = Counts()
+    for c in counts {
+      total.differing += c.differing
+      total.antialiased += c.antialiased
+    }
+    return total
+  }
+
+  private func compareBand(
+    _ lo: Int, _ hi: Int, width: Int, height: Int, a: UnsafePointer<UnsafePointer<UInt32>>, b: UnsafePointer<UnsafePointer<UInt32>>,
+    diff: UnsafeMutablePointer<UInt32>?
+  ) -> Counts {
+    var counts = Counts()
+    let maxDelta = Self.maxDistance * threshold * threshold
+    for y in lo..<hi {
+      let ra = a[y]
+      let rb = b[y]
+      let out = diff.map { $0 + (y - lo) * width }
+      // Identical rows: nothing to count (the common case), only to fade.
+      if memcmp(ra, rb, width * 4) == 0 {
+        if let out { for x in 0..<width { out[x] = gray(ra[x]) } }
+        continue
+      }
+      for x in 0..<width {
+        let p = ra[x]
+        let q = rb[x]
+        let delta = p == q ? 0 : Self.colorDelta(p, q, yOnly: false)
+        if abs(delta) > maxDelta {
+          if !includeAA
+            && (antialiased(a, x, y, width, height, other: b) || antialiased(b, x, y, width, height, other: a))
+          {
+            counts.antialiased += 1
+            out?[x] = Self.aaPixel
+          } else {
+            counts.differing += 1
+            out?[x] = Self.diffPixel
+          }
+        } else if let out {
+          out[x] = gray(p)
+        }
+      }
+    }
+    return counts
+  }
+
+  /// The first image's pixel, grey and faded towards white (pixelmatch's
+  /// `drawGrayPixel`), opaque.
+  @inline(__always) private func gray(_ p: UInt32) -> UInt32 {
+    let (r, g, b, al) = Self.channels(p)
+    let v = Self.blend(Self.y(r, g, b), fade * al / 255)
+    let c = UInt32(max(0, min(255, v.rounded(.down))))
+    return c | c << 8 | c << 16 | 0xFF00_0000
+  }
+
+  @inline(__always) static func channels(_ p: UInt32) -> (Double, Double, Double, Double) {
+    (Double(p & 0xFF), Double((p >> 8) & 0xFF), Double((p >> 16) & 0xFF), Double(p >> 24))
+  }
+
+  @inline(__always) static func blend(_ c: Double, _ a: Double) -> Double { 255 + (c - 255) * a }
+  @inline(__always) static func y(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.29889531 + g * 0.58662247 + b * 0.11448223 }
+  @inline(__always) static func i(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.59597799 - g * 0.27417610 - b * 0.32180189 }
+  @inline(__always) static func q(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.21147017 - g * 0.52261711 + b * 0.31114694 }
+
+  /// pixelmatch's `colorDelta`: the YIQ distance of two pixels blended over
+  /// white (or only ΔY with `yOnly`), negative when the first is brighter.
+  @inline(__always) static func colorDelta(_ p1: UInt32, _ p2: UInt32, yOnly: Bool) -> Double {
+    var (r1, g1, b1, a1) = channels(p1)
+    var (r2, g2, b2, a2) = channels(p2)
+    if a1 < 255 {
+      a1 /= 255
+      r1 = blend(r1, a1)
+      g1 = blend(g1, a1)
+      b1 = blend(b1, a1)
+    }
+    if a2 < 255 {
+      a2 /= 255
+      r2 = blend(r2, a2)
+      g2 = blend(g2, a2)
+      b2 = blend(b2, a2)
+    }
+    let y1 = y(r1, g1, b1)
+    let y2 = y(r2, g2, b2)
+    let dy = y1 - y2
+    if yOnly { return dy }
+    let di = i(r1, g1, b1) - i(r2, g2, b2)
+    let dq = q(r1, g1, b1) - q(r2, g2, b2)
+    let delta = 0.5053 * dy * dy + 0.299 * di * di + 0.1957 * dq * dq
+    return y1 > y2 ? -delta : delta
+  }
+
+  /// pixelmatch's `antialiased`: whether (x1, y1) of `img` looks like an
+  /// anti-aliased edge pixel.
+  private func antialiased(
+    _ img: UnsafePointer<UnsafePointer<UInt32>>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
+    other: UnsafePointer<UnsafePointer<UInt32>>
+  ) -> Bool {
+    let x0 = max(x1 - 1, 0)
+    let y0 = max(y1 - 1, 0)
+    let x2 = min(x1 + 1, width - 1)
+    let y2 = min(y1 + 1, height - 1)
+    let centre = img[y1][x1]
+    var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
+    var minDelta = 0.0
+    var maxDelta = 0.0
+    var minX = 0
+    var minY = 0
+    var maxX = 0
+    var maxY = 0
+    for x in x0...x2 {
+      for y in y0...y2 {
+        if x == x1 && y == y1 { continue }
+        let delta = Self.colorDelta(centre, img[y][x], yOnly: true)
+        if delta == 0 {
+          zeroes += 1
+          if zeroes > 2 { return false }
+        } else if delta < minDelta {
+          minDelta = delta
+          minX = x
+          minY = y
+        } else if delta > maxDelta {
+          maxDelta = delta
+          maxX = x
+          maxY = y
+        }
+      }
+    }
+    if minDelta == 0 || maxDelta == 0 { return false }
+    return (Self.hasManySiblings(img, minX, minY, width, height) && Self.hasManySiblings(other, minX, minY, width, height))
+      || (Self.hasManySiblings(img, maxX, maxY, width, height) && Self.hasManySiblings(other, maxX, maxY, width, height))
+  }
+
+  /// pixelmatch's `hasManySiblings`: at least three of the pixel's
+  /// neighbours (image edges count as one) are identical to it.
+  private static func hasManySiblings(
+    _ img: UnsafePointer<UnsafePointer<UInt32>>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int
+  ) -> Bool {
+    let x0 = max(x1 - 1, 0)
+    let y0 = max(y1 - 1, 0)
+    let x2 = min(x1 + 1, width - 1)
+    let y2 = min(y1 + 1, height - 1)
+    let centre = img[y1][x1]
+    var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
+    for x in x0...x2 {
+      for y in y0...y2 {
+        if x == x1 && y == y1 { continue }
+        if img[y][x] == centre { zeroes += 1 }
+        if zeroes > 2 { return true }
+      }
+    }
+    return false
+  }
+}
+
+/// Row tables and outputs handed to the band workers (each writes its own
+/// rows and its own counts slot).
+private struct BandInput: @unchecked Sendable {
+  let a: UnsafePointer<UnsafePointer<UInt32>>
+  let b: UnsafePointer<UnsafePointer<UInt32>>
+  let diff: UnsafeMutablePointer<UInt32>?
+  let counts: UnsafeMutableBufferPointer<PixelMatch.Counts>
+}
