@@ -66,6 +66,7 @@ bench:
 	@.build/release/mapsnap-bench Benchmarks/scenes/basemap-only-8000.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/world.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/nyc-250000.json --runs $(BENCH_RUNS)
+	@.build/release/mapsnap-bench Benchmarks/scenes/helsinki-8000.json --diff 4096 --runs $(BENCH_RUNS)
 	$(SWIFT) build -c release --product mapsnap
 	python3 scripts/bench-batch.py .build/release/mapsnap --frames 1000 --runs 3
 

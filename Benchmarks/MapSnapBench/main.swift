@@ -7,6 +7,11 @@
 //       times ViewAnnotationPlacer.place() for N coordinate annotations at
 //       seeded random positions in the scene's frame (4 anchors each, short
 //       texts), with one FontLibrary for all runs: the first run is cold.
+//   mapsnap-bench <scene.json> --diff N [--runs R]
+//       times `mapsnap diff`'s comparison (PixelMatch, anti-aliasing detection
+//       on, default workers) of the scene rendered at N×N against a copy with
+//       1 % of its pixels changed (40 blocks of N/64 square, recoloured),
+//       images in memory: the comparison itself, without decoding.
 import MapSnap
 
 #if canImport(Glibc)
@@ -24,6 +29,7 @@ let scale = option("--scale").flatMap(Double.init)
 let runs = option("--runs").flatMap(Int.init) ?? 9
 let threads = option("--threads").flatMap(Int.init) ?? 0
 let syntheticViewAnnotations = option("--synthetic-view-annotations").flatMap(Int.init)
+let diffSize = option("--diff").flatMap(Int.init)
 let survey = args.contains("--png-survey")
 args.removeAll { $0 == "--png-survey" }
 guard let scenePath = args.first else {
@@ -34,6 +40,45 @@ guard let scenePath = args.first else {
 func median(_ xs: [Double]) -> Double {
   let s = xs.sorted()
   return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+if let n = diffSize {
+  do {
+    let scene = try SceneLoader.load(path: scenePath)
+    let snap = try Snapshot.render(scene, overrides: ViewOverrides(size: (n, n)))
+    let decoded = try PNGDecoder.decode(try snap.pngData())
+    var a = [UInt32](repeating: 0, count: n * n)
+    for i in 0..<(n * n) {
+      a[i] = UInt32(decoded.pixels[4 * i]) | UInt32(decoded.pixels[4 * i + 1]) << 8 | UInt32(decoded.pixels[4 * i + 2]) << 16
+        | UInt32(decoded.pixels[4 * i + 3]) << 24
+    }
+    var b = a
+    let side = n / 64
+    var changed = 0
+    for k in 0..<40 {
+      let x0 = (k * 977) % (n - side)
+      let y0 = (k * 1531) % (n - side)
+      for y in y0..<(y0 + side) {
+        for x in x0..<(x0 + side) {
+          b[y * n + x] ^= 0x0040_2010
+          changed += 1
+        }
+      }
+    }
+    var times: [Double] = []
+    var counts = PixelMatch.Counts()
+    for _ in 0..<runs {
+      let t0 = monotonicSeconds()
+      counts = a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in PixelMatch().compare(pa, pb, width: n, height: n) } }
+      times.append(monotonicSeconds() - t0)
+    }
+    let ms = (median(times) * 10000).rounded() / 10
+    print("diff \(n)x\(n), \(changed) px changed (\((Double(changed) * 10000 / Double(n * n)).rounded() / 100) %): \(counts.differing) differ, \(counts.antialiased) anti-aliased; comparison median of \(runs): \(ms) ms")
+  } catch {
+    print("error: \(error)")
+    exit(1)
+  }
+  exit(0)
 }
 
 if let count = syntheticViewAnnotations {

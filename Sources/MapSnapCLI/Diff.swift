@@ -1,0 +1,133 @@
+import ArgumentParser
+import MapSnap
+
+/// `mapsnap diff A.png B.png`: decoded pixels compared as pixelmatch does
+/// (scene format section 8).
+struct Diff: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Compare two PNG images by their decoded pixels.",
+    discussion: """
+      Pixels are compared as pixelmatch compares them: the YIQ colour distance against --threshold, \
+      and differences that look like anti-aliasing counted apart unless --include-aa. Any PNG libpng \
+      reads (every colour type and bit depth) is compared as 8-bit RGBA, row by row as decoded.
+
+      Exit status: 0 equal (at most --max-diff-pixels and --max-diff-ratio differ); 1 different; \
+      2 cannot compare (a file unreadable or not a PNG, the sizes differ, a report invalid); 64 usage.
+      """
+  )
+
+  @Argument(help: "The expected image.")
+  var a: String
+
+  @Argument(help: "The actual image.")
+  var b: String
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("Write a diff image: the first image faded, differences red, anti-aliasing yellow.", valueName: "diff.png"))
+  var output: String?
+
+  @Option(parsing: .unconditional, help: "Colour distance that counts as a difference, 0 (any) to 1 (none), as pixelmatch's threshold.")
+  var threshold = 0.1
+
+  @Flag(name: .customLong("include-aa"), help: "Count pixels that look like anti-aliasing as differences too.")
+  var includeAA = false
+
+  @Option(name: .customLong("max-diff-pixels"), parsing: .unconditional, help: "Differing pixels still taken as equal.")
+  var maxDiffPixels = 0
+
+  @Option(name: .customLong("max-diff-ratio"), parsing: .unconditional, help: "Differing pixels, as a fraction of all (0–1), still taken as equal.")
+  var maxDiffRatio = 0.0
+
+  @Option(parsing: .upToNextOption, help: ArgumentHelp("The two renders' reports: list what became visible or hidden, and why.", valueName: "A.json B.json"))
+  var reports: [String] = []
+
+  @Flag(help: "Print the result as JSON on standard output.")
+  var json = false
+
+  mutating func validate() throws {
+    guard threshold >= 0 && threshold <= 1 else { throw ValidationError("--threshold must be from 0 to 1, got \(threshold)") }
+    guard maxDiffPixels >= 0 else { throw ValidationError("--max-diff-pixels must be 0 or more, got \(maxDiffPixels)") }
+    guard maxDiffRatio >= 0 && maxDiffRatio <= 1 else { throw ValidationError("--max-diff-ratio must be from 0 to 1, got \(maxDiffRatio)") }
+    guard reports.isEmpty || reports.count == 2 else { throw ValidationError("--reports takes two files (A's report, then B's), got \(reports.count)") }
+    if let o = output {
+      switch FileIO.writeTarget(o) {
+      case .other: throw ValidationError("-o \(o): not a file that can be written (a folder or a socket)")
+      case .stream: break
+      case .new, .regularFile:
+        guard o.lowercased().hasSuffix(".png") else { throw ValidationError("-o \(o): the diff image is a PNG; the path must end in .png") }
+      }
+    }
+  }
+
+  func run() throws {
+    let match = PixelMatch(threshold: threshold, includeAA: includeAA)
+    let result: ImageDiff.Result
+    do {
+      result = try ImageDiff.compare(a, b, match: match, diffImage: output != nil)
+    } catch {
+      printError("error: \(error)")
+      throw ExitStatus.invalidScene
+    }
+    var changes: ReportDiff? = nil
+    if reports.count == 2 {
+      func load(_ path: String) throws -> JSONValue {
+        do {
+          return try JSONParser.parse(try FileIO.read(path, maximumBytes: 1 << 30))
+        } catch let error as JSONSyntaxError {
+          printError("error: \(path):\(error.line):\(error.column): invalid JSON: \(error.message)")
+          throw ExitStatus.invalidScene
+        } catch {
+          printError("error: \(path): cannot read the report: \(error)")
+          throw ExitStatus.invalidScene
+        }
+      }
+      let (ja, jb) = (try load(reports[0]), try load(reports[1]))
+      do {
+        changes = try ReportDiff.compare(ja, jb)
+      } catch {
+        printError("error: \(error.message) (\(error.report == .a ? reports[0] : reports[1]))")
+        throw ExitStatus.invalidScene
+      }
+    }
+    let equal = result.counts.differing <= maxDiffPixels && result.ratio <= maxDiffRatio
+    if let output, let png = result.diffPNG {
+      do {
+        switch FileIO.writeTarget(output) {
+        case .stream: try FileIO.writeStream(png, to: output)
+        case .regularFile(let resolved): try FileIO.stage(png, for: resolved).commit()
+        default: try FileIO.stage(png, for: output).commit()
+        }
+      } catch {
+        printError("error: -o: \(error)")
+        throw ExitStatus.renderFailed
+      }
+    }
+    let line = Self.summary(result)
+    if json {
+      var object: JSONObject = [
+        "equal": .bool(equal), "width": .number(Double(result.width)), "height": .number(Double(result.height)),
+        "differingPixels": .number(Double(result.counts.differing)), "antialiasedPixels": .number(Double(result.counts.antialiased)),
+        "ratio": .number(result.ratio), "threshold": .number(threshold), "includeAA": .bool(includeAA),
+      ]
+      if let changes { object["changes"] = changes.json }
+      var bytes = JSONWriter().writeBytes(.object(object))
+      bytes.append(10)
+      try? FileIO.writeToStandardOutput(bytes)
+    } else {
+      var text = line + (equal ? "" : result.counts.differing > 0 && (maxDiffPixels > 0 || maxDiffRatio > 0) ? " (more than allowed)" : "") + "\n"
+      if let changes {
+        text += changes.changes.isEmpty ? "reports: no visibility changes\n" : changes.text
+      }
+      try? FileIO.writeToStandardOutput(Array(text.utf8))
+    }
+    if !equal { throw ExitStatus.renderFailed }
+  }
+
+  /// `312 px differ (0.08 %), 45 anti-aliased px not counted`.
+  static func summary(_ r: ImageDiff.Result) -> String {
+    let percent = r.ratio * 100
+    let shown = percent == 0 ? "0" : percent < 0.01 ? "< 0.01" : String((percent * 100).rounded() / 100)
+    var s = "\(r.counts.differing) px differ (\(shown) %) of \(r.width)×\(r.height)"
+    if r.counts.antialiased > 0 { s += ", \(r.counts.antialiased) anti-aliased px not counted" }
+    return s
+  }
+}
