@@ -1,8 +1,9 @@
 /*
  * png_shim_io.h — the error and output plumbing shared by the shim's encoders
- * (png_shims.c, png_parallel.c): libpng messages copied into the caller's
- * buffer, longjmp back to the entry point's setjmp, and a growable in-memory
- * output. Internal to the _PNGShims target (not in include/).
+ * (png_shims.c, png_parallel.c; the row reader, png_reader.c, uses the error
+ * half): libpng messages copied into the caller's buffer, longjmp back to the
+ * entry point's setjmp, and a growable in-memory output. Internal to the
+ * _PNGShims target (not in include/).
  */
 #ifndef MAPSNAP_PNG_SHIM_IO_H
 #define MAPSNAP_PNG_SHIM_IO_H

@@ -8,6 +8,7 @@
  */
 #include "png_shims.h"
 #include "png_shim_io.h"
+#include "png_shim_decode.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -130,16 +131,6 @@ static void shim_read(png_structp png, png_bytep bytes, size_t length) {
   input->position += length;
 }
 
-static void shim_fill_info(png_structp png, png_infop info,
-                           PNGShimImageInfo *out) {
-  out->width = png_get_image_width(png, info);
-  out->height = png_get_image_height(png, info);
-  out->color_type = png_get_color_type(png, info);
-  out->bit_depth = png_get_bit_depth(png, info);
-  out->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
-  out->has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-}
-
 static int shim_check_signature(const void *data, size_t size,
                                 shim_error *error) {
   if (data == NULL || size < 8 ||
@@ -150,18 +141,6 @@ static int shim_check_signature(const void *data, size_t size,
     return 0;
   }
   return 1;
-}
-
-static int shim_too_large(const PNGShimImageInfo *info, uint64_t max_pixels,
-                          shim_error *error) {
-  uint64_t pixels = (uint64_t)info->width * (uint64_t)info->height;
-  if (max_pixels == 0) max_pixels = PNG_SHIM_DEFAULT_MAX_PIXELS;
-  /* The decoded buffer's byte count must also fit in size_t. */
-  if (pixels > max_pixels || pixels > (uint64_t)(SIZE_MAX / 4)) {
-    shim_set_message(error, NULL, "image has more pixels than allowed");
-    return 1;
-  }
-  return 0;
 }
 
 /* Creates a reader over the input. Returns 0 (and sets the message) on OOM. */
@@ -230,7 +209,7 @@ int png_shim_decode_rgba8(const void *data, size_t size, uint64_t max_pixels,
   uint8_t *pixels;
   size_t stride, needed;
   uint32_t y, width, height;
-  int pass, passes, color_type, bit_depth;
+  int pass, passes;
 
   if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
   if (info_out == NULL || (dst == NULL && out_allocated == NULL)) {
@@ -257,28 +236,11 @@ int png_shim_decode_rgba8(const void *data, size_t size, uint64_t max_pixels,
   }
   width = info_out->width;
   height = info_out->height;
-  color_type = info_out->color_type;
-  bit_depth = info_out->bit_depth;
 
-  /* Everything to 8-bit straight RGBA; sample values are not gamma-corrected. */
-  if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-  if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8)
-    png_set_expand_gray_1_2_4_to_8(png);
-  if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
-  png_set_expand(png);
-  if (bit_depth == 16) png_set_scale_16(png); /* round(v * 255 / 65535) */
-  if (color_type == PNG_COLOR_TYPE_GRAY ||
-      color_type == PNG_COLOR_TYPE_GRAY_ALPHA)
-    png_set_gray_to_rgb(png);
-  if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !info_out->has_trns)
-    png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
-  passes = png_set_interlace_handling(png);
-  png_read_update_info(png, info);
-
+  /* Everything to 8-bit straight RGBA (png_shim_decode.h), the same
+   * conversion as the row reader's. */
+  passes = shim_set_rgba8_transforms(png, info, info_out);
   stride = (size_t)width * 4;
-  if (png_get_channels(png, info) != 4 || png_get_bit_depth(png, info) != 8 ||
-      png_get_rowbytes(png, info) != stride)
-    png_error(png, "internal error: transformations did not yield RGBA8");
   needed = stride * height; /* cannot overflow: checked by shim_too_large */
 
   if (dst != NULL) {

@@ -12,6 +12,9 @@ internal import _PNGShims
 /// allocated. Corrupt or truncated data (including data that ends before
 /// IEND) throws ``PNGError/decodingFailed(_:)``; data without the PNG
 /// signature throws ``PNGError/notAPNG``. Nothing ever crashes or prints.
+///
+/// To read a large file without holding its pixels, ``PNGRowReader`` returns
+/// the same bytes a few rows at a time.
 public enum PNGDecoder {
   /// The largest image, in pixels (`width * height`), the decoder will
   /// allocate for: 2²⁸ (268,435,456 pixels, 1 GiB of RGBA).

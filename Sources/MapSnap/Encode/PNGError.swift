@@ -12,7 +12,9 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
   /// Encoding was asked for an image with a side that is zero, negative, or
   /// larger than PNG's limit of 2³¹ − 1.
   case invalidDimensions(width: Int, height: Int)
-  /// The pixel buffer handed to the encoder holds fewer than `width * height` pixels.
+  /// The pixel buffer handed to the encoder holds fewer than `width * height`
+  /// pixels, or the one handed to ``PNGRowReader/read(rows:into:)`` fewer
+  /// than `count * width` (4 bytes each).
   case pixelBufferTooSmall(required: Int, actual: Int)
   /// The zlib compression level was outside `0...9`.
   case invalidCompressionLevel(Int)
@@ -28,10 +30,14 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
   case imageTooLarge(width: Int, height: Int)
   /// Memory for the encoded file or the decoded pixels could not be allocated.
   case outOfMemory
-  /// `PNGDecoder.decode(contentsOf:)` was given a path that does not exist.
+  /// ``PNGRowReader/read(rows:into:)`` was asked for more rows than are left
+  /// in the image (`remaining`); nothing was read.
+  case rowsExhausted(requested: Int, remaining: Int)
+  /// `PNGDecoder.decode(contentsOf:)` or ``PNGRowReader`` was given a path
+  /// that does not exist.
   case fileNotFound(path: String)
-  /// The file exists but could not be read (permissions, a directory, I/O
-  /// error); `reason` is the system's.
+  /// The file exists but could not be read (permissions, a directory, a FIFO
+  /// or device, I/O error); `reason` is the system's.
   case fileReadFailed(path: String, reason: String)
 
   public var description: String {
@@ -40,7 +46,7 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
     case .invalidDimensions(let width, let height):
       (place, what) = ("PNG encoder", "expected a width and height in 1...2147483647, found \(width)×\(height)")
     case .pixelBufferTooSmall(let required, let actual):
-      (place, what) = ("PNG encoder", "expected a pixel buffer of \(required) pixels (width × height), found \(actual)")
+      (place, what) = ("PNG", "expected a pixel buffer of \(required) pixels (width × rows), found \(actual)")
     case .invalidCompressionLevel(let level):
       (place, what) = ("PNG encoder", "expected a compression level in zlib's range 0...9, found \(level)")
     case .encodingFailed(let message):
@@ -51,6 +57,8 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
       (place, what) = ("PNG decoder", "libpng failed: \(message)")
     case .imageTooLarge(let width, let height):
       (place, what) = ("PNG decoder", "expected at most \(PNGDecoder.maximumPixelCount) pixels, found \(width)×\(height)")
+    case .rowsExhausted(let requested, let remaining):
+      (place, what) = ("PNG row reader", "expected a request of at most \(remaining) rows (the rest of the image), found \(requested)")
     case .outOfMemory:
       (place, what) = ("PNG", "out of memory")
     case .fileNotFound(let path):

@@ -36,6 +36,11 @@ typedef enum PNGShimStatus {
   PNG_SHIM_BUFFER_TOO_SMALL = 6,
   /** malloc/realloc failed. */
   PNG_SHIM_OUT_OF_MEMORY = 7,
+  /** The file to read does not exist (ENOENT). */
+  PNG_SHIM_FILE_NOT_FOUND = 8,
+  /** The file could not be opened or read, or is not a regular file; the
+   *  message is the reason ("is a directory", "not a regular file", strerror). */
+  PNG_SHIM_FILE_READ_FAILED = 9,
 } PNGShimStatus;
 
 /** Row filtering used when encoding. */
@@ -129,6 +134,66 @@ int png_shim_decode_rgba8(const void *data, size_t size, uint64_t max_pixels,
 
 /** Frees memory returned by the shim. Accepts NULL. */
 void png_shim_free(void *pointer);
+
+/* ------------------------------------------------------------------------ */
+/* Streaming row reader (png_reader.c)                                       */
+
+/**
+ * A PNG file being decoded top to bottom, a few rows at a time, with the same
+ * conversion to 8-bit straight RGBA as png_shim_decode_rgba8 (byte for byte).
+ *
+ * Memory: libpng's row buffers (the current and previous row, at most 8 bytes
+ * a pixel each), zlib's window and a stdio buffer, whatever the height. Exception: an Adam7-interlaced image cannot be
+ * streamed (its last pass touches every row), so it is decoded whole when the
+ * reader is opened, into one width * height * 4 buffer that max_pixels bounds,
+ * and rows are served from there.
+ *
+ * A reader is not thread-safe; use it from one thread at a time.
+ */
+typedef struct PNGShimReader PNGShimReader;
+
+/**
+ * Opens the PNG file at path and reads its header chunks (for interlaced
+ * images, the whole image).
+ *
+ * Only regular files are read: the file is opened non-blocking and checked
+ * with fstat before any read, so a FIFO, a device or a socket is refused with
+ * PNG_SHIM_FILE_READ_FAILED ("not a regular file") without blocking, and a
+ * folder the same way ("is a directory"). A missing file gives
+ * PNG_SHIM_FILE_NOT_FOUND. Fewer than 8 bytes or no PNG signature gives
+ * PNG_SHIM_NOT_A_PNG. When width * height exceeds max_pixels (0 means
+ * PNG_SHIM_DEFAULT_MAX_PIXELS) the result is PNG_SHIM_TOO_LARGE with *info
+ * filled in, before any pixel memory is allocated.
+ *
+ * On PNG_SHIM_OK, *out is the reader (close it with png_shim_reader_close)
+ * and *info holds the IHDR values. On failure *out is NULL and nothing needs
+ * closing.
+ */
+int png_shim_reader_open_file(const char *path, uint64_t max_pixels,
+                              PNGShimReader **out, PNGShimImageInfo *info,
+                              char *error_message, size_t error_capacity);
+
+/**
+ * Decodes the next `count` rows into rows (count * width * 4 bytes, rows
+ * packed), as 8-bit straight RGBA.
+ *
+ * - count larger than the rows left is PNG_SHIM_INVALID_ARGUMENT and reads
+ *   nothing; count 0 does nothing.
+ * - Corrupt or truncated data is PNG_SHIM_DECODE_FAILED; the rows decoded
+ *   before the failure are in the buffer (png_shim_reader_rows_read tells how
+ *   many in all) and every later call fails with the same message.
+ * - The call that decodes the last row also reads the rest of the file up to
+ *   IEND (Adler-32, CRCs), as png_shim_decode_rgba8 does; if that fails the
+ *   call fails although every row was decoded.
+ */
+int png_shim_reader_read_rows(PNGShimReader *reader, void *rows, uint32_t count,
+                              char *error_message, size_t error_capacity);
+
+/** The number of rows decoded so far (complete rows only). */
+uint32_t png_shim_reader_rows_read(const PNGShimReader *reader);
+
+/** Closes the file and frees everything. Accepts NULL. */
+void png_shim_reader_close(PNGShimReader *reader);
 
 /**
  * Encodes 8-bit pixels (4 bytes per pixel: R, G, B, A straight alpha, or any
