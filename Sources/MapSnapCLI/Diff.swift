@@ -11,7 +11,8 @@ struct Diff: ParsableCommand {
       and differences that look like anti-aliasing counted apart unless --include-aa. Any PNG libpng \
       reads (every colour type and bit depth) is compared as 8-bit RGBA, row by row as decoded.
 
-      Exit status: 0 equal (at most --max-diff-pixels and --max-diff-ratio differ); 1 different; \
+      Exit status: 0 equal (no more pixels differ than the larger of --max-diff-pixels and \
+      --max-diff-ratio × all pixels); 1 different; \
       2 cannot compare (a file unreadable or not a PNG, the sizes differ, a report invalid); 64 usage.
       """
   )
@@ -88,7 +89,9 @@ struct Diff: ParsableCommand {
         throw ExitStatus.invalidScene
       }
     }
-    let equal = result.counts.differing <= maxDiffPixels && result.ratio <= maxDiffRatio
+    // The allowance is the larger of the two limits (0 unless given).
+    let allowed = max(Double(maxDiffPixels), maxDiffRatio * Double(result.width * result.height))
+    let equal = Double(result.counts.differing) <= allowed
     if let output, let png = result.diffPNG {
       do {
         switch FileIO.writeTarget(output) {

@@ -106,3 +106,54 @@ struct SplitMix {
     return z ^ (z >> 31)
   }
 }
+
+/// `ImageDiff` streams bands of rows from the files: its counts and diff
+/// image equal the whole-image comparison, across band boundaries.
+@Suite struct ImageDiffTests {
+  @Test("streamed in bands, the same as compared whole")
+  func streamedEqualsWhole() throws {
+    try withTemporaryDirectory { dir in
+      let (w, h) = (97, ImageDiff.bandRows * 2 + 77)
+      var rng = SplitMix(seed: 11)
+      // Horizontal anti-aliased stripes (so anti-aliasing detection reads
+      // rows across band edges), then changes near every band boundary.
+      var a = [UInt32](repeating: 0, count: w * h)
+      for y in 0..<h {
+        for x in 0..<w {
+          let v = UInt32((y * 37 + x * 3) % 256)
+          a[y * w + x] = v | v << 8 | (255 - v) << 16 | 0xFF00_0000
+        }
+      }
+      var b = a
+      for boundary in [ImageDiff.bandRows, 2 * ImageDiff.bandRows] {
+        for y in (boundary - 3)...(boundary + 2) {
+          for _ in 0..<6 { b[y * w + Int(rng.next() % UInt64(w))] ^= 0x0080_4020 }
+        }
+      }
+      for _ in 0..<300 { b[Int(rng.next() % UInt64(w * h))] ^= 0x0010_1010 }
+      let pa = dir + "/a.png"
+      let pb = dir + "/b.png"
+      try Files.write(try a.withUnsafeBufferPointer { try PNGEncoder.encode(premultipliedRGBA: $0, width: w, height: h) }, to: pa)
+      try Files.write(try b.withUnsafeBufferPointer { try PNGEncoder.encode(premultipliedRGBA: $0, width: w, height: h) }, to: pb)
+      for match in [PixelMatch(), PixelMatch(threshold: 0, includeAA: true), PixelMatch(threshold: 0.05)] {
+        var whole = [UInt32](repeating: 0, count: w * h)
+        let counts = a.withUnsafeBufferPointer { ua in
+          b.withUnsafeBufferPointer { ub in whole.withUnsafeMutableBufferPointer { d in match.compare(ua, ub, width: w, height: h, diff: d) } }
+        }
+        let streamed = try ImageDiff.compare(pa, pb, match: match, diffImage: true)
+        #expect(streamed.counts == counts)
+        #expect(counts.differing > 0)
+        let image = try PNGDecoder.decode(try #require(streamed.diffPNG))
+        var pixels = [UInt32](repeating: 0, count: w * h)
+        for i in 0..<(w * h) {
+          let r = UInt32(image.pixels[4 * i])
+          let g = UInt32(image.pixels[4 * i + 1]) << 8
+          let bl = UInt32(image.pixels[4 * i + 2]) << 16
+          pixels[i] = r | g | bl | UInt32(image.pixels[4 * i + 3]) << 24
+        }
+        let mismatches = (0..<(w * h)).filter { pixels[$0] != whole[$0] }
+        #expect(mismatches.isEmpty, "\(mismatches.count) diff pixels differ, first at row \(mismatches.first.map { $0 / w } ?? -1): \(mismatches.first.map { String(pixels[$0], radix: 16) + " vs " + String(whole[$0], radix: 16) } ?? "")")
+      }
+    }
+  }
+}

@@ -95,11 +95,12 @@ public enum ImageDiff {
         } catch {
           throw ImageDiffError(file: b, kind: .unreadable(error))
         }
-        for y in loaded..<need {
-          tableA[y] = UnsafePointer(bufA + (y - base) * width)
-          tableB[y] = UnsafePointer(bufB + (y - base) * width)
-        }
         loaded = need
+      }
+      // Where each row in the buffers is now (the slide moved the kept ones).
+      for y in base..<loaded {
+        tableA[y] = UnsafePointer(bufA + (y - base) * width)
+        tableB[y] = UnsafePointer(bufB + (y - base) * width)
       }
       let counts = match.compareRows(
         lo, hi, width: width, height: height, a: tableA, b: tableB, diff: diff.map { $0 + lo * width }, threads: threads)
