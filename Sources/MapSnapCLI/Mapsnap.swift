@@ -14,6 +14,7 @@ struct Mapsnap: ParsableCommand {
       mapsnap explain <scene.json> [--scale <denominator>] [options]
       mapsnap batch <manifest.jsonl> [--jobs N] [--shard I/N] [--resume] [--summary <file>]
       mapsnap diff <a.png> <b.png> [-o diff.png] [--threshold T] [--reports a.json b.json]
+      mapsnap test <cases> [--filter text] [--record missing|failed|all]
       """,
     discussion: """
       Main options (run 'mapsnap render --help' for all of them):
@@ -29,7 +30,7 @@ struct Mapsnap: ParsableCommand {
       or the output could not be written); 2 invalid scene (nothing is written); 64 usage error.
       """,
     version: MapSnapVersion.current,
-    subcommands: [Render.self, Explain.self, Batch.self, Diff.self],
+    subcommands: [Render.self, Explain.self, Batch.self, Diff.self, TestCommand.self],
     defaultSubcommand: Render.self
   )
 }

@@ -67,15 +67,22 @@ enum CLI {
   ///
   /// - Parameter stdin: bytes fed to standard input, which is then closed;
   ///   `nil` gives an empty standard input (end of file at once).
+  /// - Parameter environment: variables set for the child on top of this
+  ///   process's (nil removes one, as `CI` must be for record-mode tests).
   static func run(
     _ arguments: [String], in directory: String, stdin: [UInt8]? = nil, timeout: TimeInterval = 300,
-    sourceLocation: SourceLocation = #_sourceLocation
+    environment: [String: String?] = [:], sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> CLIResult {
     let exe = try #require(executable, "mapsnap executable not found next to the test bundle (\(CommandLine.arguments.first ?? "?"))", sourceLocation: sourceLocation)
     let process = Process()
     process.executableURL = exe
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    if !environment.isEmpty {
+      var env = ProcessInfo.processInfo.environment
+      for (k, v) in environment { env[k] = v }
+      process.environment = env
+    }
     let inPipe = Pipe()
     let outPipe = Pipe()
     let errPipe = Pipe()

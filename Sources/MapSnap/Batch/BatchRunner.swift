@@ -91,12 +91,9 @@ public final class BatchRunner: Sendable {
 
   private func draw(_ line: ManifestLine) -> FrameOutcome {
     var outcome = FrameOutcome(line: line.number, output: line.output, status: .rendered, seconds: 0)
-    let fonts = takeFonts()
-    defer { returnFonts(fonts) }
     let plan: FramePlan
     do throws(SceneError) {
-      let scene = try self.scene(at: line.scene).adding(line.overlays, sources: sources)
-      plan = try FramePlan.make(scene, overrides: line.overrides, sources: sources, fonts: fonts, icons: icons, tiles: tiles, threads: 1)
+      plan = try self.plan(line)
     } catch {
       outcome.status = .failed(error.description)
       return outcome
@@ -147,6 +144,16 @@ public final class BatchRunner: Sendable {
     case .stream, .other:
       throw FileError.failed(path: path, reason: "not a regular file (a folder, FIFO, device or socket)")
     }
+  }
+
+  /// The plan of one line through the shared caches, on one thread (a font
+  /// library is taken from the pool for it): what `mapsnap batch` draws, and
+  /// what `mapsnap test` compares.
+  public func plan(_ line: ManifestLine) throws(SceneError) -> FramePlan {
+    let fonts = takeFonts()
+    defer { returnFonts(fonts) }
+    let scene = try self.scene(at: line.scene).adding(line.overlays, sources: sources)
+    return try FramePlan.make(scene, overrides: line.overrides, sources: sources, fonts: fonts, icons: icons, tiles: tiles, threads: 1)
   }
 
   /// True when the PNG at `path` holds `digest` in its `mapsnap-inputs`

@@ -150,7 +150,13 @@ public struct ManifestReader: Sendable {
     } catch {
       throw SceneError(file: file, kind: .syntax(line: number, column: error.column), expected: "valid JSON", found: error.message)
     }
-    let r = try ObjectReader(json, at: JSONPath(), file: file, what: "a manifest line (a JSON object)", allowed: Self.keys)
+    return try decode(json: json, number: number)
+  }
+
+  /// One line's JSON decoded (see `decode(_:number:)`); `mapsnap test`
+  /// reads its variants through it, so they take the same keys and values.
+  func decode(json: JSONValue, number: Int, at path: JSONPath = JSONPath()) throws(SceneError) -> ManifestLine {
+    let r = try ObjectReader(json, at: path, file: file, what: "a manifest line (a JSON object)", allowed: Self.keys)
     let scenes = SceneDecoder(file: file, baseDirectory: directory)
     guard let scene = try r.string("scene", nonEmpty: true) else { throw r.missing("scene", "the scene file (a path)") }
     guard let output = try r.string("output", nonEmpty: true) else { throw r.missing("output", "the PNG to write (a path ending in .png)") }
@@ -184,7 +190,7 @@ public struct ManifestReader: Sendable {
     if r.has("padding") { o.padding = try scenes.decodePadding(r) }
     if let fit = r.object["fit"] {
       if r.has("bounds") { throw r.conflict("bounds", "fit") }
-      o.fit = try scenes.decodeFeatureReference(fit, at: JSONPath().key("fit"), what: "the feature to fit")
+      o.fit = try scenes.decodeFeatureReference(fit, at: path.key("fit"), what: "the feature to fit")
     }
     var overlays: [Overlay] = []
     if let list = r.object["overlays"] {

@@ -1,0 +1,191 @@
+import Dispatch
+import Synchronization
+
+internal import _MapSnapRaster
+
+/// Runs `mapsnap test` cases: renders each image through `BatchRunner`'s
+/// shared caches (parsed scenes, indexed sources, tiles, icons, fonts),
+/// several at once, and compares it with its expected image by decoded
+/// pixels (`PixelMatch`, exact by default) and, when the case has one, its
+/// expected report (`ReportDiff`: any visibility change fails).
+///
+/// A failing image leaves artifacts in `artifacts/<case>/`: `<image>.actual.png`,
+/// `<image>.diff.png` (when sizes match) and `<image>.expected.png`.
+///
+/// Record mode writes expected files instead of failing: `missing` (only
+/// images and reports that do not exist), `failed` (and those that differ),
+/// `all` (every one). A recorded image fails its case with "recorded …;
+/// re-run", so a recording run never passes.
+public final class CaseRunner: Sendable {
+  public enum RecordMode: String, Sendable, CaseIterable {
+    case missing, failed, all
+  }
+
+  public struct Options: Sendable {
+    public var record: RecordMode?
+    /// Images rendered at once (0: one per processor).
+    public var jobs = 0
+    /// Where failing images' artifacts go.
+    public var artifacts = "mapsnap-test-artifacts"
+    public init() {}
+  }
+
+  public let options: Options
+  private let batch: BatchRunner
+  private let files = FileDigests()
+
+  public init(options: Options) {
+    self.options = options
+    var b = BatchOptions()
+    b.jobs = 1
+    batch = BatchRunner(manifest: ManifestReader(path: "mapsnap-test"), options: b)
+  }
+
+  /// Runs `cases`, calling `progress` as each finishes (one at a time);
+  /// returns the outcomes in the cases' order.
+  public func run(_ cases: [ImageCase], progress: @Sendable (CaseOutcome) -> Void = { _ in }) -> [CaseOutcome] {
+    let jobs = max(1, min(options.jobs > 0 ? options.jobs : activeProcessorCount(), cases.count))
+    let results = Mutex<[Int: CaseOutcome]>([:])
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+      while true {
+        let i = next.add(1, ordering: .relaxed).oldValue
+        guard i < cases.count else { return }
+        let outcome = self.check(cases[i])
+        results.withLock { r in
+          r[i] = outcome
+          progress(outcome)
+        }
+      }
+    }
+    return results.withLock { r in cases.indices.map { r[$0]! } }
+  }
+
+  /// One image: render, compare (or record), write artifacts when it fails.
+  func check(_ c: ImageCase) -> CaseOutcome {
+    let start = monotonicSeconds()
+    var o = CaseOutcome(id: c.id, caseName: c.caseName, stem: c.stem, status: .passed, expectedImage: c.expectedImage)
+    let plan: FramePlan
+    do throws(SceneError) {
+      plan = try batch.plan(c.line)
+    } catch {
+      o.status = .error(error.description)
+      o.seconds = monotonicSeconds() - start
+      return o
+    }
+    let snapshot = Snapshot.render(plan, options: RenderOptions(threads: 1))
+    var encoding = PNGEncodingOptions.fast
+    encoding.threads = 1
+    let png: [UInt8]
+    let actual: DecodedImage
+    do {
+      png = try snapshot.pngData(options: encoding, files: files)
+      actual = try PNGDecoder.decode(png)
+    } catch {
+      o.status = .error("cannot encode the image: \(error)")
+      return o
+    }
+    o.width = actual.width
+    o.height = actual.height
+    var recorded: [String] = []
+    var problems: [String] = []
+    // The image.
+    let expected: DecodedImage? = (try? FileIO.read(c.expectedImage)).flatMap { try? PNGDecoder.decode($0) }
+    var imageDiffers = false
+    if let expected {
+      if expected.width != actual.width || expected.height != actual.height {
+        imageDiffers = true
+        problems.append("the image is \(actual.width)×\(actual.height), the expected one \(expected.width)×\(expected.height)")
+      } else {
+        var diff = [UInt32](repeating: 0, count: actual.width * actual.height)
+        let a = Self.pixels(expected)
+        let b = Self.pixels(actual)
+        let match = PixelMatch(threshold: c.comparison.threshold, includeAA: c.comparison.includeAA)
+        let counts = a.withUnsafeBufferPointer { pa in
+          b.withUnsafeBufferPointer { pb in
+            diff.withUnsafeMutableBufferPointer { d in match.compare(pa, pb, width: actual.width, height: actual.height, diff: d, threads: 1) }
+          }
+        }
+        o.counts = counts
+        if counts.differing > c.comparison.maxDiffPixels {
+          imageDiffers = true
+          let percent = Double(counts.differing) * 100 / Double(actual.width * actual.height)
+          problems.append("\(counts.differing) px differ (\(percent < 0.01 ? "< 0.01" : String((percent * 100).rounded() / 100)) %)")
+          if let diffPNG = try? diff.withUnsafeBufferPointer({ try PNGEncoder.encode(premultipliedRGBA: $0, width: actual.width, height: actual.height) }) {
+            o.diffPath = write(diffPNG, artifact: c, suffix: "diff")
+          }
+        }
+      }
+    }
+    let recordImage: Bool
+    switch options.record {
+    case .all?: recordImage = true
+    case .failed?: recordImage = expected == nil || imageDiffers
+    case .missing?: recordImage = expected == nil
+    case nil: recordImage = false
+    }
+    if recordImage {
+      if (try? FileIO.stage(png, for: c.expectedImage).commit()) != nil {
+        recorded.append("recorded \(c.stem).png")
+      } else {
+        problems.append("cannot write \(c.expectedImage)")
+      }
+    } else if expected == nil {
+      problems.append("no expected image \(c.stem).png (run with --record missing to write it)")
+    }
+    // The report, when the case keeps one.
+    let reportExists: Bool = { if case .regularFile = FileIO.writeTarget(c.expectedReport) { return true } else { return false } }()
+    if reportExists {
+      var bytes = JSONWriter().writeBytes(snapshot.report())
+      bytes.append(10)
+      var changes: [String] = []
+      if let old = try? JSONParser.parse(try FileIO.read(c.expectedReport)), let new = try? JSONParser.parse(bytes) {
+        do throws(ReportDiffError) {
+          changes = try ReportDiff.compare(old, new).changes.map(\.line)
+        } catch {
+          changes = ["the expected report cannot be read: \(error.message)"]
+        }
+      } else {
+        changes = ["the expected report is not valid JSON"]
+      }
+      let recordReport = options.record == .all || (options.record == .failed && !changes.isEmpty)
+      if recordReport {
+        if (try? FileIO.stage(bytes, for: c.expectedReport).commit()) != nil { recorded.append("recorded \(c.stem).report.json") }
+      } else if !changes.isEmpty {
+        o.reportChanges = changes
+        problems.append("the report changed: \(changes.count) change\(changes.count == 1 ? "" : "s")")
+      }
+    }
+    if !recorded.isEmpty {
+      o.status = .recorded(recorded.joined(separator: ", ") + "; re-run without recording")
+    } else if !problems.isEmpty {
+      o.status = .failed(problems.joined(separator: "; "))
+      o.actualPath = write(png, artifact: c, suffix: "actual")
+      if let bytes = try? FileIO.read(c.expectedImage) { o.expectedPath = write(bytes, artifact: c, suffix: "expected") }
+    }
+    o.seconds = monotonicSeconds() - start
+    return o
+  }
+
+  /// Writes an artifact file; returns its path, or nil when it cannot be written.
+  private func write(_ bytes: [UInt8], artifact c: ImageCase, suffix: String) -> String? {
+    let path = options.artifacts + "/" + c.caseName + "/" + c.stem + "." + suffix + ".png"
+    do {
+      try FileIO.createParentDirectories(of: path)
+      try FileIO.stage(bytes, for: path).commit()
+      return path
+    } catch {
+      return nil
+    }
+  }
+
+  static func pixels(_ image: DecodedImage) -> [UInt32] {
+    var out = [UInt32](repeating: 0, count: image.width * image.height)
+    image.pixels.withUnsafeBufferPointer { p in
+      for i in out.indices {
+        out[i] = UInt32(p[4 * i]) | UInt32(p[4 * i + 1]) << 8 | UInt32(p[4 * i + 2]) << 16 | UInt32(p[4 * i + 3]) << 24
+      }
+    }
+    return out
+  }
+}

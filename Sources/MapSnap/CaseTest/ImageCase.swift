@@ -1,0 +1,38 @@
+/// One expected image of a `mapsnap test` case folder (see `CaseLoader` for
+/// the layout): the frame to render and how to compare it.
+public struct ImageCase: Sendable {
+  /// The case folder's name.
+  public var caseName: String
+  /// The case folder.
+  public var directory: String
+  /// The image's name without `.png`: `2000`, `2000@2x`, `500-floor1`, or a
+  /// variant's name.
+  public var stem: String
+  /// The frame, as a batch line: the scene, its overrides and overlays
+  /// (`output` is the expected image).
+  public var line: ManifestLine
+  public var comparison: Comparison
+
+  /// `case/stem`: what `--filter` matches and reports name.
+  public var id: String { caseName + "/" + stem }
+  public var expectedImage: String { directory + "/" + stem + ".png" }
+  /// The expected report, compared when it exists (`ReportDiff`).
+  public var expectedReport: String { directory + "/" + stem + ".report.json" }
+
+  /// How a case's images are compared, in `mapsnap diff`'s terms.
+  public struct Comparison: Sendable, Equatable {
+    /// 0 by default: any change of colour counts.
+    public var threshold = 0.0
+    /// True by default: pixels that look like anti-aliasing count too, so
+    /// the default compares every channel of every pixel exactly.
+    public var includeAA = true
+    /// Differing pixels still taken as equal (0 by default).
+    public var maxDiffPixels = 0
+    /// Why a case is compared with a tolerance; required for any non-default value.
+    public var reason: String?
+
+    public init() {}
+
+    public var isExact: Bool { threshold == 0 && includeAA && maxDiffPixels == 0 }
+  }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import MapSnap
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `mapsnap test CASES`: golden images for users' CI (the layout is
+/// `CaseLoader`'s; the project's own `Golden/` uses it).
+struct TestCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "test",
+    abstract: "Render a folder of cases and compare each image with its expected one.",
+    discussion: """
+      Each case is a folder with scene.json, golden.json ({"scales": [...], "pixelRatios", "floors", \
+      "variants", tolerance in mapsnap diff's terms with a "toleranceReason"}) and one expected PNG per \
+      image (<scale>[@<ratio>x][-floor<F>].png, or <variant>.png), optionally <image>.report.json. \
+      Comparison is exact by default. Writes mapsnap-test-report.html and mapsnap-test-junit.xml in the \
+      working folder, and artifacts of failing images in mapsnap-test-artifacts/.
+
+      Record mode (--record or MAPSNAP_RECORD=missing|failed|all) writes expected files; a recorded \
+      image fails with "recorded …; re-run". Recording is refused when CI is set.
+
+      Exit status: 0 all passed; 1 some failed (or were recorded); 2 some case could not run; 64 usage.
+      """
+  )
+
+  @Argument(help: "The folder of cases (each a folder with scene.json and golden.json).")
+  var cases: String
+
+  @Option(help: ArgumentHelp("Run only images whose case/image name contains this text (repeatable).", valueName: "text"))
+  var filter: [String] = []
+
+  @Option(help: "Write expected files: missing, failed or all (also MAPSNAP_RECORD).")
+  var record: CaseRunner.RecordMode?
+
+  @Option(parsing: .unconditional, help: "Images rendered at once (0 = one per processor).")
+  var jobs = 0
+
+  @Option(help: ArgumentHelp("The HTML report ('' for none).", valueName: "file"))
+  var html = "mapsnap-test-report.html"
+
+  @Option(help: ArgumentHelp("The JUnit XML report ('' for none).", valueName: "file"))
+  var junit = "mapsnap-test-junit.xml"
+
+  @Option(help: ArgumentHelp("Where failing images' actual, diff and expected files go.", valueName: "folder"))
+  var artifacts = "mapsnap-test-artifacts"
+
+  @Flag(help: "Print only failures and the summary.")
+  var quiet = false
+
+  static var inCI: Bool {
+    guard let v = getenv("CI").map({ String(cString: $0) }) else { return false }
+    return !v.isEmpty && v != "false" && v != "0"
+  }
+
+  mutating func validate() throws {
+    if jobs < 0 { throw ValidationError("--jobs must be 0 or more, got \(jobs)") }
+    if record != nil && Self.inCI { throw ValidationError("--record is refused when CI is set: goldens are recorded on a developer's machine and committed") }
+  }
+
+  func run() throws {
+    var mode = record
+    if mode == nil, let env = getenv("MAPSNAP_RECORD").map({ String(cString: $0) }), !env.isEmpty, env != "never" {
+      if let m = CaseRunner.RecordMode(rawValue: env) {
+        if Self.inCI {
+          printError("warning: MAPSNAP_RECORD=\(env) is ignored when CI is set")
+        } else {
+          mode = m
+        }
+      } else {
+        printError("error: MAPSNAP_RECORD must be missing, failed or all, got '\(env)'")
+        throw ExitCode.validationFailure
+      }
+    }
+    var st = stat()
+    guard stat(cases, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+      printError("error: \(cases): not a folder of cases")
+      throw ExitStatus.invalidScene
+    }
+    let started = monotonicSeconds()
+    var (images, problems) = CaseLoader(root: cases).load()
+    if !filter.isEmpty { images = images.filter { c in filter.contains { c.id.contains($0) } } }
+    if images.isEmpty && problems.isEmpty {
+      printError("error: \(cases): no case matches (a case is a folder with golden.json\(filter.isEmpty ? "" : " and an image matching --filter"))")
+      throw ExitStatus.invalidScene
+    }
+    var options = CaseRunner.Options()
+    options.record = mode
+    options.jobs = jobs
+    options.artifacts = artifacts
+    let github = getenv("GITHUB_ACTIONS").map { String(cString: $0) } == "true"
+    let quiet = self.quiet
+    for p in problems { printError("! \(p.caseName): \(p.error)") }
+    let outcomes = CaseRunner(options: options).run(images) { o in
+      if !o.passed || !quiet { FileIO.writeToStandardError(o.line + "\n") }
+      for change in o.reportChanges { FileIO.writeToStandardError("    \(change)\n") }
+    }
+    let report = CaseReport(outcomes: outcomes, problems: problems, seconds: monotonicSeconds() - started)
+    if github {
+      // GitHub Actions workflow commands: one annotation per image that did not pass.
+      for o in outcomes where !o.passed {
+        let message = (o.message ?? "") + (o.reportChanges.isEmpty ? "" : "%0A" + o.reportChanges.joined(separator: "%0A"))
+        print("::error file=\(o.expectedImage),title=mapsnap test \(o.id)::\(message)")
+      }
+      for p in problems { print("::error file=\(p.error.file),title=mapsnap test \(p.caseName)::\(p.error.message)") }
+    }
+    for (path, text) in [(html, report.html), (junit, report.junit)] where !path.isEmpty {
+      do {
+        try FileIO.createParentDirectories(of: path)
+        try FileIO.stage(Array(text.utf8), for: path).commit()
+      } catch {
+        printError("error: cannot write \(path): \(error)")
+      }
+    }
+    var summary = "mapsnap test: \(report.passed) passed, \(report.failed) failed, \(report.errors) could not run, of \(outcomes.count + problems.count)"
+    summary += " in \((report.seconds * 10).rounded() / 10) s"
+    if !html.isEmpty { summary += "; report: \(html)" }
+    printError(summary)
+    if report.errors > 0 { throw ExitStatus.invalidScene }
+    if report.failed > 0 { throw ExitStatus.renderFailed }
+  }
+}
+
+extension CaseRunner.RecordMode: ExpressibleByArgument {}

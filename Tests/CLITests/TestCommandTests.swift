@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import _MapSnapTestSupport
+
+/// `mapsnap test` end to end: the project's own goldens, a missing image,
+/// record mode (flag and environment, refused under CI), a failing image
+/// with its artifacts, HTML and JUnit, a changed report, GitHub annotations,
+/// and a case that cannot run.
+@Suite("mapsnap test (built binary)")
+struct TestCommandTests {
+  /// No CI and no recording unless a test says so.
+  static let clean: [String: String?] = ["CI": nil, "MAPSNAP_RECORD": nil, "GITHUB_ACTIONS": nil]
+
+  @Test("mapsnap test Golden: the project's goldens pass as they are, with an HTML report and JUnit XML")
+  func projectGoldens() throws {
+    try withTemporaryDirectory { dir in
+      let r = try CLI.run(["test", Repository.root + "/Golden", "--quiet"], in: dir, environment: Self.clean)
+      #expect(r.status == 0, "\(r)")
+      #expect(r.stderr.contains("54 passed, 0 failed, 0 could not run, of 54"), "\(r.stderr)")
+      let junit = try String(decoding: Files.read(dir + "/mapsnap-test-junit.xml"), as: UTF8.self)
+      #expect(junit.contains("tests=\"54\" failures=\"0\" errors=\"0\""), "\(junit.prefix(300))")
+      #expect(junit.components(separatedBy: "<testcase ").count - 1 == 54)
+      #expect(Files.exists(dir + "/mapsnap-test-report.html"))
+    }
+  }
+
+  /// A case folder `cases/roads` over the CLI fixture scene: 1:2000 and a
+  /// variant with a marker.
+  private func writeCase(in dir: String, golden: String = #"{"scales": [2000], "variants": {"marker": {"scale": 2000, "overlays": [{"marker": [24.94, 60.17]}]}}}"#) throws {
+    try Fixture.write(in: dir + "/cases/roads")
+    try Files.write(golden, to: dir + "/cases/roads/golden.json")
+  }
+
+  @Test("missing images fail; --record missing writes them and fails; the next run passes; recording is refused under CI")
+  func recordMissing() throws {
+    try withTemporaryDirectory { dir in
+      try writeCase(in: dir)
+      let missing = try CLI.run(["test", "cases"], in: dir, environment: Self.clean)
+      #expect(missing.status == 1, "\(missing)")
+      #expect(missing.stderr.contains("✗ roads/2000: no expected image 2000.png"), "\(missing.stderr)")
+      let ci = try CLI.run(["test", "cases", "--record", "missing"], in: dir, environment: ["CI": "true", "MAPSNAP_RECORD": nil])
+      #expect(ci.status == 64, "\(ci)")
+      #expect(!Files.exists(dir + "/cases/roads/2000.png"))
+      let recorded = try CLI.run(["test", "cases", "--record", "missing"], in: dir, environment: Self.clean)
+      #expect(recorded.status == 1, "\(recorded)")
+      #expect(recorded.stderr.contains("recorded 2000.png; re-run"), "\(recorded.stderr)")
+      #expect(Files.exists(dir + "/cases/roads/2000.png") && Files.exists(dir + "/cases/roads/marker.png"))
+      let again = try CLI.run(["test", "cases"], in: dir, environment: Self.clean)
+      #expect(again.status == 0, "\(again)")
+      // MAPSNAP_RECORD=all rewrites every image (and fails); under CI it is ignored.
+      let all = try CLI.run(["test", "cases"], in: dir, environment: ["CI": nil, "MAPSNAP_RECORD": "all"])
+      #expect(all.status == 1 && all.stderr.contains("recorded"), "\(all)")
+      let ignored = try CLI.run(["test", "cases"], in: dir, environment: ["CI": "1", "MAPSNAP_RECORD": "all"])
+      #expect(ignored.status == 0 && ignored.stderr.contains("ignored when CI is set"), "\(ignored)")
+    }
+  }
+
+  @Test("a differing image fails with its artifacts, the HTML report embeds them, JUnit and GitHub annotations name it")
+  func failingImage() throws {
+    try withTemporaryDirectory { dir in
+      try writeCase(in: dir)
+      #expect(try CLI.run(["test", "cases", "--record", "missing"], in: dir, environment: Self.clean).status == 1)
+      // The expected 2000.png becomes the marker variant's picture.
+      try Files.write(try Files.read(dir + "/cases/roads/marker.png"), to: dir + "/cases/roads/2000.png")
+      let r = try CLI.run(["test", "cases"], in: dir, environment: ["CI": nil, "MAPSNAP_RECORD": nil, "GITHUB_ACTIONS": "true"])
+      #expect(r.status == 1, "\(r)")
+      #expect(r.stderr.contains("✗ roads/2000:") && r.stderr.contains("px differ"), "\(r.stderr)")
+      #expect(r.stderr.contains("✓ roads/marker"), "\(r.stderr)")
+      #expect(r.stdoutText.contains("::error file=") && r.stdoutText.contains("title=mapsnap test roads/2000::"), "\(r.stdoutText)")
+      for suffix in ["actual", "diff", "expected"] {
+        #expect(Files.exists(dir + "/mapsnap-test-artifacts/roads/2000.\(suffix).png"), "\(suffix)")
+      }
+      let html = try String(decoding: Files.read(dir + "/mapsnap-test-report.html"), as: UTF8.self)
+      #expect(html.components(separatedBy: "data:image/png;base64,").count - 1 >= 5, "expected, actual, diff, and the slider's two")
+      #expect(html.contains("type=\"range\""))
+      let junit = try String(decoding: Files.read(dir + "/mapsnap-test-junit.xml"), as: UTF8.self)
+      #expect(junit.contains("failures=\"1\"") && junit.contains("<failure message="), "\(junit)")
+    }
+  }
+
+  @Test("an expected report that differs fails with the visibility changes; a bad golden.json cannot run")
+  func reportsAndBadCases() throws {
+    try withTemporaryDirectory { dir in
+      try writeCase(in: dir, golden: #"{"scales": [2000]}"#)
+      #expect(try CLI.run(["test", "cases", "--record", "missing"], in: dir, environment: Self.clean).status == 1)
+      // The expected report: the scene with the marker overlay (one more layer).
+      #expect(try CLI.run(["cases/roads/scene.json", "-o", "x.png", "--report", "cases/roads/2000.report.json", "--marker", "24.94,60.17"], in: dir).status == 0)
+      let r = try CLI.run(["test", "cases"], in: dir, environment: Self.clean)
+      #expect(r.status == 1, "\(r)")
+      #expect(r.stderr.contains("the report changed") && r.stderr.contains("layer @overlay-1: active → absent"), "\(r.stderr)")
+      try Files.write(#"{"scales": [2000], "threshold": 0.2}"#, to: dir + "/cases/roads/golden.json")
+      let bad = try CLI.run(["test", "cases"], in: dir, environment: Self.clean)
+      #expect(bad.status == 2 && bad.stderr.contains("toleranceReason"), "\(bad)")
+    }
+  }
+}
