@@ -13,8 +13,9 @@ BENCH_RUNS ?= 15
 SHARED ?= ../shared
 
 CLUSTER_PACKAGES := slurmctld slurmd slurm-client munge parallel
+BROWSER_PACKAGES := chromium chromium-driver
 
-.PHONY: setup deps build example test check-reports bench peers record-goldens clean cluster-deps test-cluster
+.PHONY: setup deps build example test check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser
 
 setup: deps build example
 
@@ -52,6 +53,22 @@ cluster-deps:
 
 test-cluster: cluster-deps build
 	bash scripts/test-cluster.sh .build/release/mapsnap
+
+# The HTML report of `mapsnap test` in headless Chromium (Selenium): images
+# loaded, slider and toggle working; keeps mapsnap-test-report.png (a CI
+# artifact). A separate CI step, outside `make test`.
+browser-deps:
+	@missing=""; \
+	for p in $(BROWSER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  echo "apt-get install$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "browser present: $(BROWSER_PACKAGES)"; fi
+	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium
+
+test-report-browser: browser-deps build
+	python3 scripts/test-html-report.py .build/release/mapsnap mapsnap-test-report.png
 
 # Needs Python's jsonschema (python3 -m pip install jsonschema).
 check-reports: build

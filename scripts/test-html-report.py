@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""The HTML report of `mapsnap test` in a real browser (issue 11): headless
+Chromium, driven by Selenium, opens a report with one failing image and
+checks that
+
+- every image is loaded (complete, natural size of the rendered frame, none
+  broken);
+- moving the slider changes what is shown (the actual image's clip);
+- the toggle buttons show the expected, actual and diff images in turn;
+
+and keeps a screenshot (the CI artifact, also the README's picture).
+
+Usage: scripts/test-html-report.py path/to/mapsnap [screenshot.png]
+Needs: Debian's chromium and chromium-driver, and selenium (PyPI)
+(`make browser-deps`).
+"""
+import json, os, shutil, subprocess, sys, tempfile
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fail(message):
+    sys.exit("test-html-report: FAIL: " + message)
+
+
+def main():
+    exe = os.path.abspath(sys.argv[1])
+    shot = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.join(ROOT, "mapsnap-test-report.png")
+    work = tempfile.mkdtemp(prefix="mapsnap-html.")
+    try:
+        case = os.path.join(work, "cases", "helsinki")
+        os.makedirs(case)
+        scene = json.load(open(os.path.join(ROOT, "Examples/helsinki.json")))
+        for layer in scene["layers"]:
+            src = layer.get("source", {})
+            if "geojson" in src:
+                src["geojson"] = os.path.join(ROOT, "Examples", src["geojson"])
+        scene["map"]["size"] = [320, 240]
+        json.dump(scene, open(os.path.join(case, "scene.json"), "w"))
+        json.dump({"scales": [4000]}, open(os.path.join(case, "golden.json"), "w"))
+        env = dict(os.environ)
+        env.pop("CI", None)
+        env.pop("GITHUB_ACTIONS", None)
+        # The expected image: the same map with a marker more, so the case fails.
+        lon, lat = scene["map"]["center"]
+        subprocess.run([exe, os.path.join(case, "scene.json"), "--scale", "4000", "--marker", "%r,%r|label:Moved" % (lon, lat),
+                        "-o", os.path.join(case, "4000.png")], check=True, env=env)
+        r = subprocess.run([exe, "test", "cases"], cwd=work, env=env, capture_output=True, text=True)
+        if r.returncode != 1:
+            fail("mapsnap test should fail the case, exit %d: %s" % (r.returncode, r.stderr))
+        report = os.path.join(work, "mapsnap-test-report.html")
+
+        options = Options()
+        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"):
+            options.add_argument(arg)
+        binary = shutil.which("chromium") or shutil.which("chromium-browser")
+        if binary:
+            options.binary_location = binary
+        driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        try:
+            driver.get("file://" + report)
+            images = driver.find_elements(By.TAG_NAME, "img")
+            if len(images) < 5:
+                fail("expected at least 5 images (slider pair, expected, actual, diff), found %d" % len(images))
+            for img in images:
+                ok = driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img)
+                w = driver.execute_script("return arguments[0].naturalWidth", img)
+                h = driver.execute_script("return arguments[0].naturalHeight", img)
+                if not ok or (w, h) != (320, 240):
+                    fail("image %s not loaded at 320x240 (complete/width %r, %rx%r)" % (img.get_attribute("alt"), ok, w, h))
+            top = driver.find_element(By.CSS_SELECTOR, ".compare .top")
+            bottom = driver.find_element(By.CSS_SELECTOR, ".compare .bottom")
+            slider = driver.find_element(By.CSS_SELECTOR, ".slider")
+            before = driver.execute_script("return getComputedStyle(arguments[0]).clipPath", top)
+            driver.execute_script("arguments[0].value = 80; arguments[0].dispatchEvent(new Event('input'))", slider)
+            after = driver.execute_script("return getComputedStyle(arguments[0]).clipPath", top)
+            if before == after or "20%" not in after:
+                fail("moving the slider to 80 did not reveal more of the actual image (%r → %r)" % (before, after))
+            shown = {}
+            for name in ("expected", "actual", "diff"):
+                driver.find_element(By.CSS_SELECTOR, "button[data-show='%s']" % name).click()
+                shown[name] = driver.execute_script("return arguments[0].src", bottom)
+                visible = driver.execute_script("return getComputedStyle(arguments[0]).display", top)
+                if visible != "none":
+                    fail("the %s toggle left the slider's top image visible" % name)
+            if len(set(shown.values())) != 3:
+                fail("the toggle did not show three different images")
+            driver.execute_script("arguments[0].value = 50; arguments[0].dispatchEvent(new Event('input'))", slider)
+            driver.save_screenshot(shot)
+            print("test-html-report: passed (%d images loaded, slider and toggle work); screenshot %s" % (len(images), shot))
+        finally:
+            driver.quit()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
