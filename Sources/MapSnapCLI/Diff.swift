@@ -1,6 +1,10 @@
 import ArgumentParser
 import MapSnap
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `mapsnap diff A.png B.png`: decoded pixels compared as pixelmatch does
 /// (scene format section 8).
 struct Diff: ParsableCommand {
@@ -13,7 +17,8 @@ struct Diff: ParsableCommand {
 
       Exit status: 0 equal (no more pixels differ than the larger of --max-diff-pixels and \
       --max-diff-ratio × all pixels); 1 different; \
-      2 cannot compare (a file unreadable or not a PNG, the sizes differ, a report invalid); 64 usage.
+      2 cannot compare (a file unreadable or not a PNG, the sizes differ, a report invalid) or the diff image \
+      cannot be written; 64 usage (also a diff image asked for an image over 2^26 pixels).
       """
   )
 
@@ -55,6 +60,18 @@ struct Diff: ParsableCommand {
       case .stream: break
       case .new, .regularFile:
         guard o.lowercased().hasSuffix(".png") else { throw ValidationError("-o \(o): the diff image is a PNG; the path must end in .png") }
+        let folder = FileIO.directory(of: o)
+        guard access(folder.isEmpty ? "." : folder, W_OK) == 0 else { throw ValidationError("-o \(o): its folder does not exist or cannot be written") }
+      }
+      // Never overwrite what is being compared (also through a link).
+      var out = stat()
+      if stat(o, &out) == 0 {
+        for input in [a, b] + reports {
+          var st = stat()
+          if stat(input, &st) == 0, st.st_dev == out.st_dev, st.st_ino == out.st_ino {
+            throw ValidationError("-o \(o) is \(input), an input of the comparison; choose another file")
+          }
+        }
       }
     }
   }
@@ -66,6 +83,7 @@ struct Diff: ParsableCommand {
       result = try ImageDiff.compare(a, b, match: match, diffImage: output != nil)
     } catch {
       printError("error: \(error)")
+      if case .diffImageTooLarge = error.kind { throw ExitCode.validationFailure }
       throw ExitStatus.invalidScene
     }
     var changes: ReportDiff? = nil
@@ -85,13 +103,17 @@ struct Diff: ParsableCommand {
       do {
         changes = try ReportDiff.compare(ja, jb)
       } catch {
-        printError("error: \(error.message) (\(error.report == .a ? reports[0] : reports[1]))")
+        let file = error.report == .a ? reports[0] : reports[1]
+        printError("error: \(file): \(error.path.isEmpty ? "" : error.path + ": ")\(error.message)")
         throw ExitStatus.invalidScene
       }
     }
     // The allowance is the larger of the two limits (0 unless given).
     let allowed = max(Double(maxDiffPixels), maxDiffRatio * Double(result.width * result.height))
     let equal = Double(result.counts.differing) <= allowed
+    // A diff image that cannot be written is not a difference: exit 2
+    // after the result is printed.
+    var writeFailed = false
     if let output, let png = result.diffPNG {
       do {
         switch FileIO.writeTarget(output) {
@@ -101,7 +123,7 @@ struct Diff: ParsableCommand {
         }
       } catch {
         printError("error: -o: \(error)")
-        throw ExitStatus.renderFailed
+        writeFailed = true
       }
     }
     let line = Self.summary(result)
@@ -118,10 +140,11 @@ struct Diff: ParsableCommand {
     } else {
       var text = line + (equal ? "" : result.counts.differing > 0 && (maxDiffPixels > 0 || maxDiffRatio > 0) ? " (more than allowed)" : "") + "\n"
       if let changes {
-        text += changes.changes.isEmpty ? "reports: no visibility changes\n" : changes.text
+        text += changes.text + (changes.changes.isEmpty ? "reports: no visibility changes\n" : "")
       }
       try? FileIO.writeToStandardOutput(Array(text.utf8))
     }
+    if writeFailed { throw ExitStatus.invalidScene }
     if !equal { throw ExitStatus.renderFailed }
   }
 

@@ -58,6 +58,13 @@ struct DiffCommandTests {
       #expect(try CLI.run(["diff", "a.png", "a.png", "--threshold", "2"], in: dir).status == 64)
       #expect(try CLI.run(["diff", "a.png", "a.png", "-o", "d.jpg"], in: dir).status == 64)
       #expect(try CLI.run(["diff", "a.png", "a.png", "--reports", "x.json"], in: dir).status == 64)
+      // -o never overwrites an input, not even through a link; its folder must exist.
+      let before = try Files.read(dir + "/a.png")
+      try FileManager.default.createSymbolicLink(atPath: dir + "/link.png", withDestinationPath: "a.png")
+      #expect(try CLI.run(["diff", "a.png", "big.png", "-o", "a.png"], in: dir).status == 64)
+      #expect(try CLI.run(["diff", "big.png", "a.png", "-o", "link.png"], in: dir).status == 64)
+      #expect(try Files.read(dir + "/a.png") == before)
+      #expect(try CLI.run(["diff", "a.png", "a.png", "-o", "no-such-folder/d.png"], in: dir).status == 64)
     }
   }
 }

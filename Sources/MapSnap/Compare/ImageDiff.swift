@@ -13,6 +13,9 @@ public enum ImageDiff {
   /// Rows compared at a time: enough for the band workers, small in memory
   /// (256 rows of 16,384 pixels are 16 MiB per image).
   public static let bandRows = 256
+  /// Pixels per band and image at most (2^22, 16 MiB): images wider than
+  /// 16,384 pixels are compared in bands of fewer rows.
+  public static let bandPixels = 1 << 22
   /// The largest diff image written: 2^26 pixels (8192 × 8192, 256 MiB).
   public static let maximumDiffImagePixels = 1 << 26
 
@@ -52,15 +55,17 @@ public enum ImageDiff {
     if diffImage && width * height > maximumDiffImagePixels {
       throw ImageDiffError(file: a, kind: .diffImageTooLarge(width: width, height: height))
     }
+    // Bands hold at most `bandPixels` pixels per image: fewer rows for wide images.
+    let band = max(1, min(bandRows, bandPixels / max(width, 1)))
     var result = Result(width: width, height: height, counts: PixelMatch.Counts())
     guard width > 0, height > 0 else { return result }
     // Each image's buffer holds rows [base, base + capacity): the band, the
-    // two rows above it and the two below.
-    let capacity = bandRows + 4
+    // two rows above it and the two below; the row tables cover the same.
+    let capacity = min(band + 4, height)
     let bufA = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity * width)
     let bufB = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity * width)
-    let tableA = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: height)
-    let tableB = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: height)
+    let tableA = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: capacity)
+    let tableB = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: capacity)
     let diff: UnsafeMutablePointer<UInt32>? = diffImage ? .allocate(capacity: width * height) : nil
     defer {
       diff?.deallocate()
@@ -73,7 +78,7 @@ public enum ImageDiff {
     var loaded = 0  // rows read so far
     var lo = 0
     while lo < height {
-      let hi = min(lo + bandRows, height)
+      let hi = min(lo + band, height)
       let keepFrom = max(lo - 2, 0)
       // Slide the rows still needed (the two above the band) to the front.
       if keepFrom > base {
@@ -99,11 +104,12 @@ public enum ImageDiff {
       }
       // Where each row in the buffers is now (the slide moved the kept ones).
       for y in base..<loaded {
-        tableA[y] = UnsafePointer(bufA + (y - base) * width)
-        tableB[y] = UnsafePointer(bufB + (y - base) * width)
+        tableA[y - base] = UnsafePointer(bufA + (y - base) * width)
+        tableB[y - base] = UnsafePointer(bufB + (y - base) * width)
       }
       let counts = match.compareRows(
-        lo, hi, width: width, height: height, a: tableA, b: tableB, diff: diff.map { $0 + lo * width }, threads: threads)
+        lo, hi, width: width, height: height, a: RowTable(UnsafePointer(tableA), base: base),
+        b: RowTable(UnsafePointer(tableB), base: base), diff: diff.map { $0 + lo * width }, threads: threads)
       result.counts.differing += counts.differing
       result.counts.antialiased += counts.antialiased
       lo = hi

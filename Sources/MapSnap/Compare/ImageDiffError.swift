@@ -18,9 +18,10 @@ public struct ImageDiffError: Error, Sendable, CustomStringConvertible {
   public var description: String {
     switch kind {
     case .unreadable(let e):
-      return "\(file): cannot read the image: \(e)"
+      let text = "\(e)"
+      return text.contains(file) ? "cannot read the image: \(text)" : "\(file): cannot read the image: \(text)"
     case .differentSizes(let a, let b):
-      return "\(file): the images have different sizes (\(a.width)×\(a.height) and \(b.width)×\(b.height)); only images of one size can be compared"
+      return "the images have different sizes (\(a.width)×\(a.height) and \(b.width)×\(b.height)); only images of one size can be compared"
     case .encodingFailed(let e):
       return "cannot encode the diff image: \(e)"
     case .diffImageTooLarge(let w, let h):

@@ -20,7 +20,8 @@ internal import _MapSnapRaster
 ///   brightest neighbours (by ΔY) each sit among at least three identical
 ///   neighbours in both images. `includeAA` counts them as differences.
 /// - **Exact mode**: `threshold` 0 with `includeAA` counts every pixel whose
-///   four channels are not all equal.
+///   colour blended over white differs (fully transparent pixels of any
+///   colour are equal, as in pixelmatch).
 ///
 /// Rows are compared through a table of row pointers, so callers can stream:
 /// comparing row y reads rows y − 2 … y + 2 of each image (the neighbours of
@@ -74,14 +75,16 @@ public struct PixelMatch: Sendable {
       tableA[y] = a.baseAddress! + y * width
       tableB[y] = b.baseAddress! + y * width
     }
-    return compareRows(0, height, width: width, height: height, a: tableA, b: tableB, diff: diff?.baseAddress, threads: threads)
+    return compareRows(
+      0, height, width: width, height: height, a: RowTable(UnsafePointer(tableA), base: 0), b: RowTable(UnsafePointer(tableB), base: 0),
+      diff: diff?.baseAddress, threads: threads)
   }
 
   /// Compares rows `lo..<hi`: `a[y]` and `b[y]` point at row y of each
   /// image and must be valid for `lo − 2 ..< hi + 2` (within the image);
   /// `diff`, when given, receives rows `lo..<hi` (row `lo` first).
   func compareRows(
-    _ lo: Int, _ hi: Int, width: Int, height: Int, a: UnsafePointer<UnsafePointer<UInt32>>, b: UnsafePointer<UnsafePointer<UInt32>>,
+    _ lo: Int, _ hi: Int, width: Int, height: Int, a: RowTable, b: RowTable,
     diff: UnsafeMutablePointer<UInt32>?, threads: Int = 0
   ) -> Counts {
     let rows = hi - lo
@@ -109,7 +112,7 @@ public struct PixelMatch: Sendable {
   }
 
   private func compareBand(
-    _ lo: Int, _ hi: Int, width: Int, height: Int, a: UnsafePointer<UnsafePointer<UInt32>>, b: UnsafePointer<UnsafePointer<UInt32>>,
+    _ lo: Int, _ hi: Int, width: Int, height: Int, a: RowTable, b: RowTable,
     diff: UnsafeMutablePointer<UInt32>?
   ) -> Counts {
     var counts = Counts()
@@ -193,8 +196,8 @@ public struct PixelMatch: Sendable {
   /// pixelmatch's `antialiased`: whether (x1, y1) of `img` looks like an
   /// anti-aliased edge pixel.
   private func antialiased(
-    _ img: UnsafePointer<UnsafePointer<UInt32>>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
-    other: UnsafePointer<UnsafePointer<UInt32>>
+    _ img: RowTable, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
+    other: RowTable
   ) -> Bool {
     let x0 = max(x1 - 1, 0)
     let y0 = max(y1 - 1, 0)
@@ -234,7 +237,7 @@ public struct PixelMatch: Sendable {
   /// pixelmatch's `hasManySiblings`: at least three of the pixel's
   /// neighbours (image edges count as one) are identical to it.
   private static func hasManySiblings(
-    _ img: UnsafePointer<UnsafePointer<UInt32>>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int
+    _ img: RowTable, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int
   ) -> Bool {
     let x0 = max(x1 - 1, 0)
     let y0 = max(y1 - 1, 0)
@@ -253,11 +256,25 @@ public struct PixelMatch: Sendable {
   }
 }
 
+/// Where rows `base ..< base + n` of an image are: `table[y]` is row y.
+/// Streaming keeps only a window of rows, so the table starts at `base`.
+struct RowTable: @unchecked Sendable {
+  let rows: UnsafePointer<UnsafePointer<UInt32>>
+  let base: Int
+
+  init(_ rows: UnsafePointer<UnsafePointer<UInt32>>, base: Int) {
+    self.rows = rows
+    self.base = base
+  }
+
+  @inline(__always) subscript(y: Int) -> UnsafePointer<UInt32> { rows[y - base] }
+}
+
 /// Row tables and outputs handed to the band workers (each writes its own
 /// rows and its own counts slot).
 private struct BandInput: @unchecked Sendable {
-  let a: UnsafePointer<UnsafePointer<UInt32>>
-  let b: UnsafePointer<UnsafePointer<UInt32>>
+  let a: RowTable
+  let b: RowTable
   let diff: UnsafeMutablePointer<UInt32>?
   let counts: UnsafeMutableBufferPointer<PixelMatch.Counts>
 }
