@@ -61,7 +61,7 @@ struct TestCommand: ParsableCommand {
 
   func run() throws {
     var mode = record
-    if mode == nil, let env = getenv("MAPSNAP_RECORD").map({ String(cString: $0) }), !env.isEmpty, env != "never" {
+    if mode == nil, let env = getenv("MAPSNAP_RECORD").map({ String(cString: $0) }), !["", "never", "false", "0", "no"].contains(env) {
       if let m = CaseRunner.RecordMode(rawValue: env) {
         if Self.inCI {
           printError("warning: MAPSNAP_RECORD=\(env) is ignored when CI is set")
@@ -80,7 +80,10 @@ struct TestCommand: ParsableCommand {
     }
     let started = monotonicSeconds()
     var (images, problems) = CaseLoader(root: cases).load()
-    if !filter.isEmpty { images = images.filter { c in filter.contains { c.id.contains($0) } } }
+    if !filter.isEmpty {
+      images = images.filter { c in filter.contains { c.id.contains($0) } }
+      problems = problems.filter { p in filter.contains { p.caseName.contains($0) } }
+    }
     if images.isEmpty && problems.isEmpty {
       printError("error: \(cases): no case matches (a case is a folder with golden.json\(filter.isEmpty ? "" : " and an image matching --filter"))")
       throw ExitStatus.invalidScene
@@ -100,26 +103,47 @@ struct TestCommand: ParsableCommand {
     if github {
       // GitHub Actions workflow commands: one annotation per image that did not pass.
       for o in outcomes where !o.passed {
-        let message = (o.message ?? "") + (o.reportChanges.isEmpty ? "" : "%0A" + o.reportChanges.joined(separator: "%0A"))
-        print("::error file=\(o.expectedImage),title=mapsnap test \(o.id)::\(message)")
+        let message = ([o.message ?? ""] + o.reportChanges).map(Self.escapeData).joined(separator: "%0A")
+        print("::error file=\(Self.escapeProperty(o.expectedImage)),title=\(Self.escapeProperty("mapsnap test " + o.id))::\(message)")
       }
-      for p in problems { print("::error file=\(p.error.file),title=mapsnap test \(p.caseName)::\(p.error.message)") }
+      for p in problems {
+        print("::error file=\(Self.escapeProperty(p.error.file)),title=\(Self.escapeProperty("mapsnap test " + p.caseName))::\(Self.escapeData(p.error.description))")
+      }
     }
+    var unwritten = false
     for (path, text) in [(html, report.html), (junit, report.junit)] where !path.isEmpty {
       do {
         try FileIO.createParentDirectories(of: path)
         try FileIO.stage(Array(text.utf8), for: path).commit()
       } catch {
         printError("error: cannot write \(path): \(error)")
+        unwritten = true
       }
     }
     var summary = "mapsnap test: \(report.passed) passed, \(report.failed) failed, \(report.errors) could not run, of \(outcomes.count + problems.count)"
     summary += " in \((report.seconds * 10).rounded() / 10) s"
     if !html.isEmpty { summary += "; report: \(html)" }
     printError(summary)
-    if report.errors > 0 { throw ExitStatus.invalidScene }
+    // A report CI cannot read is as bad as a case that cannot run.
+    if report.errors > 0 || unwritten { throw ExitStatus.invalidScene }
     if report.failed > 0 { throw ExitStatus.renderFailed }
   }
+}
+
+extension TestCommand {
+  /// GitHub workflow-command escaping of a message: `%`, CR, LF.
+  static func escapeData(_ s: String) -> String {
+    s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A")
+  }
+
+  /// …and of a property value: also `:` and `,`.
+  static func escapeProperty(_ s: String) -> String {
+    escapeData(s).replacingAll(":", "%3A").replacingAll(",", "%2C")
+  }
+}
+
+extension String {
+  func replacingAll(_ a: String, _ b: String) -> String { split(separator: a, omittingEmptySubsequences: false).joined(separator: b) }
 }
 
 extension CaseRunner.RecordMode: ExpressibleByArgument {}

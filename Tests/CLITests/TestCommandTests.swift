@@ -71,7 +71,7 @@ struct TestCommandTests {
         #expect(Files.exists(dir + "/mapsnap-test-artifacts/roads/2000.\(suffix).png"), "\(suffix)")
       }
       let html = try String(decoding: Files.read(dir + "/mapsnap-test-report.html"), as: UTF8.self)
-      #expect(html.components(separatedBy: "data:image/png;base64,").count - 1 >= 5, "expected, actual, diff, and the slider's two")
+      #expect(html.components(separatedBy: "data:image/png;base64,").count - 1 == 3, "expected, actual and diff, each embedded once")
       #expect(html.contains("type=\"range\""))
       let junit = try String(decoding: Files.read(dir + "/mapsnap-test-junit.xml"), as: UTF8.self)
       #expect(junit.contains("failures=\"1\"") && junit.contains("<failure message="), "\(junit)")
@@ -91,6 +91,37 @@ struct TestCommandTests {
       try Files.write(#"{"scales": [2000], "threshold": 0.2}"#, to: dir + "/cases/roads/golden.json")
       let bad = try CLI.run(["test", "cases"], in: dir, environment: Self.clean)
       #expect(bad.status == 2 && bad.stderr.contains("toleranceReason"), "\(bad)")
+    }
+  }
+
+  @Test("an unreadable expected image fails and is not overwritten by --record missing; stale artifacts go; names are checked")
+  func robustness() throws {
+    try withTemporaryDirectory { dir in
+      try writeCase(in: dir, golden: #"{"scales": [2000]}"#)
+      #expect(try CLI.run(["test", "cases", "--record", "missing"], in: dir, environment: Self.clean).status == 1)
+      let good = try Files.read(dir + "/cases/roads/2000.png")
+      // A Git LFS pointer where the image should be.
+      let pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:0\nsize 1\n"
+      try Files.write(pointer, to: dir + "/cases/roads/2000.png")
+      let lfs = try CLI.run(["test", "cases", "--record", "missing"], in: dir, environment: Self.clean)
+      #expect(lfs.status == 1 && lfs.stderr.contains("the expected image cannot be read"), "\(lfs)")
+      #expect(try String(decoding: Files.read(dir + "/cases/roads/2000.png"), as: UTF8.self) == pointer, "not overwritten")
+      #expect(Files.exists(dir + "/mapsnap-test-artifacts/roads/2000.actual.png"))
+      // Passing again removes the earlier run's artifacts.
+      try Files.write(good, to: dir + "/cases/roads/2000.png")
+      #expect(try CLI.run(["test", "cases"], in: dir, environment: Self.clean).status == 0)
+      #expect(!Files.exists(dir + "/mapsnap-test-artifacts/roads/2000.actual.png"))
+      // Reports CI cannot read make the run fail.
+      #expect(try CLI.run(["test", "cases", "--junit", "/proc/no-such/j.xml"], in: dir, environment: Self.clean).status == 2)
+      // Two images of one name, and a floor that would leave the folder, cannot run.
+      try Files.write(#"{"scales": [2000], "variants": {"2000": {"scale": 4000}}}"#, to: dir + "/cases/roads/golden.json")
+      let dup = try CLI.run(["test", "cases"], in: dir, environment: Self.clean)
+      #expect(dup.status == 2 && dup.stderr.contains("two images named \"2000\""), "\(dup)")
+      try Files.write(#"{"scales": [2000], "floors": ["/../../x"]}"#, to: dir + "/cases/roads/golden.json")
+      let escape = try CLI.run(["test", "cases"], in: dir, environment: Self.clean)
+      #expect(escape.status == 2 && escape.stderr.contains("file name"), "\(escape)")
+      // --filter leaves out cases that cannot run and do not match.
+      #expect(try CLI.run(["test", "cases", "--filter", "nomatch"], in: dir, environment: Self.clean).status == 2)
     }
   }
 }

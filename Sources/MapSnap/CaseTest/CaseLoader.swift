@@ -97,6 +97,11 @@ public struct CaseLoader {
         guard let floor = FloorValue(json: v) else {
           throw SceneError(file: metaPath, at: JSONPath().key("floors").index(i), kind: .invalidValue, expected: "a floor (a string or a number)", found: describe(v))
         }
+        guard Self.isSafeName(floor.text) else {
+          throw SceneError(
+            file: metaPath, at: JSONPath().key("floors").index(i), kind: .invalidValue,
+            expected: "a floor that can be part of a file name (letters, digits, '.', '-', '_')", found: describe(v))
+        }
         floors.append(floor.text)
       }
     }
@@ -121,7 +126,7 @@ public struct CaseLoader {
       guard case .object(let variants) = v else { throw r.invalid("variants", expected: "an object of variants by name", found: v) }
       for (variant, value) in variants.pairs {
         let path = JSONPath().key("variants").key(variant)
-        guard !variant.isEmpty, variant.unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || $0 == "-" || $0 == "_" }) else {
+        guard Self.isSafeName(variant), !variant.contains(".") else {
           throw SceneError(file: metaPath, at: path, kind: .invalidValue, expected: "a variant name of letters, digits, '-' and '_'", found: "\"\(variant)\"")
         }
         guard case .object(let o) = value else {
@@ -134,7 +139,21 @@ public struct CaseLoader {
       }
     }
     if images.isEmpty { throw r.missing("scales", "at least one scale or variant") }
+    // One expected file per image: two images of one name would share it.
+    var seen = Set<String>()
+    for image in images where !seen.insert(image.stem).inserted {
+      throw SceneError(
+        file: metaPath, kind: .invalidValue, expected: "images with different names (scales, pixel ratios, floors and variants)",
+        found: "two images named \"\(image.stem)\"")
+    }
     return images
+  }
+
+  /// Letters, digits, `.`, `-` and `_`, not starting with `.`: safe as part
+  /// of a file name (no folder separators, no `..`).
+  static func isSafeName(_ s: String) -> Bool {
+    !s.isEmpty && !s.hasPrefix(".")
+      && s.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" || $0 == "." }
   }
 }
 

@@ -72,20 +72,30 @@ public struct CaseReport {
     for p in problems {
       h += "<div class=\"case\"><h2 class=\"err\">\(Self.xml(p.caseName)): cannot run</h2><pre>\(Self.xml(p.error.description))</pre></div>\n"
     }
+    var embedded = 0
     for (i, o) in outcomes.enumerated() where !o.passed {
       h += "<div class=\"case\" id=\"case-\(i)\"><h2 class=\"\(o.status == .passed ? "pass" : "fail")\">\(Self.xml(o.id))</h2>\n"
       h += "<p>\(Self.xml(o.message ?? ""))"
       if let c = o.counts { h += " — \(c.differing) differing, \(c.antialiased) anti-aliased pixels of \(o.width)×\(o.height)" }
       h += "</p>\n"
-      let expected = o.expectedPath.flatMap(Self.dataURL)
-      let actual = o.actualPath.flatMap(Self.dataURL)
-      let diff = o.diffPath.flatMap(Self.dataURL)
-      if let expected, let actual {
+      // Images are embedded (each once) for the first `maximumEmbedded`
+      // failing images; later ones link to their artifact files.
+      let embed = embedded < Self.maximumEmbedded
+      if embed { embedded += 1 }
+      func source(_ path: String?) -> String? {
+        guard let path else { return nil }
+        return embed ? Self.dataURL(path) : Self.xml(path)
+      }
+      let expected = source(o.expectedPath)
+      let actual = source(o.actualPath)
+      let diff = source(o.diffPath)
+      if expected != nil, actual != nil {
+        // The compare view takes its pictures from the figures below (script).
         h += """
           <div class="controls">Compare: <input type="range" min="0" max="100" value="50" class="slider" aria-label="expected | actual">
           <button data-show="expected">expected</button><button data-show="actual">actual</button>\(diff != nil ? "<button data-show=\"diff\">diff</button>" : "")
           <span class="showing">expected left, actual right</span></div>
-          <div class="compare"><img class="bottom" alt="expected" src="\(expected)"><img class="top" alt="actual" src="\(actual)"></div>
+          <div class="compare"><img class="bottom" alt="expected (compare)"><img class="top" alt="actual (compare)"></div>
 
           """
       }
@@ -110,8 +120,10 @@ public struct CaseReport {
         const slider = box.querySelector('.slider'), top = box.querySelector('.compare .top'),
               bottom = box.querySelector('.compare .bottom'), label = box.querySelector('.showing');
         if (!slider) continue;
-        const sources = {expected: bottom.src, actual: top.src, diff: (box.querySelector('img.diff') || {}).src};
-        const expectedSrc = bottom.src;
+        const pick = name => (box.querySelector('.images img.' + name) || {}).src;
+        const sources = {expected: pick('expected'), actual: pick('actual'), diff: pick('diff')};
+        bottom.src = sources.expected; top.src = sources.actual;
+        const expectedSrc = sources.expected;
         slider.addEventListener('input', () => {
           bottom.src = expectedSrc; top.style.display = '';
           top.style.clipPath = 'inset(0 ' + (100 - slider.value) + '% 0 0)';
@@ -129,6 +141,10 @@ public struct CaseReport {
     return h
   }
 
+  /// Failing images whose pictures are embedded in the HTML; the rest link
+  /// to their artifacts, so a run where everything fails stays small.
+  static let maximumEmbedded = 50
+
   static func seconds(_ s: Double) -> String { String((s * 1000).rounded() / 1000) }
 
   /// Text escaped for XML and HTML (`& < > " '`).
@@ -143,7 +159,11 @@ public struct CaseReport {
       case "'": out += "&apos;"
       default:
         // Control characters other than tab and line breaks are not allowed in XML 1.0.
-        if c.value < 0x20 && c != "\t" && c != "\n" && c != "\r" { out += "?" } else { out.unicodeScalars.append(c) }
+        if (c.value < 0x20 && c != "\t" && c != "\n" && c != "\r") || c.value == 0xFFFE || c.value == 0xFFFF {
+          out += "?"
+        } else {
+          out.unicodeScalars.append(c)
+        }
       }
     }
     return out

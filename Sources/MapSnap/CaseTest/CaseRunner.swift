@@ -1,4 +1,8 @@
 import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 import Synchronization
 
 internal import _MapSnapRaster
@@ -65,6 +69,8 @@ public final class CaseRunner: Sendable {
   func check(_ c: ImageCase) -> CaseOutcome {
     let start = monotonicSeconds()
     var o = CaseOutcome(id: c.id, caseName: c.caseName, stem: c.stem, status: .passed, expectedImage: c.expectedImage)
+    // Artifacts of an earlier run must not stand beside this one's result.
+    for suffix in ["actual", "diff", "expected"] { unlink(artifactPath(c, suffix)) }
     let plan: FramePlan
     do throws(SceneError) {
       plan = try batch.plan(c.line)
@@ -83,15 +89,30 @@ public final class CaseRunner: Sendable {
       actual = try PNGDecoder.decode(png)
     } catch {
       o.status = .error("cannot encode the image: \(error)")
+      o.seconds = monotonicSeconds() - start
       return o
     }
     o.width = actual.width
     o.height = actual.height
     var recorded: [String] = []
     var problems: [String] = []
-    // The image.
-    let expected: DecodedImage? = (try? FileIO.read(c.expectedImage)).flatMap { try? PNGDecoder.decode($0) }
+    // The image: absent, unreadable (a failure, never "missing": an LFS
+    // pointer or a truncated file is not overwritten by `missing`), or there.
+    var expected: DecodedImage? = nil
+    var exists = false
     var imageDiffers = false
+    switch FileIO.writeTarget(c.expectedImage) {
+    case .new:
+      break
+    default:
+      exists = true
+      do {
+        expected = try PNGDecoder.decode(contentsOf: c.expectedImage)
+      } catch {
+        imageDiffers = true
+        problems.append("the expected image cannot be read: \(error)")
+      }
+    }
     if let expected {
       if expected.width != actual.width || expected.height != actual.height {
         imageDiffers = true
@@ -120,8 +141,8 @@ public final class CaseRunner: Sendable {
     let recordImage: Bool
     switch options.record {
     case .all?: recordImage = true
-    case .failed?: recordImage = expected == nil || imageDiffers
-    case .missing?: recordImage = expected == nil
+    case .failed?: recordImage = !exists || imageDiffers
+    case .missing?: recordImage = !exists
     case nil: recordImage = false
     }
     if recordImage {
@@ -130,7 +151,7 @@ public final class CaseRunner: Sendable {
       } else {
         problems.append("cannot write \(c.expectedImage)")
       }
-    } else if expected == nil {
+    } else if !exists {
       problems.append("no expected image \(c.stem).png (run with --record missing to write it)")
     }
     // The report, when the case keeps one.
@@ -150,7 +171,12 @@ public final class CaseRunner: Sendable {
       }
       let recordReport = options.record == .all || (options.record == .failed && !changes.isEmpty)
       if recordReport {
-        if (try? FileIO.stage(bytes, for: c.expectedReport).commit()) != nil { recorded.append("recorded \(c.stem).report.json") }
+        if (try? FileIO.stage(bytes, for: c.expectedReport).commit()) != nil {
+          recorded.append("recorded \(c.stem).report.json")
+        } else {
+          o.reportChanges = changes
+          problems.append("cannot write \(c.expectedReport)")
+        }
       } else if !changes.isEmpty {
         o.reportChanges = changes
         problems.append("the report changed: \(changes.count) change\(changes.count == 1 ? "" : "s")")
@@ -161,15 +187,19 @@ public final class CaseRunner: Sendable {
     } else if !problems.isEmpty {
       o.status = .failed(problems.joined(separator: "; "))
       o.actualPath = write(png, artifact: c, suffix: "actual")
-      if let bytes = try? FileIO.read(c.expectedImage) { o.expectedPath = write(bytes, artifact: c, suffix: "expected") }
+      if expected != nil, let bytes = try? FileIO.read(c.expectedImage) { o.expectedPath = write(bytes, artifact: c, suffix: "expected") }
     }
     o.seconds = monotonicSeconds() - start
     return o
   }
 
   /// Writes an artifact file; returns its path, or nil when it cannot be written.
+  private func artifactPath(_ c: ImageCase, _ suffix: String) -> String {
+    options.artifacts + "/" + c.caseName + "/" + c.stem + "." + suffix + ".png"
+  }
+
   private func write(_ bytes: [UInt8], artifact c: ImageCase, suffix: String) -> String? {
-    let path = options.artifacts + "/" + c.caseName + "/" + c.stem + "." + suffix + ".png"
+    let path = artifactPath(c, suffix)
     do {
       try FileIO.createParentDirectories(of: path)
       try FileIO.stage(bytes, for: path).commit()
