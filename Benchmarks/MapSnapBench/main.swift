@@ -47,11 +47,7 @@ if let n = diffSize {
     let scene = try SceneLoader.load(path: scenePath)
     let snap = try Snapshot.render(scene, overrides: ViewOverrides(size: (n, n)))
     let decoded = try PNGDecoder.decode(try snap.pngData())
-    var a = [UInt32](repeating: 0, count: n * n)
-    for i in 0..<(n * n) {
-      a[i] = UInt32(decoded.pixels[4 * i]) | UInt32(decoded.pixels[4 * i + 1]) << 8 | UInt32(decoded.pixels[4 * i + 2]) << 16
-        | UInt32(decoded.pixels[4 * i + 3]) << 24
-    }
+    let a = decoded.packedPixels
     var b = a
     let side = n / 64
     var changed = 0

@@ -119,8 +119,8 @@ public final class CaseRunner: Sendable {
         problems.append("the image is \(actual.width)×\(actual.height), the expected one \(expected.width)×\(expected.height)")
       } else {
         var diff = [UInt32](repeating: 0, count: actual.width * actual.height)
-        let a = Self.pixels(expected)
-        let b = Self.pixels(actual)
+        let a = expected.packedPixels
+        let b = actual.packedPixels
         let match = PixelMatch(threshold: c.comparison.threshold, includeAA: c.comparison.includeAA)
         let counts = a.withUnsafeBufferPointer { pa in
           b.withUnsafeBufferPointer { pb in
@@ -207,15 +207,5 @@ public final class CaseRunner: Sendable {
     } catch {
       return nil
     }
-  }
-
-  static func pixels(_ image: DecodedImage) -> [UInt32] {
-    var out = [UInt32](repeating: 0, count: image.width * image.height)
-    image.pixels.withUnsafeBufferPointer { p in
-      for i in out.indices {
-        out[i] = UInt32(p[4 * i]) | UInt32(p[4 * i + 1]) << 8 | UInt32(p[4 * i + 2]) << 16 | UInt32(p[4 * i + 3]) << 24
-      }
-    }
-    return out
   }
 }

@@ -199,12 +199,9 @@ public struct PixelMatch: Sendable {
     _ img: RowTable, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
     other: RowTable
   ) -> Bool {
-    let x0 = max(x1 - 1, 0)
-    let y0 = max(y1 - 1, 0)
-    let x2 = min(x1 + 1, width - 1)
-    let y2 = min(y1 + 1, height - 1)
+    let (x0, y0, x2, y2, edge) = Self.neighbourhood(x1, y1, width, height)
     let centre = img[y1][x1]
-    var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
+    var zeroes = edge
     var minDelta = 0.0
     var maxDelta = 0.0
     var minX = 0
@@ -234,17 +231,27 @@ public struct PixelMatch: Sendable {
       || (Self.hasManySiblings(img, maxX, maxY, width, height) && Self.hasManySiblings(other, maxX, maxY, width, height))
   }
 
+  /// The 3 × 3 window around (x1, y1), clipped to the image, and the
+  /// count pixelmatch starts its equal-neighbour tally at: 1 on the image's
+  /// edge (a missing neighbour counts as one equal one), else 0.
+  @inline(__always) private static func neighbourhood(
+    _ x1: Int, _ y1: Int, _ width: Int, _ height: Int
+  ) -> (x0: Int, y0: Int, x2: Int, y2: Int, edge: Int) {
+    let x0 = max(x1 - 1, 0)
+    let y0 = max(y1 - 1, 0)
+    let x2 = min(x1 + 1, width - 1)
+    let y2 = min(y1 + 1, height - 1)
+    return (x0, y0, x2, y2, (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0)
+  }
+
   /// pixelmatch's `hasManySiblings`: at least three of the pixel's
   /// neighbours (image edges count as one) are identical to it.
   private static func hasManySiblings(
     _ img: RowTable, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int
   ) -> Bool {
-    let x0 = max(x1 - 1, 0)
-    let y0 = max(y1 - 1, 0)
-    let x2 = min(x1 + 1, width - 1)
-    let y2 = min(y1 + 1, height - 1)
+    let (x0, y0, x2, y2, edge) = neighbourhood(x1, y1, width, height)
     let centre = img[y1][x1]
-    var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
+    var zeroes = edge
     for x in x0...x2 {
       for y in y0...y2 {
         if x == x1 && y == y1 { continue }

@@ -21,4 +21,16 @@ public struct DecodedImage: Sendable, Equatable {
     self.pixels = pixels
     self.sourceHasAlpha = sourceHasAlpha
   }
+
+  /// The pixels as one `UInt32` each (R in the low byte, straight alpha):
+  /// the form `PixelMatch` compares.
+  public var packedPixels: [UInt32] {
+    var out = [UInt32](repeating: 0, count: width * height)
+    pixels.withUnsafeBufferPointer { p in
+      for i in out.indices {
+        out[i] = UInt32(p[4 * i]) | UInt32(p[4 * i + 1]) << 8 | UInt32(p[4 * i + 2]) << 16 | UInt32(p[4 * i + 3]) << 24
+      }
+    }
+    return out
+  }
 }
