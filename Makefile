@@ -6,6 +6,7 @@
 #   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
 #   make check-reports  validate every golden case's report against docs/report.schema.json
 #   make test-cluster   batch shards on a one-node Slurm cluster and GNU parallel (root)
+#   make test-report-browser  the HTML report of `mapsnap test` in headless Chromium
 
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libproj25 proj-data pkg-config
