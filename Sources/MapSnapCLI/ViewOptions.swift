@@ -159,9 +159,5 @@ func parsePadding(_ s: String) -> Padding? {
 
 /// `LAYER:ID`, split at the first `:` (so ids may contain colons).
 func parseFit(_ s: String) -> (layer: String, id: FloorValue)? {
-  guard let colon = s.firstIndex(of: ":") else { return nil }
-  let layer = String(s[..<colon])
-  let id = String(s[s.index(after: colon)...])
-  guard !layer.isEmpty, !id.isEmpty else { return nil }
-  return (layer, FloorValue(id))
+  OverlayDecoder.featureReference(s).map { ($0.layer, FloorValue($0.id)) }
 }

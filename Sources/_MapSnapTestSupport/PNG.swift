@@ -20,4 +20,26 @@ public enum PNG {
   public static func endsWithIEND(_ bytes: [UInt8]) -> Bool {
     bytes.count >= 12 && Array(bytes[(bytes.count - 8)..<(bytes.count - 4)]) == Array("IEND".utf8)
   }
+
+  /// `value` as 4 big-endian bytes, as PNG stores lengths and sizes.
+  public static func bigEndian(_ value: UInt32) -> [UInt8] {
+    [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+  }
+
+  /// One chunk: length, type, data, CRC-32 of type and data; for PNGs built
+  /// by hand in tests (written here independently of the library's own).
+  public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    let typeAndData = Array(type.utf8) + data
+    return bigEndian(UInt32(data.count)) + typeAndData + bigEndian(crc32(typeAndData))
+  }
+
+  /// CRC-32 as PNG defines it (reflected polynomial 0xEDB88320), bit by bit.
+  public static func crc32(_ data: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in data {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+    }
+    return ~crc
+  }
 }

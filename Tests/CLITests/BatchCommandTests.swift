@@ -18,6 +18,11 @@ struct BatchCommandTests {
 
     """
 
+  /// A `--summary` file, parsed.
+  static func summary(_ path: String) throws -> [String: Any]? {
+    try JSONSerialization.jsonObject(with: Data(Files.read(path))) as? [String: Any]
+  }
+
   /// The single-frame command line of each manifest line.
   static let single: [(output: String, arguments: [String])] = [
     ("a.png", []),
@@ -41,7 +46,7 @@ struct BatchCommandTests {
       }
       #expect(Files.exists(dir + "/out/b.json"), "the report a line asks for")
       #expect(try Files.read(dir + "/out/b.json") == (try Files.read(dir + "/single-b.json")))
-      let summary = try JSONSerialization.jsonObject(with: Data(Files.read(dir + "/summary.json"))) as? [String: Any]
+      let summary = try Self.summary(dir + "/summary.json")
       let frames = summary?["frames"] as? [String: Any]
       #expect(frames?["rendered"] as? Int == 5 && frames?["failed"] as? Int == 0, "\(String(describing: summary))")
       #expect(summary?["status"] as? String == "ok")
@@ -92,7 +97,7 @@ struct BatchCommandTests {
       #expect(r.stderr.contains("jobs.jsonl:2: error: missing.json: no such file"), "\(r.stderr)")
       #expect(r.stderr.contains("jobs.jsonl:3: error:"), "\(r.stderr)")
       #expect(Files.list(dir + "/out") == ["a.png", "d.png"])
-      let summary = try JSONSerialization.jsonObject(with: Data(Files.read(dir + "/s.json"))) as? [String: Any]
+      let summary = try Self.summary(dir + "/s.json")
       let failures = summary?["failures"] as? [[String: Any]]
       #expect(failures?.compactMap { $0["line"] as? Int } == [2, 3], "\(String(describing: failures))")
       #expect(summary?["status"] as? String == "failed")
@@ -114,7 +119,7 @@ struct BatchCommandTests {
       #expect(r.stderr.contains("jobs.jsonl:2: output:"), "\(r.stderr)")
       #expect(r.stderr.contains("jobs.jsonl:3: scael: unknown key"), "\(r.stderr)")
       #expect(!Files.exists(dir + "/out"), "nothing drawn")
-      let summary = try JSONSerialization.jsonObject(with: Data(Files.read(dir + "/s.json"))) as? [String: Any]
+      let summary = try Self.summary(dir + "/s.json")
       #expect(summary?["status"] as? String == "invalid")
       #expect(try CLI.run(["batch", "jobs.jsonl", "--shard", "3/3"], in: dir).status == 64)
       #expect(try CLI.run(["batch", "nope.jsonl"], in: dir).status == 2)
@@ -131,7 +136,7 @@ struct BatchCommandTests {
       func counts(_ extra: [String] = []) throws -> (rendered: Int, skipped: Int) {
         let r = try CLI.run(["batch", "jobs.jsonl", "--resume", "--summary", "s.json"] + extra, in: dir)
         #expect(r.status == 0, "\(r)")
-        let s = try JSONSerialization.jsonObject(with: Data(Files.read(dir + "/s.json"))) as? [String: Any]
+        let s = try Self.summary(dir + "/s.json")
         let f = s?["frames"] as? [String: Any]
         return (f?["rendered"] as? Int ?? -1, f?["skipped"] as? Int ?? -1)
       }

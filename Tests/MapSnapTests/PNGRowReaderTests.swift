@@ -89,28 +89,13 @@ private func chunks(_ png: [UInt8]) -> [(type: String, offset: Int, size: Int)] 
   return result
 }
 
-private func crc32(_ data: [UInt8]) -> UInt32 {
-  var crc: UInt32 = 0xFFFF_FFFF
-  for byte in data {
-    crc ^= UInt32(byte)
-    for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-  }
-  return ~crc
-}
 
-private func be32(_ value: UInt32) -> [UInt8] {
-  [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-}
 
-private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-  let body = Array(type.utf8) + data
-  return be32(UInt32(data.count)) + body + be32(crc32(body))
-}
 
 /// A PNG whose IHDR declares `width`×`height` RGBA8 but whose data is a few bytes.
 private func declaredOnly(width: UInt32, height: UInt32, interlaced: Bool) -> [UInt8] {
-  PNG.signature + chunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, interlaced ? 1 : 0])
-    + chunk("IDAT", [0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF]) + chunk("IEND", [])
+  PNG.signature + PNG.chunk("IHDR", PNG.bigEndian(width) + PNG.bigEndian(height) + [8, 6, 0, 0, interlaced ? 1 : 0])
+    + PNG.chunk("IDAT", [0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF]) + PNG.chunk("IEND", [])
 }
 
 /// Every row of `reader`, `rowsPerCall` at a time (the last call takes the rest).

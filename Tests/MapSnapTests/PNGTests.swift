@@ -71,23 +71,8 @@ private func opaqueMap(width: Int, height: Int) -> [UInt32] {
 
 // MARK: Hand-built PNGs (stored deflate), for colour types the encoder never writes
 
-private func crc32(_ data: [UInt8]) -> UInt32 {
-  var crc: UInt32 = 0xFFFF_FFFF
-  for byte in data {
-    crc ^= UInt32(byte)
-    for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-  }
-  return ~crc
-}
 
-private func bigEndian(_ value: UInt32) -> [UInt8] {
-  [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-}
 
-private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-  let typeAndData = Array(type.utf8) + data
-  return bigEndian(UInt32(data.count)) + typeAndData + bigEndian(crc32(typeAndData))
-}
 
 /// A zlib stream holding `data` in one stored (uncompressed) deflate block.
 private func zlibStored(_ data: [UInt8]) -> [UInt8] {
@@ -100,7 +85,7 @@ private func zlibStored(_ data: [UInt8]) -> [UInt8] {
     b = (b + a) % 65521
   }
   return [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF),
-    UInt8(~length >> 8)] + data + bigEndian(b << 16 | a)
+    UInt8(~length >> 8)] + data + PNG.bigEndian(b << 16 | a)
 }
 
 /// `filteredRows` must already contain a filter byte (0) before each row.
@@ -108,9 +93,9 @@ private func handMadePNG(
   width: UInt32, height: UInt32, bitDepth: UInt8, colorType: UInt8, interlace: UInt8 = 0,
   extraChunks: [[UInt8]] = [], filteredRows: [UInt8]
 ) -> [UInt8] {
-  let ihdr = bigEndian(width) + bigEndian(height) + [bitDepth, colorType, 0, 0, interlace]
-  return PNG.signature + chunk("IHDR", ihdr) + extraChunks.flatMap { $0 }
-    + chunk("IDAT", zlibStored(filteredRows)) + chunk("IEND", [])
+  let ihdr = PNG.bigEndian(width) + PNG.bigEndian(height) + [bitDepth, colorType, 0, 0, interlace]
+  return PNG.signature + PNG.chunk("IHDR", ihdr) + extraChunks.flatMap { $0 }
+    + PNG.chunk("IDAT", zlibStored(filteredRows)) + PNG.chunk("IEND", [])
 }
 
 // MARK: - Encoding and round trips
@@ -379,7 +364,7 @@ struct PNGTests {
     // 1-bit palette, 3 pixels: indices 0, 1, 0.
     let png = handMadePNG(
       width: 3, height: 1, bitDepth: 1, colorType: 3,
-      extraChunks: [chunk("PLTE", [255, 0, 0, 0, 0, 255]), chunk("tRNS", [0x80])],
+      extraChunks: [PNG.chunk("PLTE", [255, 0, 0, 0, 0, 255]), PNG.chunk("tRNS", [0x80])],
       filteredRows: [0, 0b0100_0000])
     let decoded = try PNGDecoder.decode(png)
     #expect(decoded.pixels == [255, 0, 0, 128, 0, 0, 255, 255, 255, 0, 0, 128])
@@ -389,7 +374,7 @@ struct PNGTests {
   @Test func paletteWithoutTRNSIsOpaque() throws {
     let png = handMadePNG(
       width: 2, height: 1, bitDepth: 8, colorType: 3,
-      extraChunks: [chunk("PLTE", [9, 8, 7, 1, 2, 3])], filteredRows: [0, 1, 0])
+      extraChunks: [PNG.chunk("PLTE", [9, 8, 7, 1, 2, 3])], filteredRows: [0, 1, 0])
     let decoded = try PNGDecoder.decode(png)
     #expect(decoded.pixels == [1, 2, 3, 255, 9, 8, 7, 255])
     #expect(!decoded.sourceHasAlpha)
@@ -398,7 +383,7 @@ struct PNGTests {
   @Test func rgbWithTRNSKeyColourBecomesTransparent() throws {
     let png = handMadePNG(
       width: 2, height: 1, bitDepth: 8, colorType: 2,
-      extraChunks: [chunk("tRNS", [0, 1, 0, 2, 0, 3])], filteredRows: [0, 1, 2, 3, 4, 5, 6])
+      extraChunks: [PNG.chunk("tRNS", [0, 1, 0, 2, 0, 3])], filteredRows: [0, 1, 2, 3, 4, 5, 6])
     let decoded = try PNGDecoder.decode(png)
     #expect(decoded.pixels == [1, 2, 3, 0, 4, 5, 6, 255])
     #expect(decoded.sourceHasAlpha)

@@ -113,6 +113,16 @@ public struct OverlayDecoder {
     return Overlay.shapeStyle(color: color, width: width)
   }
 
+  /// `LAYER:ID` as the command line writes one feature (`--fit`,
+  /// `--highlight`): split at the first `:`, so ids may contain colons;
+  /// nil when either side is empty.
+  public static func featureReference(_ s: String) -> (layer: String, id: String)? {
+    guard let colon = s.firstIndex(of: ":") else { return nil }
+    let layer = String(s[..<colon])
+    let id = String(s[s.index(after: colon)...])
+    return layer.isEmpty || id.isEmpty ? nil : (layer, id)
+  }
+
   /// A command-line overlay (`kind` is `marker`, `highlight` or `geojson`):
   /// the target, then `|key:value` options, read as the JSON form.
   /// - Throws: `SceneError` naming the option (`--marker` …) as its path.
@@ -129,11 +139,8 @@ public struct OverlayDecoder {
       guard c.count == 2, let lon = c[0], let lat = c[1] else { throw fail("lon,lat[|label:TEXT|color:C|shape:S|size:N|icon:FILE]") }
       json["marker"] = .array([.number(lon), .number(lat)])
     case "highlight":
-      guard let colon = parts[0].firstIndex(of: ":"), colon != parts[0].startIndex, parts[0].index(after: colon) != parts[0].endIndex else {
-        throw fail("LAYER:ID[|color:C|width:N] (split at the first ':')")
-      }
-      let id = String(parts[0][parts[0].index(after: colon)...])
-      json["highlight"] = .object(["layer": .string(String(parts[0][..<colon])), "id": .string(id)])
+      guard let (layer, id) = Self.featureReference(parts[0]) else { throw fail("LAYER:ID[|color:C|width:N] (split at the first ':')") }
+      json["highlight"] = .object(["layer": .string(layer), "id": .string(id)])
     default:
       guard !parts[0].isEmpty else { throw fail("FILE[|color:C|width:N]") }
       json["geojson"] = .string(parts[0])
