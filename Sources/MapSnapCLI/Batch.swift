@@ -52,6 +52,8 @@ struct Batch: ParsableCommand {
   @Option(name: .customLong("font-dir"), help: ArgumentHelp("A folder of .ttf/.otf fonts to use before the bundled ones (repeatable).", valueName: "folder"))
   var fontDirs: [String] = []
 
+  @OptionGroup var files: FileOptions
+
   mutating func validate() throws {
     if jobs < 0 { throw ValidationError("--jobs must be 0 (one per processor) or more, got \(jobs)") }
     if let s = shard, parseShard(s) == nil {
@@ -68,6 +70,8 @@ struct Batch: ParsableCommand {
     options.reportDetail = reportDetail == .full ? .full : .counts
     options.fontDirectories = fontDirs
     options.strict = strict
+    options.root = try files.confinement()
+    options.maximumSourceBytes = files.maxSourceBytes.value
     let reader = ManifestReader(path: manifest)
     let started = monotonicSeconds()
     let counted: (frames: Int, inShard: Int, lines: Int)
@@ -102,12 +106,7 @@ struct Batch: ParsableCommand {
     var bytes = JSONWriter().writeBytes(s.json)
     bytes.append(10)
     do {
-      if path == "-" {
-        try FileIO.writeToStandardOutput(bytes)
-      } else {
-        try FileIO.createParentDirectories(of: path)
-        try FileIO.stage(bytes, for: path).commit()
-      }
+      try OutputTarget(path).write(bytes, createDirectories: true)
     } catch {
       printError("error: --summary: \(error)")
       return false

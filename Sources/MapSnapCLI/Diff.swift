@@ -55,12 +55,11 @@ struct Diff: ParsableCommand {
     guard maxDiffRatio >= 0 && maxDiffRatio <= 1 else { throw ValidationError("--max-diff-ratio must be from 0 to 1, got \(maxDiffRatio)") }
     guard reports.isEmpty || reports.count == 2 else { throw ValidationError("--reports takes two files (A's report, then B's), got \(reports.count)") }
     if let o = output {
-      switch FileIO.writeTarget(o) {
-      case .other: throw ValidationError("-o \(o): not a file that can be written (a folder or a socket)")
-      case .stream: break
-      case .new, .regularFile:
+      let target: OutputTarget
+      do { target = try OutputTarget(o) } catch { throw ValidationError("-o \(o): \(error.reason)") }
+      if case .file(let resolved) = target.kind {
         guard o.lowercased().hasSuffix(".png") else { throw ValidationError("-o \(o): the diff image is a PNG; the path must end in .png") }
-        let folder = FileIO.directory(of: o)
+        let folder = FileIO.directory(of: resolved)
         guard access(folder.isEmpty ? "." : folder, W_OK) == 0 else { throw ValidationError("-o \(o): its folder does not exist or cannot be written") }
       }
       // Never overwrite what is being compared (also through a link).
@@ -116,11 +115,7 @@ struct Diff: ParsableCommand {
     var writeFailed = false
     if let output, let png = result.diffPNG {
       do {
-        switch FileIO.writeTarget(output) {
-        case .stream: try FileIO.writeStream(png, to: output)
-        case .regularFile(let resolved): try FileIO.stage(png, for: resolved).commit()
-        default: try FileIO.stage(png, for: output).commit()
-        }
+        try OutputTarget(output).write(png)
       } catch {
         printError("error: -o: \(error)")
         writeFailed = true

@@ -19,6 +19,8 @@ struct Explain: ParsableCommand {
 
   @OptionGroup var view: ViewOptions
 
+  @OptionGroup var files: FileOptions
+
   @Option(name: .customLong("layer"), help: ArgumentHelp("Show only this layer (repeatable).", valueName: "id"))
   var layers: [String] = []
 
@@ -26,7 +28,7 @@ struct Explain: ParsableCommand {
   var featureID: String?
 
   func run() throws {
-    let plan = try view.plan(sceneAt: scene)
+    let plan = try view.plan(sceneAt: scene, files: files)
     let known = plan.state.layers.map(\.id)
     for id in layers where !known.contains(id) {
       let hint = closestLayer(to: id, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""

@@ -1,6 +1,10 @@
 import ArgumentParser
 import MapSnap
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `mapsnap`: render map scenes to PNG on the CPU. `render` is the default
 /// subcommand, so `mapsnap scene.json --scale 2000 -o out.png` works.
 @main
@@ -33,4 +37,11 @@ struct Mapsnap: ParsableCommand {
     subcommands: [Render.self, Explain.self, Batch.self, Diff.self, TestCommand.self],
     defaultSubcommand: Render.self
   )
+
+  /// A write to a closed pipe is an error reported with its exit status
+  /// (EPIPE), not a silent death by SIGPIPE.
+  static func main() {
+    signal(SIGPIPE, SIG_IGN)
+    main(nil)
+  }
 }

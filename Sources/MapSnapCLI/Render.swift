@@ -19,6 +19,8 @@ struct Render: ParsableCommand {
 
   @OptionGroup var view: ViewOptions
 
+  @OptionGroup var files: FileOptions
+
   @Option(help: ArgumentHelp("Write the JSON report (map, layer statuses, counts) to this file; '-' for standard output.", valueName: "file"))
   var report: String?
 
@@ -50,27 +52,33 @@ struct Render: ParsableCommand {
     if tileRows < 1 { throw ValidationError("--tile-rows must be at least 1, got \(tileRows)") }
     if output == "-" && report == "-" { throw ValidationError("only one of --output and --report can be '-'") }
     if scene == "-" && output == nil { throw ValidationError("a scene read from standard input ('-') needs -o (a .png file, or '-')") }
-    if let o = output, o != "-" {
-      switch FileIO.writeTarget(o) {
-      case .stream: break
-      case .other: throw ValidationError("-o \(o): not a file that can be written (a folder or a socket)")
-      case .new, .regularFile:
-        guard o.lowercased().hasSuffix(".png") else {
-          throw ValidationError("-o \(o): mapsnap writes PNG only; the output must end in .png (or be '-', a FIFO or a device)")
-        }
+    var targets: [OutputTarget] = []
+    if let o = output {
+      let target: OutputTarget
+      do { target = try OutputTarget(o) } catch { throw ValidationError("-o \(o): \(error.reason)") }
+      if target.isFile, !o.lowercased().hasSuffix(".png") {
+        throw ValidationError("-o \(o): mapsnap writes PNG only; the output must end in .png (or be '-', a FIFO or a device)")
       }
+      targets.append(target)
+    }
+    if let r = report {
+      do { targets.append(try OutputTarget(r)) } catch { throw ValidationError("--report \(r): \(error.reason)") }
+    }
+    if targets.count == 2, targets.allSatisfy(\.isStandardOutput) {
+      throw ValidationError("only one of --output and --report can be standard output ('-' or /dev/stdout)")
     }
   }
 
   func run() throws {
-    let snapshot = Snapshot.render(try view.plan(sceneAt: scene, threads: threads), options: RenderOptions(threads: threads, tileRows: tileRows))
+    let snapshot = Snapshot.render(try view.plan(sceneAt: scene, threads: threads, files: files), options: RenderOptions(threads: threads, tileRows: tileRows))
     if strict, snapshot.state.layers.contains(where: { $0.status.contains(.error) }) {
       printError("error: --strict: a layer's source could not be loaded; no output written")
       throw ExitStatus.renderFailed
     }
     // All or nothing: every file is staged next to its target first and
-    // renamed into place only when all of them were written.
-    var staged: [FileIO.StagedFile] = []
+    // renamed into place only when all of them were written; devices, FIFOs
+    // and standard output are written after (OutputTarget's rule).
+    var pending: [PendingOutput] = []
     do {
       let png = try snapshot.pngData(
         options: compression == .fast ? .fast : .small, report: report == nil ? nil : (reportDetail == .full ? .full : .counts))
@@ -80,22 +88,13 @@ struct Render: ParsableCommand {
         reportBytes!.append(10)
       }
       let target = output ?? defaultOutput(for: scene)
-      var stream: String? = nil
-      switch target == "-" ? .other : FileIO.writeTarget(target) {
-      case .stream: stream = target
-      // A symbolic link is written through to its file, staged beside it.
-      case .regularFile(let resolved): staged.append(try FileIO.stage(png, for: resolved))
-      case .new: staged.append(try FileIO.stage(png, for: target))
-      case .other: break
-      }
-      if let report, report != "-", let reportBytes { staged.append(try FileIO.stage(reportBytes, for: report)) }
-      for file in staged { try file.commit() }
-      staged.removeAll()
-      if let stream { try FileIO.writeStream(png, to: stream) }
-      if target == "-" { try FileIO.writeToStandardOutput(png) }
-      if report == "-", let reportBytes { try FileIO.writeToStandardOutput(reportBytes) }
+      if let report, let reportBytes { pending.append(try OutputTarget(report).prepare(reportBytes)) }
+      pending.append(try OutputTarget(target).prepare(png))
+      let outputs = pending
+      pending.removeAll()
+      try PendingOutput.commitAll(outputs)
     } catch {
-      for file in staged { file.discard() }
+      for p in pending { p.discard() }
       printError("error: \(error)")
       throw ExitStatus.renderFailed
     }

@@ -49,6 +49,8 @@ struct TestCommand: ParsableCommand {
   @Flag(help: "Print only failures and the summary.")
   var quiet = false
 
+  @OptionGroup var files: FileOptions
+
   static var inCI: Bool {
     guard let v = getenv("CI").map({ String(cString: $0) }) else { return false }
     return !v.isEmpty && v != "false" && v != "0"
@@ -92,6 +94,8 @@ struct TestCommand: ParsableCommand {
     options.record = mode
     options.jobs = jobs
     options.artifacts = artifacts
+    options.root = try files.confinement()
+    options.maximumSourceBytes = files.maxSourceBytes.value
     let github = getenv("GITHUB_ACTIONS").map { String(cString: $0) } == "true"
     let quiet = self.quiet
     for p in problems { printError("! \(p.caseName): \(p.error)") }
@@ -113,8 +117,7 @@ struct TestCommand: ParsableCommand {
     var unwritten = false
     for (path, text) in [(html, report.html), (junit, report.junit)] where !path.isEmpty {
       do {
-        try FileIO.createParentDirectories(of: path)
-        try FileIO.stage(Array(text.utf8), for: path).commit()
+        try OutputTarget(path).write(Array(text.utf8), createDirectories: true)
       } catch {
         printError("error: cannot write \(path): \(error)")
         unwritten = true

@@ -89,11 +89,12 @@ struct ViewOptions: ParsableArguments {
   /// printing what goes wrong to standard error: an invalid scene exits 2, an
   /// image made too large by the options exits 64. Warnings (missing sources,
   /// code points no font covers) are printed and the plan returned.
-  func plan(sceneAt path: String, threads: Int = 0) throws -> FramePlan {
+  func plan(sceneAt path: String, threads: Int = 0, files: FileOptions) throws -> FramePlan {
     var loaded: Scene
-    let sources = SourceLoader()
+    let confinement = try files.confinement(exempt: FileOptions.paths(of: try overlays()))
+    let sources = SourceLoader(maximumSourceBytes: files.maxSourceBytes.value, confinement: confinement)
     do {
-      loaded = try SceneLoader.load(path: path)
+      loaded = try SceneLoader.load(path: path, maximumBytes: files.maxSourceBytes.value)
       loaded = try loaded.adding(try overlays(), sources: sources)
     } catch {
       printError("error: \(error)")
@@ -107,7 +108,9 @@ struct ViewOptions: ParsableArguments {
     }
     let plan: FramePlan
     do {
-      plan = try FramePlan.make(loaded, overrides: overrides, sources: sources, fonts: try fonts(), threads: threads)
+      plan = try FramePlan.make(
+        loaded, overrides: overrides, sources: sources, fonts: try fonts(), icons: IconCache(confinement: confinement),
+        tiles: TileCache(confinement: confinement), threads: threads)
     } catch {
       printError("error: \(error)")
       throw ExitStatus.invalidScene

@@ -112,7 +112,12 @@ enum CLI {
     if done.wait(timeout: .now() + timeout) == .timedOut {
       timedOut = true
       process.terminate()
-      done.wait()
+      // The child inherits this process's blocked signals (SIGTERM among
+      // them on the test runner's threads): SIGKILL cannot be blocked.
+      if done.wait(timeout: .now() + 2) == .timedOut {
+        kill(process.processIdentifier, SIGKILL)
+        done.wait()
+      }
     }
     readers.wait()
     process.waitUntilExit()

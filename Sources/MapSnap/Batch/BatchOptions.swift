@@ -13,6 +13,15 @@ public struct BatchOptions: Sendable {
   public var fontDirectories: [String] = []
   /// A frame with a layer whose source cannot be loaded fails.
   public var strict = false
+  /// `--root`: every path a manifest line or a scene names (the line's
+  /// scene, output, report and overlay files; the scene's sources, icons
+  /// and tile sets) must resolve inside it; a line naming one outside fails.
+  public var root: Confinement? = nil
+  /// Whether the lines' scenes are confined too (`mapsnap test` takes its
+  /// scenes from the operator's case folder: they are not).
+  public var confinesScenes = true
+  /// The largest scene or GeoJSON source file read (`--max-source-bytes`).
+  public var maximumSourceBytes = SourceLoader.defaultMaximumSourceBytes
 
   public init() {}
 }

@@ -32,9 +32,9 @@ public final class BatchRunner: Sendable {
   /// batch usually shares a handful.
   public static let keptScenes = 64
 
-  private let sources = SourceLoader()
-  private let icons = IconCache()
-  private let tiles = TileCache()
+  private let sources: SourceLoader
+  private let icons: IconCache
+  private let tiles: TileCache
   private let files = FileDigests()
   private let scenes = Mutex<(byPath: [String: Result<Scene, SceneError>], order: [String])>(([:], []))
   private let fontPool = Mutex<[UncheckedSendable<FontLibrary>]>([])
@@ -42,6 +42,9 @@ public final class BatchRunner: Sendable {
   public init(manifest: ManifestReader, options: BatchOptions) {
     self.manifest = manifest
     self.options = options
+    sources = SourceLoader(maximumSourceBytes: options.maximumSourceBytes, confinement: options.root)
+    icons = IconCache(confinement: options.root)
+    tiles = TileCache(confinement: options.root)
     // Read the umask before any worker creates a folder (reading it means
     // setting it for a moment).
     _ = FileIO.processUmask
@@ -106,44 +109,35 @@ public final class BatchRunner: Sendable {
     var encoding = options.encoding
     encoding.threads = 1
     let digest = InputDigest.of(plan, encoding: encoding, report: line.report == nil ? nil : options.reportDetail, files: files)
-    if options.resume, Self.holds(digest, at: line.output),
-      line.report.map({ if case .regularFile = FileIO.writeTarget($0) { return true } else { return false } }) ?? true
+    if options.resume, Self.holds(digest, at: line.output, confinement: options.root),
+      line.report.map(FileIO.isRegularFile) ?? true
     {
       outcome.status = .skipped
       return outcome
     }
     let snapshot = Snapshot.render(plan, options: RenderOptions(threads: 1))
-    var staged: [FileIO.StagedFile] = []
+    var pending: [PendingOutput] = []
     do {
       let png = try snapshot.pngData(options: encoding, inputDigest: digest)
       // The report is committed first and the PNG last: `--resume` trusts a
       // PNG holding the digest, so it must never stand beside a stale report.
+      // Outputs follow `OutputTarget` (as the single-frame `-o` does: through
+      // a link to its file, a device written in place), confined to --root;
+      // missing folders are created.
       if let report = line.report {
         var bytes = JSONWriter().writeBytes(snapshot.report(detail: options.reportDetail))
         bytes.append(10)
-        staged.append(try Self.stage(bytes, for: report))
+        pending.append(try OutputTarget(report, confinement: options.root).prepare(bytes, createDirectories: true))
       }
-      staged.append(try Self.stage(png, for: line.output))
-      for file in staged { try file.commit() }
+      pending.append(try OutputTarget(line.output, confinement: options.root).prepare(png, createDirectories: true))
+      let outputs = pending
+      pending.removeAll()
+      try PendingOutput.commitAll(outputs)
     } catch {
-      for file in staged { file.discard() }
+      for p in pending { p.discard() }
       outcome.status = .failed("cannot write: \(error)")
     }
     return outcome
-  }
-
-  /// `bytes` staged beside `path`: through a symbolic link to its file, as
-  /// the single-frame `-o` writes; missing folders are created.
-  static func stage(_ bytes: [UInt8], for path: String) throws(FileError) -> FileIO.StagedFile {
-    switch FileIO.writeTarget(path) {
-    case .regularFile(let resolved):
-      return try FileIO.stage(bytes, for: resolved)
-    case .new:
-      try FileIO.createParentDirectories(of: path)
-      return try FileIO.stage(bytes, for: path)
-    case .stream, .other:
-      throw FileError.failed(path: path, reason: "not a regular file (a folder, FIFO, device or socket)")
-    }
   }
 
   /// The plan of one line through the shared caches, on one thread (a font
@@ -158,8 +152,8 @@ public final class BatchRunner: Sendable {
 
   /// True when the PNG at `path` holds `digest` in its `mapsnap-inputs`
   /// chunk (read from the first 64 KiB: the chunk follows the header).
-  static func holds(_ digest: String, at path: String) -> Bool {
-    guard let head = try? FileIO.readPrefix(path, count: 1 << 16) else { return false }
+  static func holds(_ digest: String, at path: String, confinement: Confinement? = nil) -> Bool {
+    guard let head = try? FileIO.readPrefix(path, count: 1 << 16, confinement: confinement) else { return false }
     return PNGTextChunk.text(keyword: PNGTextChunk.inputsKeyword, in: head) == digest
   }
 
@@ -169,7 +163,8 @@ public final class BatchRunner: Sendable {
     if let hit = scenes.withLock({ $0.byPath[key] }) { return try hit.get() }
     let result: Result<Scene, SceneError>
     do throws(SceneError) {
-      result = .success(try SceneLoader.load(path: path))
+      result = .success(
+        try SceneLoader.load(path: path, maximumBytes: options.maximumSourceBytes, confinement: options.confinesScenes ? options.root : nil))
     } catch {
       result = .failure(error)
     }

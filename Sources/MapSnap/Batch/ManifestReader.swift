@@ -106,12 +106,23 @@ public struct ManifestReader: Sendable {
   /// line break); returns the number of lines. Reads with `getline`, one
   /// line in memory at a time.
   private func forEachLine(_ body: (Int, [UInt8]) throws(SceneError) -> Void) throws(ManifestError) -> Int {
-    var st = stat()
-    guard stat(file, &st) == 0 else { throw ManifestError(file: file, kind: .unreadable(reason: String(cString: strerror(errno)))) }
-    guard (st.st_mode & S_IFMT) == S_IFREG else {
-      throw ManifestError(file: file, kind: .unreadable(reason: "not a regular file (a manifest is read twice: once to check it, once to draw)"))
+    // Opened non-blocking and checked to be a regular file before any read
+    // (a FIFO would block; a manifest is read twice: once to check it, once
+    // to draw).
+    let fd: Int32
+    do {
+      fd = try FileIO.openForReading(file).fd
+    } catch {
+      let reason = error.reason.hasPrefix("not a regular file") ? error.reason + "; a manifest is read twice: once to check it, once to draw" : error.reason
+      throw ManifestError(file: file, kind: .unreadable(reason: reason))
     }
-    guard let f = fopen(file, "rb") else { throw ManifestError(file: file, kind: .unreadable(reason: String(cString: strerror(errno)))) }
+    let flags = fcntl(fd, F_GETFL)
+    if flags != -1 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+    guard let f = fdopen(fd, "rb") else {
+      let reason = String(cString: strerror(errno))
+      close(fd)
+      throw ManifestError(file: file, kind: .unreadable(reason: reason))
+    }
     defer { fclose(f) }
     var buffer: UnsafeMutablePointer<CChar>? = nil
     var capacity = 0

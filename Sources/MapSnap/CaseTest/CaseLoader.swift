@@ -43,7 +43,7 @@ public struct CaseLoader {
     for name in FileIO.listDirectory(root).sorted() {
       let dir = FileIO.resolve(name, against: root)
       let meta = dir + "/golden.json"
-      guard case .regularFile = FileIO.writeTarget(meta) else { continue }
+      guard FileIO.isRegularFile(meta) else { continue }
       do throws(SceneError) {
         cases += try load(name, directory: dir)
       } catch {

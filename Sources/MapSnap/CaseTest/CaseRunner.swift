@@ -31,6 +31,11 @@ public final class CaseRunner: Sendable {
     public var jobs = 0
     /// Where failing images' artifacts go.
     public var artifacts = "mapsnap-test-artifacts"
+    /// `--root`: the paths the cases' scenes name must resolve inside it
+    /// (the case folders themselves are the operator's).
+    public var root: Confinement? = nil
+    /// The largest scene or GeoJSON source file read.
+    public var maximumSourceBytes = SourceLoader.defaultMaximumSourceBytes
     public init() {}
   }
 
@@ -42,6 +47,9 @@ public final class CaseRunner: Sendable {
     self.options = options
     var b = BatchOptions()
     b.jobs = 1
+    b.root = options.root
+    b.confinesScenes = false
+    b.maximumSourceBytes = options.maximumSourceBytes
     batch = BatchRunner(manifest: ManifestReader(path: "mapsnap-test"), options: b)
   }
 
@@ -101,10 +109,7 @@ public final class CaseRunner: Sendable {
     var expected: DecodedImage? = nil
     var exists = false
     var imageDiffers = false
-    switch FileIO.writeTarget(c.expectedImage) {
-    case .new:
-      break
-    default:
+    if FileIO.exists(c.expectedImage) {
       exists = true
       do {
         expected = try PNGDecoder.decode(contentsOf: c.expectedImage)
@@ -146,7 +151,7 @@ public final class CaseRunner: Sendable {
     case nil: recordImage = false
     }
     if recordImage {
-      if (try? FileIO.stage(png, for: c.expectedImage).commit()) != nil {
+      if (try? OutputTarget(c.expectedImage).write(png)) != nil {
         recorded.append("recorded \(c.stem).png")
       } else {
         problems.append("cannot write \(c.expectedImage)")
@@ -155,7 +160,7 @@ public final class CaseRunner: Sendable {
       problems.append("no expected image \(c.stem).png (run with --record missing to write it)")
     }
     // The report, when the case keeps one.
-    let reportExists: Bool = { if case .regularFile = FileIO.writeTarget(c.expectedReport) { return true } else { return false } }()
+    let reportExists = FileIO.isRegularFile(c.expectedReport)
     if reportExists {
       var bytes = JSONWriter().writeBytes(snapshot.report())
       bytes.append(10)
@@ -171,7 +176,7 @@ public final class CaseRunner: Sendable {
       }
       let recordReport = options.record == .all || (options.record == .failed && !changes.isEmpty)
       if recordReport {
-        if (try? FileIO.stage(bytes, for: c.expectedReport).commit()) != nil {
+        if (try? OutputTarget(c.expectedReport).write(bytes)) != nil {
           recorded.append("recorded \(c.stem).report.json")
         } else {
           o.reportChanges = changes
@@ -201,8 +206,7 @@ public final class CaseRunner: Sendable {
   private func write(_ bytes: [UInt8], artifact c: ImageCase, suffix: String) -> String? {
     let path = artifactPath(c, suffix)
     do {
-      try FileIO.createParentDirectories(of: path)
-      try FileIO.stage(bytes, for: path).commit()
+      try OutputTarget(path).write(bytes, createDirectories: true)
       return path
     } catch {
       return nil

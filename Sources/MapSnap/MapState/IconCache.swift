@@ -18,11 +18,17 @@ public final class IconCache: Sendable {
   private let decodes = Atomic<Int>(0)
   /// Icons kept at most.
   public let maximumIcons: Int
+  /// With `--root`: icon files must resolve inside it.
+  public let confinement: Confinement?
+  /// The largest icon file read (16 MiB): a larger one is refused from its
+  /// `fstat` size, before it is read.
+  public static let maximumFileBytes = 16 << 20
 
   /// A cache of at most `maximumIcons` icons (256 by default: icons are
   /// small, and a map rarely names more).
-  public init(maximumIcons: Int = 256) {
+  public init(maximumIcons: Int = 256, confinement: Confinement? = nil) {
     self.maximumIcons = max(1, maximumIcons)
+    self.confinement = confinement
   }
 
   /// The icon at `path` (already resolved against the scene file's folder), decoded
@@ -38,7 +44,15 @@ public final class IconCache: Sendable {
       decodes.add(1, ordering: .relaxed)
       let result: (image: Result<RasterImage, PNGError>, digest: String)
       do throws(PNGError) {
-        let bytes = try PNGDecoder.read(path)
+        let bytes: [UInt8]
+        do throws(FileError) {
+          bytes = try FileIO.read(path, maximumBytes: Self.maximumFileBytes, confinement: confinement)
+        } catch {
+          switch error {
+          case .notFound: throw PNGError.fileNotFound(path: path)
+          case .isDirectory, .failed: throw PNGError.fileReadFailed(path: path, reason: error.reason)
+          }
+        }
         let decoded = try PNGDecoder.decode(bytes)
         result = (.success(RasterImage(straightRGBA: decoded.pixels, width: decoded.width, height: decoded.height)), SHA256.hex(of: bytes))
       } catch {

@@ -1,14 +1,18 @@
 /// Reads scene files. Relative paths inside a scene resolve against the
 /// scene file's folder, never the working directory.
 public enum SceneLoader {
-  /// Reads and decodes the scene at `path`.
+  /// Reads and decodes the scene at `path`, a regular file of at most
+  /// `maximumBytes` (inside `confinement`'s root when given: a batch line's
+  /// scene under `--root`).
   /// `-` reads the scene from standard input; its relative paths then
   /// resolve against the working directory.
-  public static func load(path: String) throws(SceneError) -> Scene {
+  public static func load(
+    path: String, maximumBytes: Int = FileIO.defaultMaximumBytes, confinement: Confinement? = nil
+  ) throws(SceneError) -> Scene {
     if path == "-" {
       let bytes: [UInt8]
       do {
-        bytes = try FileIO.readStandardInput()
+        bytes = try FileIO.readStandardInput(maximumBytes: maximumBytes)
       } catch {
         throw SceneError(file: "<stdin>", kind: .unreadable(reason: error.reason))
       }
@@ -16,7 +20,7 @@ public enum SceneLoader {
     }
     let bytes: [UInt8]
     do {
-      bytes = try FileIO.read(path)
+      bytes = try FileIO.read(path, maximumBytes: maximumBytes, limitName: "--max-source-bytes", confinement: confinement)
     } catch {
       switch error {
       case .notFound: throw SceneError(file: path, kind: .fileNotFound)

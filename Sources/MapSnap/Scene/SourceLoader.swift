@@ -30,6 +30,16 @@ public final class SourceLoader: Sendable {
   /// their file's size), far more than a batch of maps over a city needs.
   public static let defaultLimitBytes = 1 << 30
 
+  /// The default `maximumSourceBytes`: 1 GiB (`--max-source-bytes`).
+  public static let defaultMaximumSourceBytes = 1 << 30
+
+  /// The largest GeoJSON file read: a larger one is refused from its
+  /// `fstat` size, before any byte is read (the layer is `error`).
+  public let maximumSourceBytes: Int
+
+  /// With `--root`: files must resolve inside it (`Confinement`).
+  public let confinement: Confinement?
+
   /// The approximate bytes of decoded sources kept; past it the least
   /// recently used are dropped.
   public let limitBytes: Int
@@ -64,8 +74,15 @@ public final class SourceLoader: Sendable {
   private let decodes = Atomic<Int>(0)
 
   /// A loader that keeps about `limitBytes` of decoded sources at most.
-  public init(limitBytes: Int = SourceLoader.defaultLimitBytes) {
+  /// `maximumSourceBytes` bounds each file read, `confinement` where files
+  /// may be.
+  public init(
+    limitBytes: Int = SourceLoader.defaultLimitBytes, maximumSourceBytes: Int = SourceLoader.defaultMaximumSourceBytes,
+    confinement: Confinement? = nil
+  ) {
     self.limitBytes = limitBytes
+    self.maximumSourceBytes = maximumSourceBytes
+    self.confinement = confinement
   }
 
   /// The features of `source` in WGS84 degrees (`projection` nil) or in
@@ -106,7 +123,7 @@ public final class SourceLoader: Sendable {
       degrees = .success(collection)
     case .file(let shown, let resolved):
       decodes.add(1, ordering: .relaxed)
-      degrees = Self.read(shown: shown, resolved: resolved)
+      degrees = read(shown: shown, resolved: resolved)
     case .reprojected(let inner, let crs):
       let raw = inner.cacheKey == nil ? make(inner, projection: nil) : indexed(inner, projection: nil).map(\.collection)
       switch (raw, CRSTransform.to84(from: crs)) {
@@ -174,29 +191,54 @@ public final class SourceLoader: Sendable {
     }
   }
 
-  private static func read(shown: String, resolved: String) -> Result<FeatureCollection, SourceError> {
-    let bytes: [UInt8]
-    do {
-      bytes = try FileIO.read(resolved)
-    } catch {
+  /// Reads and decodes one GeoJSON file. The file is read into one buffer
+  /// of its `fstat` size (`FileIO.read`, bounded by `maximumSourceBytes`),
+  /// parsed in place and hashed, and released before the features are
+  /// decoded, so the bytes are held once and never copied.
+  private func read(shown: String, resolved: String) -> Result<FeatureCollection, SourceError> {
+    let parsed: (json: JSONValue, digest: String)
+    switch Self.parse(resolved, maximumBytes: maximumSourceBytes, confinement: confinement) {
+    case .failure(.file(let error)):
       switch error {
       case .notFound: return .failure(.missing(path: shown, resolvedPath: resolved))
       case .isDirectory, .failed: return .failure(.unreadable(path: shown, resolvedPath: resolved, reason: error.reason))
       }
-    }
-    let json: JSONValue
-    do {
-      json = try JSONParser.parse(bytes)
-    } catch {
+    case .failure(.syntax(let error)):
       return .failure(.syntax(path: shown, line: error.line, column: error.column, message: error.message))
+    case .success(let p):
+      parsed = p
     }
+    let json = parsed.json
     do {
       var collection = try GeoJSONDecoder.decodeDocument(json)
-      collection.contentDigest = SHA256.hex(of: bytes)
+      collection.contentDigest = parsed.digest
       return .success(collection)
     } catch {
       return .failure(
         .notGeoJSON(path: shown, jsonPath: error.path.description, expected: error.expected, found: error.found, hint: error.hint))
+    }
+  }
+}
+
+extension SourceLoader {
+  enum ParseFailure: Error {
+    case file(FileError)
+    case syntax(JSONSyntaxError)
+  }
+
+  /// The JSON of the file at `path` and the SHA-256 of its bytes; the bytes
+  /// live only inside this call.
+  static func parse(_ path: String, maximumBytes: Int, confinement: Confinement?) -> Result<(json: JSONValue, digest: String), ParseFailure> {
+    let bytes: [UInt8]
+    do {
+      bytes = try FileIO.read(path, maximumBytes: maximumBytes, limitName: "--max-source-bytes", confinement: confinement)
+    } catch {
+      return .failure(.file(error))
+    }
+    do {
+      return .success((try JSONParser.parse(bytes), SHA256.hex(of: bytes)))
+    } catch {
+      return .failure(.syntax(error))
     }
   }
 }

@@ -34,13 +34,35 @@ public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
 
   public var description: String { "\(path): \(reason)" }
 
-  /// The error for the current `errno`.
-  static func fromErrno(_ path: String) -> FileError {
+  /// The error for the current `errno`; `naming` adds the errno's name to
+  /// the text (`No space left on device (ENOSPC)`), as write failures do.
+  static func fromErrno(_ path: String, naming: Bool = false) -> FileError {
     let code = errno
     switch code {
     case ENOENT: return .notFound(path: path)
     case EISDIR: return .isDirectory(path: path)
-    default: return .failed(path: path, reason: String(cString: strerror(code)))
+    default:
+      let text = String(cString: strerror(code))
+      guard naming, let name = errnoName(code) else { return .failed(path: path, reason: text) }
+      return .failed(path: path, reason: "\(text) (\(name))")
+    }
+  }
+
+  /// The symbolic names of the errors a write commonly meets.
+  static func errnoName(_ code: Int32) -> String? {
+    switch code {
+    case ENOSPC: "ENOSPC"
+    case EPIPE: "EPIPE"
+    case EDQUOT: "EDQUOT"
+    case EFBIG: "EFBIG"
+    case EIO: "EIO"
+    case EROFS: "EROFS"
+    case EACCES: "EACCES"
+    case EPERM: "EPERM"
+    case ENXIO: "ENXIO"
+    case EAGAIN: "EAGAIN"
+    case EBADF: "EBADF"
+    default: nil
     }
   }
 }

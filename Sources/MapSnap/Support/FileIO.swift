@@ -5,80 +5,152 @@
 #endif
 
 /// Small POSIX file helpers, so the library needs no Foundation at start-up.
+///
+/// The rules for files mapsnap reads (scenes, GeoJSON sources, icons, tiles,
+/// `tiles.json`, MBTiles, manifests, case files, fonts): each is opened
+/// non-blocking and must be a regular file (a FIFO, a device, a socket or a
+/// folder is refused at once, naming what it is), and its size is checked
+/// with `fstat` against a limit before anything is read. Files are read into
+/// one buffer of the size `fstat` gives (not memory-mapped: a file that
+/// shrinks while mapped would end the process with SIGBUS). With a
+/// `Confinement` (`--root`) a path must also resolve inside the root: see
+/// `Confinement`. Outputs follow `OutputTarget`.
 public enum FileIO {
+  /// The limit of a read that names none: 1 GiB.
+  public static let defaultMaximumBytes = 1 << 30
+
   /// The whole file as bytes: the one file reader of the library (scenes,
-  /// GeoJSON sources, PNG icons).
+  /// GeoJSON sources, PNG icons, tiles).
   /// Only regular files are read: a folder, a FIFO, a device or a socket is
   /// refused without blocking (the file is opened non-blocking and checked
-  /// before any read). A file larger than `maximumBytes` is refused.
-  public static func read(_ path: String, maximumBytes: Int = Int.max) throws(FileError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    if fd < 0 { throw .fromErrno(path) }
-    defer { close(fd) }
-    var st = stat()
-    if fstat(fd, &st) != 0 { throw .fromErrno(path) }
-    if (st.st_mode & S_IFMT) == S_IFDIR {
-      throw .isDirectory(path: path)
-    }
-    if (st.st_mode & S_IFMT) != S_IFREG {
-      throw .failed(path: path, reason: "not a regular file")
-    }
-    if Int(st.st_size) > maximumBytes {
-      throw .failed(path: path, reason: "larger than \(maximumBytes) bytes")
-    }
-    // One spare byte so a file of the expected size is finished in one pass.
-    var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0) + 1)
-    var filled = 0
-    while true {
-      if filled == bytes.count {
-        bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 64 * 1024)))
+  /// before any read). A file larger than `maximumBytes` is refused before
+  /// it is read; `limitName` names the limit in the message (an option such
+  /// as `--max-source-bytes`). With `confinement`, a path resolving outside
+  /// its root is refused.
+  public static func read(
+    _ path: String, maximumBytes: Int = defaultMaximumBytes, limitName: String? = nil, confinement: Confinement? = nil
+  ) throws(FileError) -> [UInt8] {
+    let opened = try openForReading(path, confinement: confinement)
+    defer { close(opened.fd) }
+    let size = opened.size
+    if size > maximumBytes { throw tooLarge(path, size: size, maximumBytes: maximumBytes, limitName: limitName) }
+    // One buffer of the size fstat gave, filled in place: no copy, no
+    // zero-filling pass, peak memory the file's size.
+    var failure: FileError? = nil
+    var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      var filled = 0
+      while filled < size {
+        let n = readFD(opened.fd, buffer.baseAddress! + filled, size - filled)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = .fromErrno(path)
+          break
+        }
+        if n == 0 { break }  // the file shrank since fstat: what is there
+        filled += n
       }
-      let n = bytes.withUnsafeMutableBytes { readFD(fd, $0.baseAddress! + filled, $0.count - filled) }
+      count = filled
+    }
+    if let failure { throw failure }
+    guard bytes.count == size else { return bytes }
+    // The file may have grown since fstat: read the rest, within the limit.
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { readFD(opened.fd, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
         throw .fromErrno(path)
       }
       if n == 0 { break }
-      filled += n
-      if filled > maximumBytes { throw .failed(path: path, reason: "larger than \(maximumBytes) bytes") }
+      bytes.append(contentsOf: chunk[0..<n])
+      if bytes.count > maximumBytes { throw tooLarge(path, size: bytes.count, maximumBytes: maximumBytes, limitName: limitName) }
     }
-    bytes.removeSubrange(filled...)
     return bytes
   }
 
-  /// A complete file written next to its target under a temporary name,
-  /// waiting to be renamed into place (`commit`) or removed (`discard`).
-  public struct StagedFile: Sendable {
-    public let temporaryPath: String
-    public let path: String
+  private static func tooLarge(_ path: String, size: Int, maximumBytes: Int, limitName: String?) -> FileError {
+    .failed(path: path, reason: "\(size) bytes, more than \(limitName.map { "\($0) (\(maximumBytes))" } ?? "the limit of \(maximumBytes) bytes")")
+  }
 
-    /// Renames the staged file over `path`.
-    public func commit() throws(FileError) {
-      if rename(temporaryPath, path) != 0 {
-        let error = FileError.fromErrno(path)
-        unlink(temporaryPath)
-        throw error
-      }
+  /// `path` opened read-only, non-blocking and close-on-exec, checked to be
+  /// a regular file (and, with `confinement`, to lie inside its root), with
+  /// its size from `fstat`. The caller closes `fd`.
+  public static func openForReading(_ path: String, confinement: Confinement? = nil) throws(FileError) -> (fd: Int32, size: Int) {
+    var target = path
+    var flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK
+    let confined = confinement.flatMap { $0.confines(path) ? $0 : nil }
+    if let confined {
+      // The path with every link resolved, checked, then opened without
+      // following a link in its last part; the descriptor's own path is
+      // checked again after opening (a folder swapped for a link between
+      // the check and the open cannot lead outside).
+      target = try confined.resolve(path)
+      flags |= O_NOFOLLOW
     }
-
-    /// Removes the staged file, leaving `path` untouched.
-    public func discard() {
-      unlink(temporaryPath)
+    let fd = open(target, flags)
+    if fd < 0 {
+      if errno == ELOOP && confined != nil { throw .failed(path: path, reason: "became a symbolic link while being opened") }
+      throw .fromErrno(path)
+    }
+    do throws(FileError) {
+      if let confined { try confined.verify(fd: fd, path: path) }
+      var st = stat()
+      if fstat(fd, &st) != 0 { throw .fromErrno(path) }
+      try requireRegularFile(st, path: path)
+      return (fd, Int(st.st_size))
+    } catch {
+      close(fd)
+      throw error
     }
   }
 
-  /// The first `count` bytes of a regular file (fewer when it is shorter).
-  public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    if fd < 0 { throw .fromErrno(path) }
-    defer { close(fd) }
+  /// Throws unless `st` is a regular file's, naming what it is instead.
+  static func requireRegularFile(_ st: stat, path: String) throws(FileError) {
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: return
+    case S_IFDIR: throw .isDirectory(path: path)
+    default: throw .failed(path: path, reason: "not a regular file (\(kindName(st.st_mode)))")
+    }
+  }
+
+  /// What a file of mode `mode` is, for messages: `a FIFO`, `a character device`…
+  static func kindName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFREG: return "a regular file"
+    case S_IFDIR: return "a folder"
+    case S_IFIFO: return "a FIFO"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFSOCK: return "a socket"
+    case S_IFLNK: return "a symbolic link"
+    default: return "not a file"
+    }
+  }
+
+  /// True when `path` (through any links) is a regular file.
+  public static func isRegularFile(_ path: String) -> Bool {
     var st = stat()
-    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw .failed(path: path, reason: "not a regular file") }
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+  }
+
+  /// True when something exists at `path` (through any links).
+  public static func exists(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0
+  }
+
+  /// The first `count` bytes of a regular file (fewer when it is shorter).
+  public static func readPrefix(_ path: String, count: Int, confinement: Confinement? = nil) throws(FileError) -> [UInt8] {
+    let opened = try openForReading(path, confinement: confinement)
+    defer { close(opened.fd) }
     var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
     while filled < count {
-      let n = bytes.withUnsafeMutableBytes { readFD(fd, $0.baseAddress! + filled, count - filled) }
-      if n < 0 { throw .fromErrno(path) }
+      let n = bytes.withUnsafeMutableBytes { readFD(opened.fd, $0.baseAddress! + filled, count - filled) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw .fromErrno(path)
+      }
       if n == 0 { break }
       filled += n
     }
@@ -104,34 +176,15 @@ public enum FileIO {
     if mkdir(dir, 0o777) != 0 && errno != EEXIST { throw .fromErrno(dir) }
   }
 
-  /// Writes `bytes` to a temporary file in the folder of `path`. Nothing
-  /// visible changes until the result is committed.
-  public static func stage(_ bytes: [UInt8], for path: String) throws(FileError) -> StagedFile {
-    let dir = directory(of: path)
-    var template = Array(((dir == "" ? "" : dir + "/") + ".mapsnap-XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    if fd < 0 { throw .fromErrno(path) }
-    let tmp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    do throws(FileError) {
-      try writeAll(fd: fd, bytes, path: path)
-    } catch {
-      close(fd)
-      unlink(tmp)
-      throw error
-    }
-    // mkstemp creates 0600; give the file the usual permissions (umask applies).
-    fchmod(fd, 0o666 & ~processUmask)
-    if close(fd) != 0 {
-      let error = FileError.fromErrno(path)
-      unlink(tmp)
-      throw error
-    }
-    return StagedFile(temporaryPath: tmp, path: path)
+  /// Writes `bytes` to a temporary file in the folder of `path` (a regular
+  /// file or a new path, not a link: see `OutputTarget`, which resolves
+  /// links first). Nothing visible changes until the result is committed.
+  public static func stage(_ bytes: [UInt8], for path: String) throws(FileError) -> PendingOutput {
+    try OutputTarget.stage(bytes, at: path, shown: path, confinement: nil)
   }
 
-  /// Writes `bytes` to standard output.
   /// Standard input, read to its end (at most `maximumBytes`).
-  public static func readStandardInput(maximumBytes: Int = 1 << 30) throws(FileError) -> [UInt8] {
+  public static func readStandardInput(maximumBytes: Int = defaultMaximumBytes) throws(FileError) -> [UInt8] {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
@@ -147,36 +200,8 @@ public enum FileIO {
     return bytes
   }
 
-  /// What a path to write names, for output rules: nothing yet, a regular
-  /// file (through any symbolic links), a FIFO or character device (written
-  /// as they are, never replaced), or something else (a folder, a socket).
-  public enum WriteTarget: Sendable, Equatable {
-    case new
-    case regularFile(resolved: String)
-    case stream
-    case other
-  }
-
-  public static func writeTarget(_ path: String) -> WriteTarget {
-    var st = stat()
-    // stat follows symbolic links: a link to a regular file is that file.
-    guard stat(path, &st) == 0 else { return .new }
-    switch st.st_mode & S_IFMT {
-    case S_IFREG: return .regularFile(resolved: canonicalPath(path) ?? path)
-    case S_IFIFO, S_IFCHR: return .stream
-    default: return .other
-    }
-  }
-
-  /// Writes `bytes` to a FIFO or device as it is (no temporary file: it
-  /// cannot be renamed over).
-  public static func writeStream(_ bytes: [UInt8], to path: String) throws(FileError) {
-    let fd = open(path, O_WRONLY | O_CLOEXEC)
-    if fd < 0 { throw .fromErrno(path) }
-    defer { close(fd) }
-    try writeAll(fd: fd, bytes, path: path)
-  }
-
+  /// Writes `bytes` to standard output; a failure (a closed pipe, a full
+  /// disk) is an error naming it.
   public static func writeToStandardOutput(_ bytes: [UInt8]) throws(FileError) {
     try writeAll(fd: 1, bytes, path: "<stdout>")
   }
@@ -186,14 +211,17 @@ public enum FileIO {
     try? writeAll(fd: 2, Array(text.utf8), path: "<stderr>")
   }
 
-  private static func writeAll(fd: Int32, _ bytes: [UInt8], path: String) throws(FileError) {
+  /// Writes all of `bytes` to `fd`, retrying short writes; a failure (or a
+  /// write that makes no progress) is an error naming `path` and the errno.
+  static func writeAll(fd: Int32, _ bytes: [UInt8], path: String) throws(FileError) {
     var offset = 0
     while offset < bytes.count {
       let n = bytes.withUnsafeBytes { writeFD(fd, $0.baseAddress! + offset, $0.count - offset) }
       if n < 0 {
         if errno == EINTR { continue }
-        throw .fromErrno(path)
+        throw .fromErrno(path, naming: true)
       }
+      if n == 0 { throw .failed(path: path, reason: "nothing was written (a short write)") }
       offset += n
     }
   }
@@ -235,7 +263,7 @@ public enum FileIO {
 }
 
 @inline(__always)
-private func readFD(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ n: Int) -> Int {
+func readFD(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ n: Int) -> Int {
   #if canImport(Glibc)
     return Glibc.read(fd, buf, n)
   #else
@@ -244,7 +272,7 @@ private func readFD(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ n: Int) -> I
 }
 
 @inline(__always)
-private func writeFD(_ fd: Int32, _ buf: UnsafeRawPointer?, _ n: Int) -> Int {
+func writeFD(_ fd: Int32, _ buf: UnsafeRawPointer?, _ n: Int) -> Int {
   #if canImport(Glibc)
     return Glibc.write(fd, buf, n)
   #else

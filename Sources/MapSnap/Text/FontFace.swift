@@ -2,6 +2,10 @@ internal import _MapSnapRaster
 
 internal import CFreeType
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One font file opened through FreeType. Glyph outlines are read unhinted in
 /// font units (`FT_LOAD_NO_SCALE`) and kept, so every pixel size scales the
 /// same outline and text grows continuously with the map.
@@ -24,9 +28,23 @@ final class FontFace {
   private var outlines: [UInt32: GlyphOutline] = [:]
   private var advances: [UInt32: Double] = [:]
 
+  /// The largest font file opened (256 MiB; CJK collections reach ~100 MiB).
+  static let maximumFileBytes = 256 << 20
+
+  /// Opens `path` if it is a regular file of at most `maximumFileBytes`
+  /// (checked on a non-blocking descriptor first: a FIFO in a font folder
+  /// would block FreeType's open), handed to FreeType as that descriptor.
   init?(library: FreeTypeLibrary, path: String) {
+    guard let opened = try? FileIO.openForReading(path) else { return nil }
+    defer { close(opened.fd) }
+    guard opened.size <= Self.maximumFileBytes else { return nil }
+    #if os(Linux)
+      let name = "/proc/self/fd/\(opened.fd)"
+    #else
+      let name = path
+    #endif
     var f: FT_Face?
-    guard FT_New_Face(library.handle, path, 0, &f) == 0, let f else { return nil }
+    guard FT_New_Face(library.handle, name, 0, &f) == 0, let f else { return nil }
     face = f
     self.library = library
     self.path = path

@@ -19,15 +19,33 @@ final class MBTilesReader {
 
   /// Opens `path` (resolved) and checks that it is MBTiles; `shown` names it
   /// in errors.
-  init(path: String, shown: String) throws(TileError) {
+  ///
+  /// SQLite opens files by name, so the file is first opened here
+  /// (non-blocking, checked to be a regular file, and with `confinement`
+  /// checked to be inside the root, as `FileIO.openForReading` does), then
+  /// handed to SQLite as that descriptor (`/proc/self/fd/N` through the
+  /// `mapsnap-fd` VFS, which does not resolve the name again): what SQLite
+  /// reads is the file that was checked, even if a link is swapped meanwhile.
+  init(path: String, shown: String, confinement: Confinement? = nil) throws(TileError) {
     guard let canonical = FileIO.canonicalPath(path) else { throw .missing(path: shown) }
-    var st = stat()
-    guard stat(canonical, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-      throw .unreadable(path: shown, reason: "not a regular file")
+    let opened: (fd: Int32, size: Int)
+    do {
+      opened = try FileIO.openForReading(path, confinement: confinement)
+    } catch {
+      if case .notFound = error { throw .missing(path: shown) }
+      throw .unreadable(path: shown, reason: error.reason)
     }
+    // SQLite keeps a descriptor of its own once the connection is open.
+    defer { close(opened.fd) }
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-    guard sqlite3_open_v2(MBTilesReader.uri(canonical), &handle, flags, nil) == SQLITE_OK, let handle else {
+    let uri: String
+    if let vfs = mapsnapFDVFS {
+      uri = MBTilesReader.uri("/proc/self/fd/\(opened.fd)") + "&vfs=" + vfs
+    } else {
+      uri = MBTilesReader.uri(canonical)
+    }
+    guard sqlite3_open_v2(uri, &handle, flags, nil) == SQLITE_OK, let handle else {
       let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       if let handle { sqlite3_close(handle) }
       throw .unreadable(path: shown, reason: reason)
@@ -107,3 +125,30 @@ final class MBTilesReader {
     }
   }
 }
+
+/// The name of a SQLite VFS that is the default one except that a file name
+/// is used as given (`xFullPathname` copies it), so that `/proc/self/fd/N`
+/// opens that descriptor's file rather than a path resolved again from the
+/// link's text; nil where there is no `/proc` or it cannot be registered.
+private let mapsnapFDVFS: String? = {
+  #if os(Linux)
+    guard let base = sqlite3_vfs_find(nil) else { return nil }
+    var stat_ = stat()
+    guard stat("/proc/self/fd", &stat_) == 0 else { return nil }
+    let vfs = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
+    vfs.initialize(to: base.pointee)
+    vfs.pointee.zName = UnsafePointer(strdup("mapsnap-fd"))
+    vfs.pointee.pNext = nil
+    vfs.pointee.xFullPathname = { _, name, count, out in
+      guard let name, let out else { return SQLITE_CANTOPEN }
+      let length = strlen(name)
+      guard length + 1 <= Int(count) else { return SQLITE_CANTOPEN }
+      memcpy(out, name, length + 1)
+      return SQLITE_OK
+    }
+    guard sqlite3_vfs_register(vfs, 0) == SQLITE_OK else { return nil }
+    return "mapsnap-fd"
+  #else
+    return nil
+  #endif
+}()

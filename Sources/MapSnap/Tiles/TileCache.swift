@@ -105,8 +105,13 @@ public final class TileCache: Sendable {
   /// a batch of frames over one city needs at once.
   public static let defaultLimitBytes = 256 << 20
 
-  public init(limitBytes: Int = TileCache.defaultLimitBytes) {
+  /// With `--root`: tile sets (MBTiles files, XYZ folders, `tiles.json`,
+  /// tiles) must resolve inside it.
+  public let confinement: Confinement?
+
+  public init(limitBytes: Int = TileCache.defaultLimitBytes, confinement: Confinement? = nil) {
     self.limitBytes = max(0, limitBytes)
+    self.confinement = confinement
   }
 
   /// The opened source of `spec`, opened on first use (a failure is kept too).
@@ -115,7 +120,7 @@ public final class TileCache: Sendable {
       if let hit = s.sources[spec] { return hit }
       let r: Result<TileSource, TileError>
       do throws(TileError) {
-        r = .success(try TileSource(spec))
+        r = .success(try TileSource(spec, confinement: confinement))
       } catch {
         r = .failure(error)
       }

@@ -15,14 +15,17 @@ final class TileSource {
   let maxZoom: Int?
   let attribution: String?
   let tileMatrixSet: TileMatrixSet?
+  /// Where tiles may be read from (`--root`).
+  let confinement: Confinement?
 
   /// Opens `spec`.
   /// - Throws: `TileError` when the source does not exist, cannot be read,
   ///   or is not a tile set.
-  init(_ spec: TileSourceSpec) throws(TileError) {
+  init(_ spec: TileSourceSpec, confinement: Confinement? = nil) throws(TileError) {
+    self.confinement = confinement
     switch spec {
     case .mbtiles(let shown, let resolved):
-      let reader = try MBTilesReader(path: resolved, shown: shown)
+      let reader = try MBTilesReader(path: resolved, shown: shown, confinement: confinement)
       let m = reader.metadata
       if let f = m["format"], !["png", "jpg", "jpeg"].contains(f.lowercased()) {
         throw .unsupportedFormat(path: shown, format: f)
@@ -37,11 +40,20 @@ final class TileSource {
     case .xyz(let shown, let resolved, let tms):
       let root = TileSource.rootFolder(of: resolved)
       guard FileIO.canonicalPath(root.isEmpty ? "." : root) != nil else { throw .missing(path: TileSource.rootFolder(of: shown)) }
+      // Under --root the tile folder itself must be inside (each tile and
+      // tiles.json are checked again as they are opened).
+      if let confinement {
+        do throws(FileError) {
+          _ = try confinement.resolve(root.isEmpty ? "." : root)
+        } catch {
+          throw .unreadable(path: TileSource.rootFolder(of: shown), reason: error.reason)
+        }
+      }
       let json = (root.isEmpty ? "" : root + "/") + "tiles.json"
       var meta: JSONObject? = nil
       var bytes: [UInt8]? = nil
       do {
-        bytes = try FileIO.read(json, maximumBytes: TileSource.maximumTileJSONBytes)
+        bytes = try FileIO.read(json, maximumBytes: TileSource.maximumTileJSONBytes, confinement: confinement)
       } catch {
         // No tiles.json: the scene's keys and the defaults.
         if case .notFound = error {} else { throw .unreadable(path: json, reason: error.reason) }
@@ -112,7 +124,7 @@ final class TileSource {
       let row = tms ? matrixRows - 1 - y : y
       let path = template.replacing("{z}", with: String(z)).replacing("{x}", with: String(x)).replacing("{y}", with: String(row))
       do {
-        return .bytes(try FileIO.read(path, maximumBytes: TileSource.maximumTileBytes))
+        return .bytes(try FileIO.read(path, maximumBytes: TileSource.maximumTileBytes, confinement: confinement))
       } catch {
         if case .notFound = error { return .absent }
         return .unreadable

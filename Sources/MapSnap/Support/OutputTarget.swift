@@ -1,0 +1,269 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where one output goes, and how it is written: the one rule for every file
+/// mapsnap writes (`render`'s `-o` and `--report`, `batch`'s outputs, reports
+/// and `--summary`, `diff -o`, `test`'s reports, artifacts and recorded
+/// files).
+///
+/// - A regular file, or a path where nothing exists yet, is written to a
+///   temporary file (`.mapsnap-XXXXXX`) in its folder and renamed over it, so
+///   it is complete or untouched. Through a symbolic link, the link's
+///   resolved target is written that way and the link is kept.
+/// - Anything else that can be written (a character device such as
+///   `/dev/null`, a FIFO, a link to one) is written in place, never
+///   replaced. A FIFO no process is reading is an error, not a wait.
+/// - `-`, `/dev/stdout` (`/dev/fd/1`, `/proc/self/fd/1`) are standard
+///   output; `/dev/stderr` (…`/2`) standard error: written to the process's
+///   own descriptor, wherever it leads.
+/// - A folder, a socket, a block device or a link to nothing is refused.
+///
+/// Every write error (ENOSPC from `/dev/full`, EPIPE, a short write, an error
+/// from `close`) is an error naming the path and the errno; a temporary file
+/// is removed on every failure. With a `Confinement`, the path (resolved,
+/// links included) must be inside the root, and the folder written in is
+/// opened and checked once, then used by descriptor (`openat`, `renameat`),
+/// so it cannot be swapped for a link after the check.
+public struct OutputTarget: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
+    case standardOutput
+    case standardError
+    /// A FIFO or character device (or a link to one), written in place.
+    case stream(path: String)
+    /// A regular file or a new path (a link's target, resolved), written to
+    /// a temporary file beside it and renamed.
+    case file(path: String)
+  }
+
+  /// The path as the user (or the manifest) gave it.
+  public let path: String
+  public let kind: Kind
+  let confinement: Confinement?
+
+  /// The target `path` names now.
+  /// - Throws: `FileError` for a folder, socket, block device or dangling
+  ///   link, and with `confinement` for a path that resolves outside its root.
+  public init(_ path: String, confinement: Confinement? = nil) throws(FileError) {
+    self.path = path
+    let confinement = confinement.flatMap { $0.confines(path) ? $0 : nil }
+    self.confinement = confinement
+    let chain = Self.linkChain(path)
+    if path == "-" || chain.contains(where: Self.standardOutputNames.contains) {
+      if let confinement { throw confinement.outside(path, "standard output") }
+      kind = .standardOutput
+      return
+    }
+    if chain.contains(where: Self.standardErrorNames.contains) {
+      if let confinement { throw confinement.outside(path, "standard error") }
+      kind = .standardError
+      return
+    }
+    var st = stat()
+    // stat follows links: a link to a regular file is that file.
+    guard stat(path, &st) == 0 else {
+      let code = errno
+      var lst = stat()
+      if lstat(path, &lst) == 0 {
+        throw .failed(path: path, reason: "a symbolic link to a file that does not exist (mapsnap writes through a link only to an existing file)")
+      }
+      guard code == ENOENT else {
+        errno = code
+        throw .fromErrno(path)
+      }
+      kind = .file(path: try confinement?.resolveForWriting(path) ?? path)
+      return
+    }
+    switch st.st_mode & S_IFMT {
+    case S_IFREG:
+      let resolved = FileIO.canonicalPath(path) ?? path
+      if let confinement, !confinement.contains(resolved) { throw confinement.outside(path, resolved) }
+      kind = .file(path: resolved)
+    case S_IFIFO, S_IFCHR:
+      kind = .stream(path: try confinement?.resolve(path) ?? path)
+    case S_IFDIR:
+      throw .isDirectory(path: path)
+    default:
+      throw .failed(path: path, reason: "not a file that can be written (\(FileIO.kindName(st.st_mode)))")
+    }
+  }
+
+  /// `path` and where each symbolic link on the way leads (absolute, up to
+  /// 40 links): a link to `/dev/stdout` or `/proc/self/fd/1` is standard
+  /// output, even when that is a regular file (it is written in place, not
+  /// replaced).
+  static func linkChain(_ path: String) -> [String] {
+    var current = path.hasPrefix("/") ? path : (FileIO.canonicalPath(".") ?? ".") + "/" + path
+    var chain = [current]
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    for _ in 0..<40 {
+      let n = readlink(current, &buffer, buffer.count - 1)
+      guard n > 0 else { break }
+      let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      current = target.hasPrefix("/") ? target : FileIO.directory(of: current) + "/" + target
+      chain.append(current)
+    }
+    return chain
+  }
+
+  static let standardOutputNames: Set<String> = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
+  static let standardErrorNames: Set<String> = ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"]
+
+  /// True for standard output (`-`, `/dev/stdout`…).
+  public var isStandardOutput: Bool { kind == .standardOutput }
+
+  /// True when the output is a file written by renaming (not in place).
+  public var isFile: Bool { if case .file = kind { true } else { false } }
+
+  /// `bytes` made ready to be put in place by `PendingOutput.commit()`: a
+  /// file is staged beside its target now (creating missing folders when
+  /// `createDirectories`); a stream or standard output is written at commit.
+  public func prepare(_ bytes: [UInt8], createDirectories: Bool = false) throws(FileError) -> PendingOutput {
+    switch kind {
+    case .file(let resolved):
+      if createDirectories { try FileIO.createParentDirectories(of: resolved) }
+      return try Self.stage(bytes, at: resolved, shown: path, confinement: confinement)
+    case .stream(let resolved):
+      return PendingOutput(action: .stream(path: resolved, shown: path, bytes: bytes, confinement: confinement))
+    case .standardOutput:
+      return PendingOutput(action: .descriptor(1, shown: path, bytes: bytes))
+    case .standardError:
+      return PendingOutput(action: .descriptor(2, shown: path, bytes: bytes))
+    }
+  }
+
+  /// Writes `bytes` now: `prepare` then `commit`.
+  public func write(_ bytes: [UInt8], createDirectories: Bool = false) throws(FileError) {
+    try prepare(bytes, createDirectories: createDirectories).commit()
+  }
+
+  /// `bytes` in a new temporary file in the folder of `resolved` (a regular
+  /// file's path or a new one, links already resolved), opened by
+  /// descriptor so that the rename lands in the folder that was checked.
+  static func stage(_ bytes: [UInt8], at resolved: String, shown: String, confinement: Confinement?) throws(FileError) -> PendingOutput {
+    let dir = FileIO.directory(of: resolved)
+    let name = resolved.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? resolved
+    let dirfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if dirfd < 0 { throw .fromErrno(dir.isEmpty ? "." : dir) }
+    if let confinement {
+      do throws(FileError) {
+        try confinement.verify(fd: dirfd, path: shown)
+      } catch {
+        close(dirfd)
+        throw error
+      }
+    }
+    var fd: Int32 = -1
+    var temporary = ""
+    for _ in 0..<100 {
+      temporary = ".mapsnap-" + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
+      fd = openat(dirfd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+      if fd >= 0 || errno != EEXIST { break }
+    }
+    if fd < 0 {
+      let error = FileError.fromErrno(shown, naming: true)
+      close(dirfd)
+      throw error
+    }
+    do throws(FileError) {
+      try FileIO.writeAll(fd: fd, bytes, path: shown)
+      // The usual permissions (umask applies), as a new file gets.
+      fchmod(fd, 0o666 & ~FileIO.processUmask)
+      let closed = close(fd)
+      fd = -1
+      if closed != 0 { throw .fromErrno(shown, naming: true) }
+    } catch {
+      if fd >= 0 { close(fd) }
+      unlinkat(dirfd, temporary, 0)
+      close(dirfd)
+      throw error
+    }
+    return PendingOutput(action: .staged(directory: dirfd, temporary: temporary, name: name, shown: shown))
+  }
+}
+
+/// An output made ready by `OutputTarget.prepare`: `commit()` puts it in
+/// place (renames the staged file, or writes the stream), `discard()` leaves
+/// the target untouched. Exactly one of the two must be called.
+public struct PendingOutput: Sendable {
+  enum Action: Sendable {
+    /// A complete temporary file in the folder open as `directory`.
+    case staged(directory: Int32, temporary: String, name: String, shown: String)
+    case stream(path: String, shown: String, bytes: [UInt8], confinement: Confinement?)
+    case descriptor(Int32, shown: String, bytes: [UInt8])
+  }
+
+  let action: Action
+
+  /// True for a staged file (renamed at commit); false for what is written
+  /// in place at commit.
+  public var isStaged: Bool { if case .staged = action { true } else { false } }
+
+  /// Renames the staged file over its target, or writes in place.
+  public func commit() throws(FileError) {
+    switch action {
+    case .staged(let dirfd, let temporary, let name, let shown):
+      defer { close(dirfd) }
+      if renameat(dirfd, temporary, dirfd, name) != 0 {
+        let error = FileError.fromErrno(shown, naming: true)
+        unlinkat(dirfd, temporary, 0)
+        throw error
+      }
+    case .stream(let path, let shown, let bytes, let confinement):
+      try Self.writeInPlace(bytes, path: path, shown: shown, confinement: confinement)
+    case .descriptor(let fd, let shown, let bytes):
+      try FileIO.writeAll(fd: fd, bytes, path: shown)
+    }
+  }
+
+  /// Removes a staged file; nothing to do for the others.
+  public func discard() {
+    if case .staged(let dirfd, let temporary, _, _) = action {
+      unlinkat(dirfd, temporary, 0)
+      close(dirfd)
+    }
+  }
+
+  /// Commits `outputs`, all or nothing as far as files go: every staged
+  /// file is renamed first (one failing discards the rest), then what is
+  /// written in place, in order.
+  public static func commitAll(_ outputs: [PendingOutput]) throws(FileError) {
+    let staged = outputs.filter(\.isStaged)
+    for (i, output) in staged.enumerated() {
+      do throws(FileError) {
+        try output.commit()
+      } catch {
+        for rest in staged[(i + 1)...] { rest.discard() }
+        throw error
+      }
+    }
+    for output in outputs where !output.isStaged { try output.commit() }
+  }
+
+  /// Writes `bytes` to a FIFO or device as it is: opened non-blocking (a
+  /// FIFO nobody reads is an error, not a hang), checked to still be one,
+  /// then written with blocking writes and closed, every error reported.
+  static func writeInPlace(_ bytes: [UInt8], path: String, shown: String, confinement: Confinement?) throws(FileError) {
+    let fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+    if fd < 0 {
+      if errno == ENXIO { throw .failed(path: shown, reason: "a FIFO that no process is reading (ENXIO)") }
+      throw .fromErrno(shown, naming: true)
+    }
+    var closed = false
+    defer { if !closed { close(fd) } }
+    if let confinement { try confinement.verify(fd: fd, path: shown) }
+    var st = stat()
+    if fstat(fd, &st) != 0 { throw .fromErrno(shown, naming: true) }
+    let type = st.st_mode & S_IFMT
+    guard type == S_IFIFO || type == S_IFCHR else {
+      throw .failed(path: shown, reason: "changed while being written: now \(FileIO.kindName(st.st_mode))")
+    }
+    let flags = fcntl(fd, F_GETFL)
+    if flags != -1 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+    try FileIO.writeAll(fd: fd, bytes, path: shown)
+    closed = true
+    if close(fd) != 0 { throw .fromErrno(shown, naming: true) }
+  }
+}
