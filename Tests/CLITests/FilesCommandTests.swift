@@ -49,8 +49,8 @@ struct FilesCommandTests {
     return ""
   }
 
-  static func layerStatus(_ dir: String, layer: String = "a") throws -> [String] {
-    let r = try JSONParser.parse(try Files.read(dir + "/report.json"))
+  static func layerStatus(_ dir: String, _ report: String = "report.json", layer: String = "a") throws -> [String] {
+    let r = try JSONParser.parse(try Files.read(dir + "/" + report))
     guard case .array(let layers)? = r["layers"] else { return [] }
     for l in layers where l["id"] == .string(layer) {
       if case .array(let s)? = l["status"] { return s.compactMap { if case .string(let t) = $0 { t } else { nil } } }
@@ -328,6 +328,8 @@ struct FilesCommandTests {
         #expect(free.status == 0, "\(name) without --root: \(free)")
         let freeMessage = try Self.layerMessage(dir + "/root", "free.json", layer: layer)
         #expect(!freeMessage.contains("--root"), "\(name): \(freeMessage)")
+        let freeStatus = try Self.layerStatus(dir + "/root", "free.json", layer: layer)
+        #expect(freeStatus.contains("active") && !freeStatus.contains("error"), "\(name) without --root is read: \(freeStatus) \(freeMessage)")
         let r = try CLI.run(["\(name).json", "-o", "out.png", "--report", "report.json", "--root", "."], in: dir + "/root")
         #expect(r.status == 0, "\(name): \(r)")
         let message = try Self.layerMessage(dir + "/root", layer: layer)

@@ -83,8 +83,6 @@ public struct OutputTarget: Sendable, Equatable {
       kind = .file(path: resolved)
     case S_IFIFO, S_IFCHR:
       kind = .stream(path: try confinement?.resolve(path) ?? path)
-    case S_IFDIR:
-      throw .isDirectory(path: path)
     default:
       throw .failed(path: path, reason: "not a file that can be written (\(FileIO.kindName(st.st_mode)))")
     }
@@ -146,7 +144,7 @@ public struct OutputTarget: Sendable, Equatable {
     let dir = FileIO.directory(of: resolved)
     let name = resolved.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? resolved
     let dirfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if dirfd < 0 { throw .fromErrno(dir.isEmpty ? "." : dir) }
+    if dirfd < 0 { throw .fromErrno(shown) }
     if let confinement {
       do throws(FileError) {
         try confinement.verify(fd: dirfd, path: shown)

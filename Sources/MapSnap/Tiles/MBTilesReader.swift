@@ -146,6 +146,18 @@ private let mapsnapFDVFS: String? = {
       memcpy(out, name, length + 1)
       return SQLITE_OK
     }
+    // The unix VFS opens a database with O_NOFOLLOW (it expects a name
+    // whose links xFullPathname resolved); `/proc/self/fd/N` is a link by
+    // nature, so its `open` system call (shared by the unix VFSes, set
+    // through SQLite's own hook) drops O_NOFOLLOW for those names only.
+    guard let setSystemCall = base.pointee.xSetSystemCall else { return nil }
+    let open: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> Int32 = { path, flags, mode in
+      guard let path else { return -1 }
+      var flags = flags
+      if strncmp(path, "/proc/self/fd/", 14) == 0 { flags &= ~O_NOFOLLOW }
+      return Glibc.open(path, flags, mode_t(mode))
+    }
+    guard setSystemCall(base, "open", unsafeBitCast(open, to: sqlite3_syscall_ptr.self)) == SQLITE_OK else { return nil }
     guard sqlite3_vfs_register(vfs, 0) == SQLITE_OK else { return nil }
     return "mapsnap-fd"
   #else
