@@ -11,7 +11,8 @@ enum ExitStatus {
   static let invalidScene = ExitCode(2)
 }
 
-/// Writes one line to standard error.
+/// Writes one line to standard error, with no control character from input
+/// left in it (`Echo.terminalSafe`).
 func printError(_ message: String) {
-  FileIO.writeToStandardError(message + "\n")
+  FileIO.writeToStandardError(Echo.terminalSafe(message) + "\n")
 }

@@ -69,7 +69,7 @@ struct TestCommand: ParsableCommand {
           mode = m
         }
       } else {
-        printError("error: MAPSNAP_RECORD must be missing, failed or all, got '\(env)'")
+        printError("error: MAPSNAP_RECORD must be missing, failed or all, got \(Echo.quoted(env))")
         throw ExitCode.validationFailure
       }
     }
