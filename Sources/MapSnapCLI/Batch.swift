@@ -53,7 +53,7 @@ struct Batch: ParsableCommand {
   var fontDirs: [String] = []
 
   mutating func validate() throws {
-    if jobs < 0 { throw ValidationError("--jobs must be 0 (one per processor) or more, got \(jobs)") }
+    if !(0...maximumWorkers).contains(jobs) { throw ValidationError("--jobs must be 0 (one per processor) to \(maximumWorkers), got \(jobs)") }
     if let s = shard, parseShard(s) == nil {
       throw ValidationError("--shard must be I/N with 0 ≤ I < N (for example 0/4 … 3/4), got \(Echo.quoted(s))")
     }

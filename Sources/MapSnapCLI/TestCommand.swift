@@ -55,7 +55,7 @@ struct TestCommand: ParsableCommand {
   }
 
   mutating func validate() throws {
-    if jobs < 0 { throw ValidationError("--jobs must be 0 or more, got \(jobs)") }
+    if !(0...maximumWorkers).contains(jobs) { throw ValidationError("--jobs must be 0 (one per processor) to \(maximumWorkers), got \(jobs)") }
     if record != nil && Self.inCI { throw ValidationError("--record is refused when CI is set: goldens are recorded on a developer's machine and committed") }
   }
 
