@@ -130,4 +130,4 @@ fuzz-build:
 	$(SWIFT) build -c release --build-path .build/fuzz --product mapsnap-fuzz $(FUZZ_FLAGS) -Xlinker "$$rt" -Xlinker -lstdc++
 
 fuzz: fuzz-build
-	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh $(FUZZ_TARGETS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_KEEP_GOING=$(FUZZ_KEEP_GOING) bash scripts/fuzz.sh $(FUZZ_TARGETS)
