@@ -7,6 +7,7 @@
 #   make check-reports  validate every golden case's report against docs/report.schema.json
 #   make test-cluster   batch shards on a one-node Slurm cluster and GNU parallel (root)
 #   make test-report-browser  the HTML report of `mapsnap test` in headless Chromium
+#   make fuzz    every libFuzzer target for FUZZ_SECONDS (60) each (make fuzz-build first builds them)
 
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libproj25 proj-data pkg-config
@@ -107,3 +108,26 @@ record-goldens:
 
 clean:
 	rm -rf .build helsinki.png helsinki-report.json
+
+# Fuzzing (issue 12): libFuzzer targets (Sources/_MapSnapFuzzTargets) under
+# the address sanitizer, built into their own path so that the normal build
+# is untouched. `make fuzz` runs each target for FUZZ_SECONDS from its seed
+# corpus (Fuzz/corpus); findings go to .build/fuzz/work/artifacts/<target>/.
+# Not part of CI (too slow); the reproducers run in `swift test` (FuzzTests).
+# SwiftPM cannot link -sanitize=fuzzer into an executable (its main), so the
+# target is instrumented for coverage and calls libFuzzer's LLVMFuzzerRunDriver
+# from libclang_rt.fuzzer_no_main, found beside the Swift toolchain.
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -Xswiftc -DMAPSNAP_FUZZ -Xswiftc -sanitize=address \
+  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+  -Xcc -fsanitize=address -Xcc -fsanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
+
+.PHONY: fuzz-build fuzz
+fuzz-build:
+	@rt=$$(ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-$$(uname -m).a 2>/dev/null | tail -1); \
+	if [ -z "$$rt" ]; then echo "fuzz-build: no libclang_rt.fuzzer_no_main beside $(SWIFT)" >&2; exit 2; fi; \
+	echo "libFuzzer: $$rt"; \
+	$(SWIFT) build -c release --build-path .build/fuzz --product mapsnap-fuzz $(FUZZ_FLAGS) -Xlinker "$$rt" -Xlinker -lstdc++
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_KEEP_GOING=$(FUZZ_KEEP_GOING) bash scripts/fuzz.sh $(FUZZ_TARGETS)

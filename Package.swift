@@ -74,6 +74,10 @@ let package = Package(
     ),
     /// Golden-image comparison and fixtures shared by the test bundles.
     .target(name: "_MapSnapTestSupport", dependencies: ["MapSnap", "_MapSnapRaster"]),
+    /// The fuzz targets: each feeds one input (a scene, a GeoJSON file, a
+    /// PNG, a tile set's metadata…) to the library through its public API.
+    /// Run by `mapsnap-fuzz` and replayed by the FuzzTests.
+    .target(name: "_MapSnapFuzzTargets", dependencies: ["MapSnap", "CSQLite"]),
 
     // MARK: - Tests
 
@@ -81,6 +85,8 @@ let package = Package(
     .testTarget(name: "MapSnapTests", dependencies: ["MapSnap", "_MapSnapTestSupport"]),
     .testTarget(name: "GoldenTests", dependencies: ["MapSnap", "_MapSnapTestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["MapSnapCLI", "_MapSnapTestSupport"]),
+    /// Every fuzz reproducer (Tests/Fixtures/fuzz) and a few seeds of each corpus, replayed.
+    .testTarget(name: "FuzzTests", dependencies: ["_MapSnapFuzzTargets"]),
 
     // MARK: - Benchmarks
 
@@ -88,6 +94,17 @@ let package = Package(
       name: "mapsnap-bench",
       dependencies: ["MapSnap"],
       path: "Benchmarks/MapSnapBench"
+    ),
+
+    // MARK: - Fuzzing
+
+    /// `mapsnap-fuzz TARGET …`: libFuzzer's driver when built by `make
+    /// fuzz-build` (-DMAPSNAP_FUZZ, ASan, coverage, libFuzzer linked in);
+    /// in a normal build, replays files through a target.
+    .executableTarget(
+      name: "mapsnap-fuzz",
+      dependencies: ["_MapSnapFuzzTargets"],
+      path: "Sources/MapSnapFuzz"
     ),
   ]
 )

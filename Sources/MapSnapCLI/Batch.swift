@@ -55,9 +55,9 @@ struct Batch: ParsableCommand {
   @OptionGroup var files: FileOptions
 
   mutating func validate() throws {
-    if jobs < 0 { throw ValidationError("--jobs must be 0 (one per processor) or more, got \(jobs)") }
+    if !(0...maximumWorkers).contains(jobs) { throw ValidationError("--jobs must be 0 (one per processor) to \(maximumWorkers), got \(jobs)") }
     if let s = shard, parseShard(s) == nil {
-      throw ValidationError("--shard must be I/N with 0 ≤ I < N (for example 0/4 … 3/4), got '\(s)'")
+      throw ValidationError("--shard must be I/N with 0 ≤ I < N (for example 0/4 … 3/4), got \(Echo.quoted(s))")
     }
   }
 

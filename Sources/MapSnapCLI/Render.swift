@@ -48,8 +48,8 @@ struct Render: ParsableCommand {
   }
 
   mutating func validate() throws {
-    if threads < 0 { throw ValidationError("--threads must be 0 or more, got \(threads)") }
-    if tileRows < 1 { throw ValidationError("--tile-rows must be at least 1, got \(tileRows)") }
+    if !(0...maximumWorkers).contains(threads) { throw ValidationError("--threads must be 0 (one per processor) to \(maximumWorkers), got \(threads)") }
+    if !(1...maximumTileRows).contains(tileRows) { throw ValidationError("--tile-rows must be 1 to \(maximumTileRows), got \(tileRows)") }
     if output == "-" && report == "-" { throw ValidationError("only one of --output and --report can be '-'") }
     if scene == "-" && output == nil { throw ValidationError("a scene read from standard input ('-') needs -o (a .png file, or '-')") }
     var targets: [OutputTarget] = []

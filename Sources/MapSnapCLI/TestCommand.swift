@@ -57,7 +57,7 @@ struct TestCommand: ParsableCommand {
   }
 
   mutating func validate() throws {
-    if jobs < 0 { throw ValidationError("--jobs must be 0 or more, got \(jobs)") }
+    if !(0...maximumWorkers).contains(jobs) { throw ValidationError("--jobs must be 0 (one per processor) to \(maximumWorkers), got \(jobs)") }
     if record != nil && Self.inCI { throw ValidationError("--record is refused when CI is set: goldens are recorded on a developer's machine and committed") }
   }
 
@@ -71,7 +71,7 @@ struct TestCommand: ParsableCommand {
           mode = m
         }
       } else {
-        printError("error: MAPSNAP_RECORD must be missing, failed or all, got '\(env)'")
+        printError("error: MAPSNAP_RECORD must be missing, failed or all, got \(Echo.quoted(env))")
         throw ExitCode.validationFailure
       }
     }

@@ -49,16 +49,16 @@ struct ViewOptions: ParsableArguments {
     }
     if let z = zoom, !(z >= 0 && z <= 30) { throw ValidationError("--zoom must be between 0 and 30, got \(z)") }
     if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
-    if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (longitude within ±180, latitude within ±90), got '\(c)'") }
-    if let s = size, parseSize(s) == nil { throw ValidationError("--size must be WxH in whole logical pixels (1…32768), got '\(s)'") }
+    if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (longitude within ±180, latitude within ±90), got \(Echo.quoted(c))") }
+    if let s = size, parseSize(s) == nil { throw ValidationError("--size must be WxH in whole logical pixels (1…32768), got \(Echo.quoted(s))") }
     if let r = pixelRatio, !(r > 0 && r <= 16) { throw ValidationError("--pixel-ratio must be > 0 and <= 16, got \(r)") }
     if let b = bounds, parseBounds(b) == nil {
-      throw ValidationError("--bounds must be west,south,east,north in degrees (west ≤ east, south ≤ north, within ±180 and ±90), got '\(b)'")
+      throw ValidationError("--bounds must be west,south,east,north in degrees (west ≤ east, south ≤ north, within ±180 and ±90), got \(Echo.quoted(b))")
     }
     if let p = padding, parsePadding(p) == nil {
-      throw ValidationError("--padding must be one number of logical pixels ≥ 0, or top,right,bottom,left, got '\(p)'")
+      throw ValidationError("--padding must be one number of logical pixels ≥ 0, or top,right,bottom,left, got \(Echo.quoted(p))")
     }
-    if let f = fit, parseFit(f) == nil { throw ValidationError("--fit must be LAYER:ID (split at the first ':'), got '\(f)'") }
+    if let f = fit, parseFit(f) == nil { throw ValidationError("--fit must be LAYER:ID (split at the first ':'), got \(Echo.quoted(f))") }
     if bounds != nil && fit != nil { throw ValidationError("give either --bounds or --fit, not both") }
     do {
       _ = try overlays()

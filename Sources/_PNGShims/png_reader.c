@@ -187,8 +187,7 @@ int png_shim_reader_open_file(const char *path, uint64_t max_pixels,
 
   png_set_read_fn(reader->png, file, reader_read);
   png_set_sig_bytes(reader->png, 8);
-  /* The pixel-count limit below is the real limit; PNG caps sides at 2^31-1. */
-  png_set_user_limits(reader->png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
+  shim_set_read_limits(reader->png);
   png_read_info(reader->png, reader->info);
   shim_fill_info(reader->png, reader->info, &reader->image);
   *info_out = reader->image;

@@ -14,6 +14,22 @@
 #include "png_shim_io.h"
 #include "png_shims.h"
 
+/*
+ * The limits every reader sets before png_read_info, so that a hostile file
+ * is refused from its header and chunk table, never by running out of memory:
+ * - libpng's own side limits are lifted to PNG's (2^31 - 1) so that the
+ *   header is read and shim_too_large, right after png_read_info and before
+ *   any row buffer exists, refuses it with its real size;
+ * - at most PNG_SHIM_MAX_CHUNK_CACHE ancillary chunks kept (text, unknown
+ *   chunks, sPLT), and at most PNG_SHIM_MAX_CHUNK_BYTES for any one chunk's
+ *   data, decompressed text and iCCP included.
+ */
+static void shim_set_read_limits(png_structp png) {
+  png_set_user_limits(png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
+  png_set_chunk_cache_max(png, PNG_SHIM_MAX_CHUNK_CACHE);
+  png_set_chunk_malloc_max(png, PNG_SHIM_MAX_CHUNK_BYTES);
+}
+
 static void shim_fill_info(png_structp png, png_infop info,
                            PNGShimImageInfo *out) {
   out->width = png_get_image_width(png, info);
@@ -25,13 +41,16 @@ static void shim_fill_info(png_structp png, png_infop info,
 }
 
 /* 1 (and the message) when width * height exceeds max_pixels (0 means
- * PNG_SHIM_DEFAULT_MAX_PIXELS) or width * height * 4 bytes overflow size_t. */
+ * PNG_SHIM_DEFAULT_MAX_PIXELS), width * height * 4 bytes overflow size_t, or
+ * the width exceeds PNG_SHIM_MAX_READ_DIMENSION (libpng's row buffers grow
+ * with the width, 8 bytes a pixel for 16-bit RGBA: at most 8 MiB). */
 static int shim_too_large(const PNGShimImageInfo *info, uint64_t max_pixels,
                           shim_error *error) {
   uint64_t pixels = (uint64_t)info->width * (uint64_t)info->height;
   if (max_pixels == 0) max_pixels = PNG_SHIM_DEFAULT_MAX_PIXELS;
   /* The decoded buffer's byte count must also fit in size_t. */
-  if (pixels > max_pixels || pixels > (uint64_t)(SIZE_MAX / 4)) {
+  if (pixels > max_pixels || pixels > (uint64_t)(SIZE_MAX / 4) ||
+      info->width > PNG_SHIM_MAX_READ_DIMENSION) {
     shim_set_message(error, NULL, "image has more pixels than allowed");
     return 1;
   }

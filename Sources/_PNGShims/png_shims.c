@@ -160,8 +160,7 @@ static int shim_create_reader(shim_error *error, shim_input *input,
     return 0;
   }
   png_set_read_fn(png, input, shim_read);
-  /* The pixel-count limit below is the real limit; PNG caps sides at 2^31-1. */
-  png_set_user_limits(png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
+  shim_set_read_limits(png);
   *png_out = png;
   *info_out = info;
   return 1;

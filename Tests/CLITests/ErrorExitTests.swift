@@ -335,3 +335,30 @@ struct ErrorExitTests {
     }
   }
 }
+
+/// What mapsnap echoes from input on standard error: escaped, cut, one line.
+@Suite("mapsnap echoes input safely (built binary)")
+struct SafeMessageTests {
+  @Test("an escape sequence in a scene key and on the command line reaches standard error escaped")
+  func escapesReachTheTerminalEscaped() throws {
+    try withTemporaryDirectory { dir in
+      let key = "fil\\u001b[2J" + String(repeating: "z", count: 100_000)
+      try Files.write(
+        """
+        { "version": 1, "map": { "center": [0, 0], "scale": 2000, "size": [10, 10], "\(key)": 1 },
+          "layers": [] }
+        """, to: dir + "/scene.json")
+      let r = try CLI.run(["scene.json", "-o", "out.png"], in: dir)
+      #expect(r.status == 2, "\(r)")
+      #expect(!r.stderr.unicodeScalars.contains { $0 == "\u{1B}" }, "raw ESC on stderr")
+      #expect(r.stderr.contains(#"map["fil\u{1B}[2Jzz"#), "\(r.stderr.prefix(300))")
+      #expect(r.stderr.utf8.count < 1500, "message grows with its input: \(r.stderr.utf8.count) bytes")
+      #expect(r.stderr.split(separator: "\n").count == 1)
+
+      let c = try CLI.run(["scene.json", "--center", "1,\u{1B}[31m"], in: dir)
+      #expect(c.status == 64, "\(c)")
+      #expect(!c.stderr.unicodeScalars.contains { $0 == "\u{1B}" }, "raw ESC on stderr: \(c.stderr)")
+      #expect(c.stderr.contains(#""1,\u{1B}[31m""#), "\(c.stderr)")
+    }
+  }
+}

@@ -43,6 +43,40 @@ private func channels(_ p: UInt32) -> [Int] {
     #expect(cache.loadCount == 1)
   }
 
+  /// An icon whose header claims more than 4096 × 4096 pixels is refused
+  /// from the header, before any pixel memory; one wider than 2^20 too,
+  /// whatever its height (libpng's row buffers grow with the width).
+  @Test func hugeIconsAreRefusedFromTheirHeader() throws {
+    let folder = temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    func declared(_ w: UInt32, _ h: UInt32) -> [UInt8] {
+      PNG.signature + PNG.chunk("IHDR", PNG.bigEndian(w) + PNG.bigEndian(h) + [8, 6, 0, 0, 0])
+        + PNG.chunk("IDAT", [0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF]) + PNG.chunk("IEND", [])
+    }
+    try Data(declared(4097, 4096)).write(to: URL(fileURLWithPath: folder + "/big.png"))
+    try Data(declared(1 << 21, 1)).write(to: URL(fileURLWithPath: folder + "/wide.png"))
+    let cache = IconCache()
+    #expect(throws: PNGError.imageTooLarge(width: 4097, height: 4096, limit: 1 << 24)) { try cache.image(atPath: folder + "/big.png").get() }
+    #expect(throws: PNGError.imageTooLarge(width: 1 << 21, height: 1, limit: 1 << 24)) { try cache.image(atPath: folder + "/wide.png").get() }
+    #expect(throws: PNGError.imageTooLarge(width: 1 << 21, height: 1, limit: 1 << 28)) { try PNGDecoder.decode(declared(1 << 21, 1)) }
+  }
+
+  /// The cache drops the oldest icons once it holds more pixels than its limit.
+  @Test func cacheKeepsAtMostItsPixels() throws {
+    let folder = temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let cache = IconCache(maximumIcons: 100, maximumPixelsKept: 1 << 24)
+    for name in ["a", "b"] { try writePNG(folder + "/\(name).png", width: 4096, height: 2048, pixel: 0xFF00_00FF) }
+    try writePNG(folder + "/c.png", width: 4096, height: 1, pixel: 0xFF00_00FF)
+    for name in ["a", "b", "c"] { _ = try cache.image(atPath: folder + "/\(name).png").get() }
+    #expect(cache.loadCount == 3)
+    _ = try cache.image(atPath: folder + "/c.png").get()  // kept
+    _ = try cache.image(atPath: folder + "/b.png").get()  // kept
+    #expect(cache.loadCount == 3)
+    _ = try cache.image(atPath: folder + "/a.png").get()  // dropped for c's pixels: read again
+    #expect(cache.loadCount == 4)
+  }
+
   @Test func cacheKeepsAtMostItsLimit() throws {
     let folder = temporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -318,12 +318,12 @@ struct PNGTests {
   @Test func hugeDeclaredSizeIsRefusedBeforeAllocating() {
     let png = handMadePNG(
       width: 16385, height: 16385, bitDepth: 8, colorType: 2, filteredRows: [0, 0, 0, 0])
-    #expect(throws: PNGError.imageTooLarge(width: 16385, height: 16385)) {
+    #expect(throws: PNGError.imageTooLarge(width: 16385, height: 16385, limit: 1 << 28)) {
       try PNGDecoder.decode(png)
     }
     let wide = handMadePNG(
       width: 0x7FFF_FFFF, height: 1, bitDepth: 8, colorType: 6, filteredRows: [0])
-    #expect(throws: PNGError.imageTooLarge(width: 0x7FFF_FFFF, height: 1)) {
+    #expect(throws: PNGError.imageTooLarge(width: 0x7FFF_FFFF, height: 1, limit: 1 << 28)) {
       try PNGDecoder.decode(wide)
     }
   }
@@ -439,7 +439,7 @@ struct PNGTests {
 
   @Test func errorDescriptionsSayWhatHappened() {
     #expect(PNGError.notAPNG.description.contains("not a PNG"))
-    #expect(PNGError.imageTooLarge(width: 70000, height: 70000).description.contains("70000×70000"))
+    #expect(PNGError.imageTooLarge(width: 70000, height: 70000, limit: 1 << 28).description.contains("70000×70000"))
     #expect(PNGError.decodingFailed("libpng: IDAT: CRC error").description.contains("CRC error"))
   }
 }

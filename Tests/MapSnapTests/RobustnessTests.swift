@@ -133,3 +133,123 @@ import Testing
     #expect(error?.path == "map.center[0]")
   }
 }
+
+/// The frame's budgets (`FrameBudget`): past each, a deterministic choice in
+/// drawing order, a `budget` problem on the layer, never a crash or a swap
+/// storm.
+@Suite struct FrameBudgetTests {
+  let fonts = try! FontLibrary(directories: [FontLibrary.bundledDirectory])
+
+  private func scene(_ body: String) throws -> Scene {
+    try SceneLoader.decode(Array(("{\"version\": 1, " + body + "}").utf8), file: "t.json", baseDirectory: "")
+  }
+
+  @Test func budgetsGrowWithTheFrameBetweenFloorAndCeiling() {
+    let small = FrameBudget(devicePixels: 100 * 100)
+    #expect(small == FrameBudget(dashes: 1_000_000, textCharacters: 250_000, edges: 8_000_000, imagePixels: 1 << 26))
+    let large = FrameBudget(devicePixels: 1 << 30)
+    #expect(large == FrameBudget(dashes: 16_000_000, textCharacters: 4_000_000, edges: 64_000_000, imagePixels: 1 << 32))
+    let mid = FrameBudget(devicePixels: 4000 * 4000)
+    #expect(mid.dashes == 1_000_000 && mid.textCharacters == 4_000_000 && mid.edges == 64_000_000 && mid.imagePixels == 1_024_000_000)
+  }
+
+  /// A zigzag whose dashes inside the frame would be 2 million is drawn
+  /// solid without making one dash; the short dashed line before it keeps
+  /// its dashes, and the image is the same on 1 and 4 threads.
+  @Test func dashesPastTheBudgetAreDrawnSolidWithoutBeingMade() throws {
+    // 200 × 200 px at 1:1000 (0.2645 m a pixel): each zigzag segment crosses
+    // the frame (about 200 px inside it), 10,000 of them, dash period 1 px.
+    var zig: [String] = []
+    for i in 0...10_000 { zig.append("[\(i % 2 == 0 ? -0.0004 : 0.0004), \(-0.0004 + 0.0008 * Double(i) / 10_000)]") }
+    let s = try scene(
+      """
+      "map": {"center": [0, 0], "scale": 1000, "size": [200, 200], "background": "#ffffff"},
+      "layers": [{"id": "lines", "type": "graphics", "graphics": [
+        {"id": "short", "geometry": {"type": "LineString", "coordinates": [[-0.0003, 0.0001], [0.0003, 0.0001]]},
+         "style": {"stroke": "#000000", "strokeWidth": 2, "strokeDash": [4, 4]}},
+        {"id": "zigzag", "geometry": {"type": "LineString", "coordinates": [\(zig.joined(separator: ","))]},
+         "style": {"stroke": "#ff0000", "strokeWidth": 1, "strokeDash": [0.5, 0.5]}}]}]
+      """)
+    let one = try Snapshot.render(s, options: RenderOptions(threads: 1), fonts: fonts)
+    let four = try Snapshot.render(s, options: RenderOptions(threads: 4), fonts: fonts)
+    #expect(Array(one.canvas.buffer) == Array(four.canvas.buffer))
+    let layer = one.state.layers[0]
+    #expect(layer.status.contains(.warning))
+    #expect(layer.problems == [.budget(.dashes, limit: 1_000_000, affected: 1)])
+    #expect(layer.message?.contains("1 feature drawn with solid lines instead of dashes: the frame's budget of 1000000 dashes was spent") == true)
+    #expect(layer.features.drawn == 2)
+    let report = String(decoding: JSONWriter().writeBytes(one.report(detail: .counts)), as: UTF8.self)
+    #expect(report.contains("\"budget\""))
+  }
+
+  /// Label text past the frame's character budget is not laid out; the
+  /// label after it, short enough, still is.
+  @Test func textPastTheBudgetIsNotLaidOut() throws {
+    let long = String(repeating: "W", count: 300_000)
+    let s = try scene(
+      """
+      "map": {"center": [0, 0], "scale": 1000, "size": [200, 100]},
+      "layers": [{"id": "p", "type": "features", "source": {"data": {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"n": "\(long)"}, "geometry": {"type": "Point", "coordinates": [0, 0]}},
+        {"type": "Feature", "properties": {"n": "Kallio"}, "geometry": {"type": "Point", "coordinates": [0.0001, 0.0001]}}]}},
+        "style": {"label": {"field": "n", "allowOverlap": true}}}]
+      """)
+    let snap = try Snapshot.render(s, fonts: fonts)
+    let outcomes = snap.text.outcomes.sorted { $0.feature.index < $1.feature.index }
+    #expect(outcomes.map(\.reason) == [.overBudget, nil])
+    #expect(outcomes.map(\.placed) == [false, true])
+    #expect(snap.state.layers[0].problems == [.budget(.textCharacters, limit: 250_000, affected: 1)])
+    #expect(snap.text.labelCounts[0]?.hidden[.overBudget] == 1)
+  }
+
+  /// Annotation text counts against the same budget, before labels.
+  @Test func annotationTextPastTheBudgetIsOverBudget() throws {
+    let long = String(repeating: "A", count: 260_000)
+    let s = try scene(
+      """
+      "map": {"center": [0, 0], "scale": 1000, "size": [200, 100]},
+      "layers": [{"id": "a", "type": "annotation", "textField": "t", "referenceScale": 1000,
+        "source": {"data": {"type": "FeatureCollection", "features": [
+          {"type": "Feature", "properties": {"t": "\(long)"}, "geometry": {"type": "Point", "coordinates": [0, 0]}},
+          {"type": "Feature", "properties": {"t": "HP"}, "geometry": {"type": "Point", "coordinates": [0, 0]}}]}},
+        "sublayers": [{"id": "all", "style": {"size": 10}}]}]
+      """)
+    let snap = try Snapshot.render(s, fonts: fonts)
+    let texts = snap.state.layers[0].annotations
+    #expect(texts.map(\.hidden) == [.overBudget, nil])
+    #expect(snap.state.layers[0].problems == [.budget(.textCharacters, limit: 250_000, affected: 1)])
+  }
+
+  /// Past the edge budget, whole chunks of features (cut by points, never by
+  /// threads) are left out in drawing order, and counted on their layer.
+  @Test func featuresPastTheEdgeBudgetAreLeftOutInDrawingOrder() throws {
+    var graphics: [String] = []
+    for i in 0..<300 {
+      let x = -0.0004 + 0.0008 * Double(i) / 300
+      graphics.append(
+        """
+        {"id": "g\(i)", "geometry": {"type": "Polygon", "coordinates": [[[\(x), -0.0005], [\(x + 0.00001), -0.0005], [\(x + 0.00001), 0.0005], [\(x), 0.0005], [\(x), -0.0005]]]},
+         "style": {"fill": "#336699"}}
+        """)
+    }
+    let s = try scene(
+      """
+      "map": {"center": [0, 0], "scale": 1000, "size": [400, 400]},
+      "layers": [{"id": "bars", "type": "graphics", "graphics": [\(graphics.joined(separator: ","))]}]
+      """)
+    let plan = try FramePlan.make(s, fonts: fonts, threads: 1)
+    let full = DisplayListBuilder(state: plan.state, text: plan.text, boxes: [], fonts: nil, threads: 1).build()
+    var limited = DisplayListBuilder(state: plan.state, text: plan.text, boxes: [], fonts: nil, threads: 1)
+    // Room for the first chunk (128 bars) only.
+    limited.budget = FrameBudget(dashes: 1, textCharacters: 1, edges: full.0.edgeCount / 2, imagePixels: 1)
+    let (list, coverage) = limited.build()
+    #expect(list.edgeCount <= full.0.edgeCount / 2 && list.edgeCount > 0)
+    #expect(coverage.drawables[0].prefix(128).allSatisfy { $0 })
+    #expect(coverage.drawables[0].dropFirst(256).allSatisfy { !$0 })
+    let left = coverage.overBudget[0]?[.edges] ?? 0
+    #expect(left == coverage.drawables[0].filter { !$0 }.count && left > 0)
+    var threaded = limited
+    threaded.threads = 4
+    #expect(threaded.build().1.drawables == coverage.drawables)
+  }
+}

@@ -306,7 +306,7 @@ import _MapSnapTestSupport
   @Test func oversizedTilesAreRefusedFromTheirHeader() throws {
     let big = [UInt32](repeating: 0xFF00_00FF, count: 1024 * 1024)
     let png = try big.withUnsafeBufferPointer { try PNGEncoder.encode(premultipliedRGBA: $0, width: 1024, height: 1024, options: .fast) }
-    #expect(throws: PNGError.imageTooLarge(width: 1024, height: 1024)) { try PNGDecoder.decode(png, maximumPixels: 256 * 256) }
+    #expect(throws: PNGError.imageTooLarge(width: 1024, height: 1024, limit: 256 * 256)) { try PNGDecoder.decode(png, maximumPixels: 256 * 256) }
     if case .undecodable = TileCache.decode(png, size: 256) {} else { Issue.record("a 1024-px PNG was taken as a 256-px tile") }
     let jpeg = try #require(try? Data(contentsOf: URL(fileURLWithPath: Self.tiles + "/world-3857-jpeg.mbtiles")))
     _ = jpeg  // the JPEG tiles are read through MBTiles below

@@ -103,7 +103,7 @@ public final class BatchRunner: Sendable {
     }
     outcome.warnings = plan.warnings + (plan.missingCodePointsWarning.map { [$0] } ?? [])
     if options.strict, let bad = plan.state.layers.first(where: { $0.status.contains(.error) }) {
-      outcome.status = .failed("--strict: layer \"\(bad.id)\" could not be loaded; no output written")
+      outcome.status = .failed("--strict: layer \(Echo.quoted(bad.id)) could not be loaded; no output written")
       return outcome
     }
     var encoding = options.encoding

@@ -76,7 +76,7 @@ public struct ManifestReader: Sendable {
             number,
             SceneError(
               file: file, path: w.key, kind: .invalidValue, expected: "a path no other output or report of the manifest has",
-              found: "\"\(w.path)\", which is \(whose) too"))
+              found: "\(Echo.quoted(w.path)), which is \(whose) too"))
         }
       }
       problems.sort { $0.line < $1.line }

@@ -127,7 +127,7 @@ public struct CaseLoader {
       for (variant, value) in variants.pairs {
         let path = JSONPath().key("variants").key(variant)
         guard Self.isSafeName(variant), !variant.contains(".") else {
-          throw SceneError(file: metaPath, at: path, kind: .invalidValue, expected: "a variant name of letters, digits, '-' and '_'", found: "\"\(variant)\"")
+          throw SceneError(file: metaPath, at: path, kind: .invalidValue, expected: "a variant name of letters, digits, '-' and '_'", found: "\(Echo.quoted(variant))")
         }
         guard case .object(let o) = value else {
           throw SceneError(file: metaPath, at: path, kind: .invalidValue, expected: "a variant: the options of a batch line", found: describe(value))
@@ -144,7 +144,7 @@ public struct CaseLoader {
     for image in images where !seen.insert(image.stem).inserted {
       throw SceneError(
         file: metaPath, kind: .invalidValue, expected: "images with different names (scales, pixel ratios, floors and variants)",
-        found: "two images named \"\(image.stem)\"")
+        found: "two images named \(Echo.quoted(image.stem))")
     }
     return images
   }

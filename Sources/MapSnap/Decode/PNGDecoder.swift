@@ -8,7 +8,7 @@ internal import _PNGShims
 /// rounding (`round(v * 255 / 65535)`), a tRNS chunk becomes alpha, and images
 /// without transparency get A = 255. Sample values are not gamma-corrected.
 /// Images with more than ``maximumPixelCount`` pixels are refused with
-/// ``PNGError/imageTooLarge(width:height:)`` before any pixel memory is
+/// ``PNGError/imageTooLarge(width:height:limit:)`` before any pixel memory is
 /// allocated. Corrupt or truncated data (including data that ends before
 /// IEND) throws ``PNGError/decodingFailed(_:)``; data without the PNG
 /// signature throws ``PNGError/notAPNG``. Nothing ever crashes or prints.
@@ -23,7 +23,7 @@ public enum PNGDecoder {
   /// Decodes a PNG held in memory. See ``PNGDecoder`` for the conversion rule.
   ///
   /// - Throws: ``PNGError/notAPNG``, ``PNGError/decodingFailed(_:)``,
-  ///   ``PNGError/imageTooLarge(width:height:)`` or ``PNGError/outOfMemory``.
+  ///   ``PNGError/imageTooLarge(width:height:limit:)`` or ``PNGError/outOfMemory``.
   public static func decode(_ bytes: [UInt8]) throws(PNGError) -> DecodedImage {
     try decode(bytes, maximumPixels: maximumPixelCount)
   }
@@ -47,9 +47,9 @@ public enum PNGDecoder {
   }
 
   /// The bytes of the file at `path`, with the errors `decode(contentsOf:)` gives.
-  static func read(_ path: String) throws(PNGError) -> [UInt8] {
+  static func read(_ path: String, maximumBytes: Int = Int.max) throws(PNGError) -> [UInt8] {
     do {
-      return try FileIO.read(path)
+      return try FileIO.read(path, maximumBytes: maximumBytes)
     } catch {
       switch error {
       case .notFound: throw .fileNotFound(path: path)
@@ -65,7 +65,7 @@ public enum PNGDecoder {
     let (headerStatus, headerMessage) = withShimErrorMessage { buffer, capacity in
       png_shim_read_info(raw.baseAddress, raw.count, limit, &info, buffer, capacity)
     }
-    if let error = error(for: headerStatus, message: headerMessage, info: info) {
+    if let error = error(for: headerStatus, message: headerMessage, info: info, limit: limit) {
       return .failure(error)
     }
 
@@ -82,7 +82,7 @@ public enum PNGDecoder {
       }
       initialized = status == PNG_SHIM_OK ? byteCount : 0
     }
-    if let error = error(for: status, message: message, info: info) {
+    if let error = error(for: status, message: message, info: info, limit: limit) {
       return .failure(error)
     }
     let hasAlpha = info.color_type & 4 != 0 || info.has_trns != 0
@@ -91,12 +91,12 @@ public enum PNGDecoder {
   }
 
   private static func error(
-    for status: PNGShimStatus, message: String, info: PNGShimImageInfo
+    for status: PNGShimStatus, message: String, info: PNGShimImageInfo, limit: UInt64
   ) -> PNGError? {
     switch status {
     case PNG_SHIM_OK: nil
     case PNG_SHIM_NOT_A_PNG: .notAPNG
-    case PNG_SHIM_TOO_LARGE: .imageTooLarge(width: Int(info.width), height: Int(info.height))
+    case PNG_SHIM_TOO_LARGE: .imageTooLarge(width: Int(info.width), height: Int(info.height), limit: Int(limit))
     case PNG_SHIM_OUT_OF_MEMORY: .outOfMemory
     default: .decodingFailed(message.isEmpty ? "unknown libpng error" : message)
     }

@@ -63,7 +63,7 @@ public final class PNGRowReader {
   /// - Throws: ``PNGError/fileNotFound(path:)``,
   ///   ``PNGError/fileReadFailed(path:reason:)`` (not a regular file, no
   ///   permission, I/O error), ``PNGError/notAPNG``,
-  ///   ``PNGError/imageTooLarge(width:height:)``,
+  ///   ``PNGError/imageTooLarge(width:height:limit:)``,
   ///   ``PNGError/decodingFailed(_:)`` or ``PNGError/outOfMemory``.
   public init(path: String, maximumPixels: Int = PNGDecoder.maximumPixelCount) throws(PNGError) {
     precondition(maximumPixels >= 1, "PNGRowReader: maximumPixels must be at least 1")
@@ -72,7 +72,7 @@ public final class PNGRowReader {
     let (status, message) = withShimErrorMessage { buffer, capacity in
       png_shim_reader_open_file(path, UInt64(maximumPixels), &opened, &info, buffer, capacity)
     }
-    if let error = Self.error(for: status, message: message, info: info, path: path) {
+    if let error = Self.error(for: status, message: message, info: info, path: path, limit: maximumPixels) {
       throw error
     }
     guard let opened else { throw .decodingFailed("the PNG reader was not created") }
@@ -113,7 +113,7 @@ public final class PNGRowReader {
       png_shim_reader_read_rows(reader, buffer.baseAddress, UInt32(count), errorBuffer, capacity)
     }
     rowsRead = Int(png_shim_reader_rows_read(reader))
-    if let error = Self.error(for: status, message: message, info: nil, path: path) {
+    if let error = Self.error(for: status, message: message, info: nil, path: path, limit: 0) {
       throw error
     }
   }
@@ -140,12 +140,12 @@ public final class PNGRowReader {
   // MARK: - Implementation
 
   private static func error(
-    for status: PNGShimStatus, message: String, info: PNGShimImageInfo?, path: String
+    for status: PNGShimStatus, message: String, info: PNGShimImageInfo?, path: String, limit: Int
   ) -> PNGError? {
     switch status {
     case PNG_SHIM_OK: nil
     case PNG_SHIM_NOT_A_PNG: .notAPNG
-    case PNG_SHIM_TOO_LARGE: .imageTooLarge(width: Int(info?.width ?? 0), height: Int(info?.height ?? 0))
+    case PNG_SHIM_TOO_LARGE: .imageTooLarge(width: Int(info?.width ?? 0), height: Int(info?.height ?? 0), limit: limit)
     case PNG_SHIM_OUT_OF_MEMORY: .outOfMemory
     case PNG_SHIM_FILE_NOT_FOUND: .fileNotFound(path: path)
     case PNG_SHIM_FILE_READ_FAILED: .fileReadFailed(path: path, reason: message)

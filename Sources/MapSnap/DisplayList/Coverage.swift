@@ -13,4 +13,7 @@ struct Coverage: Sendable {
   var labels: [Bool] = []
   /// Per placed label, its index in `TextPlacement.outcomes`.
   var labelOutcomes: [Int] = []
+  /// Per layer, per budget of `FrameBudget`: how many of its features did
+  /// not fit it (drawn solid for dashes, left out for edges and images).
+  var overBudget: [Int: [FrameBudget.Kind: Int]] = [:]
 }

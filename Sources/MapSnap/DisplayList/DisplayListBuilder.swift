@@ -40,6 +40,8 @@ struct DisplayListBuilder: Sendable {
   var tolerance = 0.1
   /// Worker threads; 0 means one per active processor.
   var threads = 0
+  /// The frame's budget; nil: `FrameBudget(state.viewport)`.
+  var budget: FrameBudget? = nil
 
   /// Clipped lines end this many device pixels beyond the stroke's reach, so
   /// that the clip never cuts an anti-aliased edge.
@@ -131,19 +133,39 @@ struct DisplayListBuilder: Sendable {
     flagCount += boxes.count
     if attribution != nil { chunks.append(Chunk(kind: .attribution, layer: -1, range: 0..<1, flags: -1)) }
     var flags = [Bool](repeating: false, count: flagCount)
-    let parts = buildParts(chunks, flags: &flags, width: v.deviceWidth, height: v.deviceHeight)
+    let budget = self.budget ?? FrameBudget(v)
+    var coverage = Coverage()
+    let solid = dashesOverBudget(drawableFlags, budget: budget, coverage: &coverage)
+    let parts = buildParts(chunks, flags: &flags, solid: solid, width: v.deviceWidth, height: v.deviceHeight)
     var open: Int? = nil
     func opacity(_ layer: Int?) -> Double { layer.map { $0 >= 0 ? state.layers[$0].opacity : 1 } ?? 1 }
+    // The edge and image budgets, spent in drawing order a chunk at a time
+    // (chunks are cut by points, never by threads): a chunk of features that
+    // would overspend either is left out whole, and later ones still may fit.
+    var edges = 0
+    var imagePixels = 0
     for (chunk, part) in zip(chunks, parts) {
       if open != chunk.layer {
         if opacity(open) < 1 { list.endGroup() }
         open = chunk.layer
         if opacity(open) < 1 { list.beginGroup(opacity: opacity(open)) }
       }
+      if chunk.kind == .drawables {
+        let over: FrameBudget.Kind? =
+          edges + part.edgeCount > budget.edges ? .edges : imagePixels + part.imagePixels > budget.imagePixels ? .imagePixels : nil
+        if let over {
+          let drawn = chunk.flags..<(chunk.flags + chunk.range.count)
+          let affected = drawn.reduce(0) { $0 + (flags[$1] ? 1 : 0) }
+          for f in drawn { flags[f] = false }
+          if affected > 0 { coverage.overBudget[chunk.layer, default: [:]][over, default: 0] += affected }
+          continue
+        }
+        edges += part.edgeCount
+        imagePixels += part.imagePixels
+      }
       list.append(part)
     }
     if opacity(open) < 1 { list.endGroup() }
-    var coverage = Coverage()
     for (li, layer) in state.layers.enumerated() {
       coverage.drawables.append(Array(flags[drawableFlags[li]..<(drawableFlags[li] + layer.drawables.count)]))
       coverage.annotations.append(Array(flags[annotationFlags[li]..<(annotationFlags[li] + layer.annotations.count)]))
@@ -155,7 +177,74 @@ struct DisplayListBuilder: Sendable {
   static let chunkPoints = 4096
   static let chunkDrawables = 128
 
-  private func buildParts(_ chunks: [Chunk], flags: inout [Bool], width: Int, height: Int) -> [DisplayList] {
+  /// The dash budget, spent in drawing order before any dash is made: each
+  /// dashed stroke costs the dashes its lines' length inside the frame (grown
+  /// by the stroke's reach) holds; a stroke that would overspend the budget
+  /// is drawn solid, alpha scaled by the pattern's "on" share, as a pattern
+  /// finer than a pixel is. Returns the flat indices (`drawableFlags[layer]`
+  /// + drawable) of the strokes drawn solid, and counts them per layer.
+  private func dashesOverBudget(_ drawableFlags: [Int], budget: FrameBudget, coverage: inout Coverage) -> Set<Int> {
+    let v = state.viewport
+    var spent = 0.0
+    var solid = Set<Int>()
+    for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) {
+      for (i, d) in layer.drawables.enumerated() {
+        let s = d.style
+        guard let pattern = s.strokeDash, s.stroke != nil, s.strokeWidth > 0, !d.geometry.lines.isEmpty || !d.geometry.polygons.isEmpty
+        else { continue }
+        let full = pattern.count % 2 == 1 ? pattern + pattern : pattern
+        let period = full.reduce(0, +) * v.pixelRatio
+        guard period >= 1 else { continue }  // drawn solid anyway (see `stroke`)
+        let width = max(1, s.strokeWidth * v.pixelRatio)
+        let reach = SymbolReach.stroke(width: width, join: s.lineJoin, miterLimit: s.miterLimit) + Self.clipMargin
+        let frame = Rect(minX: -reach, minY: -reach, maxX: Double(v.deviceWidth) + reach, maxY: Double(v.deviceHeight) + reach)
+        var length = 0.0
+        for polygon in d.geometry.polygons {
+          for ring in polygon { length += Self.visibleLength(ring, closed: true, within: frame, v) }
+        }
+        for line in d.geometry.lines { length += Self.visibleLength(line, closed: false, within: frame, v) }
+        let dashes = length / period * Double(full.count / 2)
+        if dashes.isFinite && spent + dashes <= Double(budget.dashes) {
+          spent += dashes
+        } else {
+          solid.insert(drawableFlags[li] + i)
+          coverage.overBudget[li, default: [:]][.dashes, default: 0] += 1
+        }
+      }
+    }
+    return solid
+  }
+
+  /// The length in device pixels of the parts of a line (a ring when
+  /// `closed`) inside `frame`, segment by segment (Liang–Barsky).
+  static func visibleLength(_ points: [Point], closed: Bool, within frame: Rect, _ v: Viewport) -> Double {
+    guard points.count > 1 else { return 0 }
+    var total = 0.0
+    var a = v.toDevice(points[closed ? points.count - 1 : 0])
+    for k in (closed ? 0 : 1)..<points.count {
+      let b = v.toDevice(points[k])
+      defer { a = b }
+      guard a.isFinite, b.isFinite else { continue }
+      let dx = b.x - a.x
+      let dy = b.y - a.y
+      var t0 = 0.0
+      var t1 = 1.0
+      // One side of the frame: p·t ≤ q keeps the segment inside it.
+      func clip(_ p: Double, _ q: Double) -> Bool {
+        if p == 0 { return q >= 0 }
+        let t = q / p
+        if p < 0 { if t > t1 { return false }; t0 = max(t0, t) } else { if t < t0 { return false }; t1 = min(t1, t) }
+        return true
+      }
+      guard clip(-dx, a.x - frame.minX), clip(dx, frame.maxX - a.x), clip(-dy, a.y - frame.minY), clip(dy, frame.maxY - a.y),
+        t1 > t0
+      else { continue }
+      total += (t1 - t0) * (dx * dx + dy * dy).squareRoot()
+    }
+    return total
+  }
+
+  private func buildParts(_ chunks: [Chunk], flags: inout [Bool], solid: Set<Int>, width: Int, height: Int) -> [DisplayList] {
     let empty = DisplayList(width: width, height: height, background: .transparent)
     var parts = [DisplayList](repeating: empty, count: chunks.count)
     let workers = min(chunks.count, threads > 0 ? threads : activeProcessorCount())
@@ -163,7 +252,7 @@ struct DisplayListBuilder: Sendable {
       flags.withUnsafeMutableBufferPointer { flagBuffer in
         let out = SendableBuffers(parts: partBuffer, flags: flagBuffer)
         if workers <= 1 {
-          for (k, chunk) in chunks.enumerated() { build(chunk, into: &out.parts[k], flags: out.flags) }
+          for (k, chunk) in chunks.enumerated() { build(chunk, into: &out.parts[k], flags: out.flags, solid: solid) }
           return
         }
         let next = Atomic<Int>(0)
@@ -171,7 +260,7 @@ struct DisplayListBuilder: Sendable {
           while true {
             let k = next.add(1, ordering: .relaxed).oldValue
             if k >= chunks.count { break }
-            self.build(chunks[k], into: &out.parts[k], flags: out.flags)
+            self.build(chunks[k], into: &out.parts[k], flags: out.flags, solid: solid)
           }
         }
       }
@@ -179,7 +268,7 @@ struct DisplayListBuilder: Sendable {
     return parts
   }
 
-  private func build(_ chunk: Chunk, into list: inout DisplayList, flags: UnsafeMutableBufferPointer<Bool>) {
+  private func build(_ chunk: Chunk, into list: inout DisplayList, flags: UnsafeMutableBufferPointer<Bool>, solid: Set<Int>) {
     var f = chunk.flags
     switch chunk.kind {
     case .raster:
@@ -194,7 +283,7 @@ struct DisplayListBuilder: Sendable {
     case .drawables:
       let drawables = state.layers[chunk.layer].drawables
       for i in chunk.range {
-        flags[f] = draw(drawables[i], into: &list)
+        flags[f] = draw(drawables[i], into: &list, solid: solid.contains(f))
         f += 1
       }
     case .annotations:
@@ -271,7 +360,8 @@ struct DisplayListBuilder: Sendable {
   }
 
   /// Draws a feature; true when any of its commands reached the frame.
-  private func draw(_ d: Drawable, into list: inout DisplayList) -> Bool {
+  /// `solid`: its dashes did not fit the frame's budget.
+  private func draw(_ d: Drawable, into list: inout DisplayList, solid: Bool) -> Bool {
     let v = state.viewport
     let s = d.style
     let g = d.geometry
@@ -282,12 +372,12 @@ struct DisplayListBuilder: Sendable {
         for ring in polygon { rings.addContour(ring.lazy.map(v.toDevice), closed: true) }
       }
       if let fill = s.fill { drew = list.fill(rings, rule: s.fillRule, color: fill) || drew }
-      if let stroke = s.stroke { drew = self.stroke(rings, style: s, color: stroke, into: &list) || drew }
+      if let stroke = s.stroke { drew = self.stroke(rings, style: s, color: stroke, solid: solid, into: &list) || drew }
     }
     if !g.lines.isEmpty, let stroke = s.stroke {
       var lines = Path()
       for line in g.lines { lines.addContour(line.lazy.map(v.toDevice), closed: false) }
-      drew = self.stroke(lines, style: s, color: stroke, into: &list) || drew
+      drew = self.stroke(lines, style: s, color: stroke, solid: solid, into: &list) || drew
     }
     if !g.points.isEmpty, let marker = s.marker {
       for p in g.points { drew = drawMarker(marker, at: v.toDevice(p), into: &list) || drew }
@@ -295,17 +385,18 @@ struct DisplayListBuilder: Sendable {
     return drew
   }
 
-  private func stroke(_ path: Path, style s: Style, color: Color, into list: inout DisplayList) -> Bool {
+  private func stroke(_ path: Path, style s: Style, color: Color, solid: Bool, into list: inout DisplayList) -> Bool {
     let ratio = state.viewport.pixelRatio
     var color = color
     var dash = s.strokeDash
     if let pattern = dash {
       // A dash period under one device pixel cannot show as dashes: it is
       // drawn solid with its alpha scaled by the share of "on" length, which
-      // also bounds the work a tiny pattern on a long line would cost.
+      // also bounds the work a tiny pattern on a long line would cost. So is
+      // a stroke whose dashes did not fit the frame's budget.
       let full = pattern.count % 2 == 1 ? pattern + pattern : pattern
       let period = full.reduce(0, +) * ratio
-      if period < 1 {
+      if period < 1 || solid {
         let on = stride(from: 0, to: full.count, by: 2).reduce(0.0) { $0 + full[$1] } * ratio
         color = color.withOpacity(on / period)
         dash = nil

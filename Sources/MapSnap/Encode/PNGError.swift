@@ -27,7 +27,7 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
   case decodingFailed(String)
   /// The PNG declares more pixels than the decoder accepts
   /// (``PNGDecoder/maximumPixelCount``); nothing was allocated.
-  case imageTooLarge(width: Int, height: Int)
+  case imageTooLarge(width: Int, height: Int, limit: Int)
   /// Memory for the encoded file or the decoded pixels could not be allocated.
   case outOfMemory
   /// ``PNGRowReader/read(rows:into:)`` was asked for more rows than are left
@@ -55,8 +55,8 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
       (place, what) = ("PNG decoder", "not a PNG: expected the 8-byte PNG signature at the start")
     case .decodingFailed(let message):
       (place, what) = ("PNG decoder", "libpng failed: \(message)")
-    case .imageTooLarge(let width, let height):
-      (place, what) = ("PNG decoder", "expected at most \(PNGDecoder.maximumPixelCount) pixels, found \(width)×\(height)")
+    case .imageTooLarge(let width, let height, let limit):
+      (place, what) = ("PNG decoder", "expected at most \(limit) pixels (width × height), found \(width)×\(height)")
     case .rowsExhausted(let requested, let remaining):
       (place, what) = ("PNG row reader", "expected a request of at most \(remaining) rows (the rest of the image), found \(requested)")
     case .outOfMemory:

@@ -19,4 +19,7 @@ public enum AnnotationHiddenReason: String, Sendable, CaseIterable {
   case noGlyphs
   /// Its glyphs put no pixel into the image.
   case outOfBounds
+  /// The frame's text budget (`FrameBudget.textCharacters`) was spent by
+  /// the texts laid out before it.
+  case overBudget
 }

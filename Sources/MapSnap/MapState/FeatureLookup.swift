@@ -18,8 +18,8 @@ enum FeatureLookup {
     guard let layer = scene.layers.first(where: { $0.id == layerID }) else {
       let ids = scene.layers.map(\.id)
       throw fail(
-        "the id of a features or graphics layer (\(ids.joined(separator: ", ")))", "\"\(layerID)\"",
-        hint: closestMatch(to: layerID, in: ids).map { "did you mean \"\($0)\"?" })
+        "the id of a features or graphics layer (\(ids.joined(separator: ", ")))", "\(Echo.quoted(layerID))",
+        hint: closestMatch(to: layerID, in: ids).map { "did you mean \(Echo.quoted($0))?" })
     }
     var found: [Feature] = []
     switch layer.content {
@@ -30,7 +30,7 @@ enum FeatureLookup {
       }
     case .features(let source, _):
       guard case .success(let index) = sources.indexed(source, projection: projection) else {
-        throw fail("a layer whose source can be read", "layer \"\(layerID)\"")
+        throw fail("a layer whose source can be read", "layer \(Echo.quoted(layerID))")
       }
       // Positions past `features` are features without geometry.
       let features = index.collection.features
@@ -38,9 +38,9 @@ enum FeatureLookup {
         if !features[Int(p)].geometry.isEmpty { found.append(features[Int(p)]) }
       }
     default:
-      throw fail("a features or graphics layer", "layer \"\(layerID)\" (\(layer.kind.rawValue))")
+      throw fail("a features or graphics layer", "layer \(Echo.quoted(layerID)) (\(layer.kind.rawValue))")
     }
-    guard !found.isEmpty else { throw fail("the id of a feature with geometry in layer \"\(layerID)\"", "\"\(id.text)\"") }
+    guard !found.isEmpty else { throw fail("the id of a feature with geometry in layer \(Echo.quoted(layerID))", "\(Echo.quoted(id.text))") }
     return found
   }
 }

@@ -10,25 +10,41 @@ import Synchronization
 /// is cached too: a missing or broken file is reported with the same `PNGError` every
 /// time it is asked for, without reading it again.
 ///
-/// Bounded: at most `maximumIcons` files are kept (a batch whose lines each
-/// name another icon does not grow without end); past that the oldest entry
-/// is dropped and read again if asked for again, with the same result.
+/// Bounded, per icon and in all: an icon file is at most
+/// `maximumFileBytes` (16 MiB) and `maximumPixels` (4096 × 4096), refused
+/// from its size and its PNG header before any pixel is decoded (a marker is
+/// at most 1000 logical pixels at a pixel ratio of at most 16, so a larger
+/// icon only costs memory). At most `maximumIcons` files and
+/// `maximumPixelsKept` decoded pixels are kept (a batch whose lines each
+/// name another icon does not grow without end); past either the oldest
+/// entries are dropped and read again if asked for again, with the same
+/// result.
 public final class IconCache: Sendable {
-  private let entries = Mutex<(byPath: [String: (image: Result<RasterImage, PNGError>, digest: String)], order: [String])>(([:], []))
+  private struct Entries {
+    var byPath: [String: (image: Result<RasterImage, PNGError>, digest: String)] = [:]
+    var order: [String] = []
+    var pixels = 0
+  }
+  private let entries = Mutex<Entries>(Entries())
   private let decodes = Atomic<Int>(0)
   /// Icons kept at most.
   public let maximumIcons: Int
-  /// With `--root`: icon files must resolve inside it.
+  /// Decoded pixels kept at most, over every icon: 2^26 (256 MiB of RGBA).
+  public let maximumPixelsKept: Int
+  /// With `--root`: icon files must resolve inside it (`Confinement`).
   public let confinement: Confinement?
-  /// The largest icon file read (16 MiB): a larger one is refused from its
-  /// `fstat` size, before it is read.
+
+  /// The largest icon file read, in bytes: 16 MiB.
   public static let maximumFileBytes = 16 << 20
+  /// The largest icon decoded, in pixels (width × height): 4096 × 4096.
+  public static let maximumPixels = 1 << 24
 
   /// A cache of at most `maximumIcons` icons (256 by default: icons are
-  /// small, and a map rarely names more).
-  public init(maximumIcons: Int = 256, confinement: Confinement? = nil) {
-    self.maximumIcons = max(1, maximumIcons)
+  /// small, and a map rarely names more) and `maximumPixelsKept` pixels.
+  public init(maximumIcons: Int = 256, maximumPixelsKept: Int = 1 << 26, confinement: Confinement? = nil) {
     self.confinement = confinement
+    self.maximumIcons = max(1, maximumIcons)
+    self.maximumPixelsKept = max(Self.maximumPixels, maximumPixelsKept)
   }
 
   /// The icon at `path` (already resolved against the scene file's folder), decoded
@@ -43,6 +59,7 @@ public final class IconCache: Sendable {
       if let cached = entries.byPath[path] { return cached }
       decodes.add(1, ordering: .relaxed)
       let result: (image: Result<RasterImage, PNGError>, digest: String)
+      var pixels = 0
       do throws(PNGError) {
         let bytes: [UInt8]
         do throws(FileError) {
@@ -53,14 +70,20 @@ public final class IconCache: Sendable {
           case .isDirectory, .failed: throw PNGError.fileReadFailed(path: path, reason: error.reason)
           }
         }
-        let decoded = try PNGDecoder.decode(bytes)
+        let decoded = try PNGDecoder.decode(bytes, maximumPixels: Self.maximumPixels)
+        pixels = decoded.width * decoded.height
         result = (.success(RasterImage(straightRGBA: decoded.pixels, width: decoded.width, height: decoded.height)), SHA256.hex(of: bytes))
       } catch {
         result = (.failure(error), "error: \(error)")
       }
       entries.byPath[path] = result
       entries.order.append(path)
-      if entries.order.count > maximumIcons { entries.byPath[entries.order.removeFirst()] = nil }
+      entries.pixels += pixels
+      while entries.order.count > maximumIcons || (entries.pixels > maximumPixelsKept && entries.order.count > 1) {
+        let oldest = entries.order.removeFirst()
+        if case .success(let image)? = entries.byPath[oldest]?.image { entries.pixels -= image.width * image.height }
+        entries.byPath[oldest] = nil
+      }
       return result
     }
   }

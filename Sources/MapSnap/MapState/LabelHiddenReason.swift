@@ -13,4 +13,7 @@ public enum LabelHiddenReason: String, Sendable, CaseIterable {
   case noGlyphs
   /// The geometry has no position to label (lines are not labelled).
   case noPosition
+  /// The frame's text budget (`FrameBudget.textCharacters`) was spent by
+  /// the texts laid out before it.
+  case overBudget
 }

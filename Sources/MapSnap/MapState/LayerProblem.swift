@@ -28,6 +28,10 @@ public enum LayerProblem: Sendable, Equatable {
   /// its coarsest level (`minZoom`), or it would take more than
   /// `TileResolver.maximumMosaicPixels` of tiles.
   case tilesOutOfRange(reason: String)
+  /// A budget of the frame (`FrameBudget`) was spent before all of the
+  /// layer's content was drawn: `affected` features or texts were drawn
+  /// differently (dashes drawn solid) or not at all.
+  case budget(FrameBudget.Kind, limit: Int, affected: Int)
 
   /// True when the problem keeps the whole layer from being drawn.
   public var isError: Bool {
@@ -49,12 +53,13 @@ public enum LayerProblem: Sendable, Equatable {
     case .spatialReference: return "spatialReference"
     case .incompleteTiles: return "incompleteTiles"
     case .tilesOutOfRange: return "tilesOutOfRange"
+    case .budget: return "budget"
     }
   }
 
   /// The hint, when there is one: `did you mean "status"?`.
   public var hint: String? {
-    if case .unknownProperty(_, _, let s?) = self { return "did you mean \"\(s)\"?" }
+    if case .unknownProperty(_, _, let s?) = self { return "did you mean \(Echo.quoted(s))?" }
     return nil
   }
 
@@ -66,7 +71,7 @@ public enum LayerProblem: Sendable, Equatable {
     case .invalidFeatures(let n, let samples):
       return "skipped \(n) invalid feature\(n == 1 ? "" : "s") (\(samples.joined(separator: "; ")))"
     case .unknownProperty(let key, let property, _):
-      return "\(key) names the property \"\(property)\", which no feature of the source has" + (hint.map { " (\($0))" } ?? "")
+      return "\(key) names the property \(Echo.quoted(property)), which no feature of the source has" + (hint.map { " (\($0))" } ?? "")
     case .icon(let name, let error):
       // File errors name the resolved path themselves; others get the name.
       switch error {
@@ -87,6 +92,15 @@ public enum LayerProblem: Sendable, Equatable {
       return parts.joined(separator: ", ")
     case .tilesOutOfRange(let reason):
       return reason + "; the layer is not drawn at this scale"
+    case .budget(let kind, let limit, let n):
+      let what: String
+      switch kind {
+      case .dashes: what = "\(n) feature\(n == 1 ? "" : "s") drawn with solid lines instead of dashes"
+      case .textCharacters: what = "\(n) text\(n == 1 ? "" : "s") not drawn"
+      case .edges: what = "\(n) feature\(n == 1 ? "" : "s") not drawn"
+      case .imagePixels: what = "\(n) feature\(n == 1 ? "" : "s")' icon markers not drawn"
+      }
+      return "\(what): the frame's budget of \(limit) \(kind.noun) was spent (see \"Limits\" in the README)"
     }
   }
 }

@@ -622,7 +622,7 @@ extension MapResolver {
       guard case .reprojected(_, let crs) = source, case .failure(.unknown(_, let reason)) = CRSTransform.to84(from: crs) else { continue }
       throw SceneError(
         file: scene.file, path: "layers[\(i)].source.crs", kind: .invalidValue,
-        expected: "a spatial reference that PROJ knows, such as \"EPSG:3067\"", found: "\"\(crs)\" (\(reason))")
+        expected: "a spatial reference that PROJ knows, such as \"EPSG:3067\"", found: "\(Echo.quoted(crs)) (\(reason))")
     }
   }
 }

@@ -28,7 +28,7 @@ public struct MapState: Sendable {
     var out: [String] = []
     for l in layers {
       for p in l.problems {
-        out.append("layer \"\(l.id)\": \(p.message)\(p.isError ? "; the layer is not drawn" : "")")
+        out.append("layer \(Echo.quoted(l.id)): \(p.message)\(p.isError ? "; the layer is not drawn" : "")")
       }
     }
     return out
@@ -62,6 +62,8 @@ public struct MapState: Sendable {
           perSublayer[t.sublayer].insert(t.feature.index)
         } else if text.annotationsWithoutGlyphs[li]?.contains(k) == true {
           layers[li].annotations[k].hidden = .noGlyphs
+        } else if text.annotationsOverBudget[li]?.contains(k) == true {
+          layers[li].annotations[k].hidden = .overBudget
         } else {
           layers[li].annotations[k].hidden = .outOfBounds
         }
@@ -69,5 +71,14 @@ public struct MapState: Sendable {
       for s in perSublayer.indices { layers[li].sublayers[s].features.drawn = perSublayer[s].count }
     }
     for li in layers.indices { layers[li].features.drawn = drawnFeatures[li].count }
+    let budget = FrameBudget(viewport)
+    var overBudget = coverage.overBudget
+    for (li, texts) in text.annotationsOverBudget where !texts.isEmpty { overBudget[li, default: [:]][.textCharacters, default: 0] += texts.count }
+    for o in labels where o.reason == .overBudget { overBudget[o.layerIndex, default: [:]][.textCharacters, default: 0] += 1 }
+    for (li, spent) in overBudget.sorted(by: { $0.key < $1.key }) {
+      for kind in FrameBudget.Kind.allCases {
+        if let n = spent[kind] { layers[li].add(.budget(kind, limit: budget.limit(kind), affected: n)) }
+      }
+    }
   }
 }

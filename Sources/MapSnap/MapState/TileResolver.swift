@@ -68,7 +68,7 @@ struct TileResolver {
     // Map units per device pixel, and the level whose tile pixels match it.
     let frameResolution = viewport.unitsPerPixel / viewport.pixelRatio
     let exact = log2(tms.tileSpan(0) / Double(size) / frameResolution)
-    let z = min(max(Int((exact + 0.5).rounded(.down)), minZoom), maxZoom)
+    let z = min(max(Int(saturating: (exact + 0.5).rounded(.down)), minZoom), maxZoom)
     var state = TileLayerState(zoom: z, tileMatrixSet: tms, attribution: attribution)
     guard draws else { return (state, []) }
     if exact < Double(minZoom) - Self.maximumLevelsBelow {
@@ -80,10 +80,10 @@ struct TileResolver {
     let span = tms.tileSpan(z)
     let o = tms.origin
     let (columns, rows) = tms.matrixSize(z)
-    let x0 = max(0, Int(((extent.minX - o.x) / span).rounded(.down)))
-    let x1 = min(columns - 1, Int(((extent.maxX - o.x) / span).rounded(.up)) - 1)
-    let y0 = max(0, Int(((o.y - extent.maxY) / span).rounded(.down)))
-    let y1 = min(rows - 1, Int(((o.y - extent.minY) / span).rounded(.up)) - 1)
+    let x0 = max(0, Int(saturating: ((extent.minX - o.x) / span).rounded(.down)))
+    let x1 = min(columns - 1, Int(saturating: ((extent.maxX - o.x) / span).rounded(.up)) - 1)
+    let y0 = max(0, Int(saturating: ((o.y - extent.maxY) / span).rounded(.down)))
+    let y1 = min(rows - 1, Int(saturating: ((o.y - extent.minY) / span).rounded(.up)) - 1)
     guard x0 <= x1, y0 <= y1 else { return (state, []) }
     let across = x1 - x0 + 1
     let down = y1 - y0 + 1

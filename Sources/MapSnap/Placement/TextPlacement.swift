@@ -8,6 +8,9 @@ public struct TextPlacement: Sendable {
   /// Per layer, the annotation texts none of whose characters any font
   /// covers (indices into `LayerState.annotations`).
   public var annotationsWithoutGlyphs: [Int: Set<Int>] = [:]
+  /// Per layer, the annotation texts not laid out because the frame's text
+  /// budget was spent (indices into `LayerState.annotations`).
+  public var annotationsOverBudget: [Int: Set<Int>] = [:]
   /// Placed labels in drawing order (lower priority first, so higher
   /// priority labels are drawn on top).
   public var labels: [PlacedLabel] = []

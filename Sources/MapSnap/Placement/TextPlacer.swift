@@ -18,6 +18,11 @@ internal import _MapSnapRaster
 /// Annotation (section 3.3): each drawn text is laid out at its size; `align`
 /// and `baseline` say which point of the block sits on the anchor; the angle
 /// turns the block about the anchor.
+///
+/// The frame's text budget (`FrameBudget.textCharacters`) is spent before
+/// layout, in this order: annotation texts (layers bottom-up, feature order),
+/// then label candidates in placement order. A text that would overspend it
+/// is not laid out (`overBudget`); shorter ones after it still may be.
 public struct TextPlacer {
   public let state: MapState
   /// The fonts; nil when the scene has no text, and then no label or
@@ -35,6 +40,21 @@ public struct TextPlacer {
   private final class Notes {
     var faces = Set<Int>()
     var missing: [Unicode.Scalar] = []
+    /// Characters left in the frame's text budget.
+    var characters: Int
+
+    init(budget: Int) { characters = budget }
+
+    /// Takes `text`'s characters from the budget; false when they do not fit.
+    func spend(_ text: String) -> Bool {
+      var n = 0
+      for _ in text.unicodeScalars {
+        n += 1
+        if n > characters { return false }
+      }
+      characters -= n
+      return true
+    }
 
     func laidOut(_ block: TextBlock) {
       for m in block.missing where !missing.contains(m) { missing.append(m) }
@@ -47,7 +67,7 @@ public struct TextPlacer {
 
   public func place() -> TextPlacement {
     var out = TextPlacement()
-    let notes = Notes()
+    let notes = Notes(budget: FrameBudget(state.viewport).textCharacters)
     placeAnnotations(into: &out, notes: notes)
     placeLabels(into: &out, notes: notes)
     out.missingCodePoints = notes.missing
@@ -67,6 +87,11 @@ public struct TextPlacer {
       for a in layer.annotations {
         guard a.isDrawn, let fonts else {
           runs.append(nil)
+          continue
+        }
+        guard notes.spend(a.text) else {
+          runs.append(nil)
+          out.annotationsOverBudget[li, default: []].insert(runs.count - 1)
           continue
         }
         let style = layer.sublayers[a.sublayer].style
@@ -169,6 +194,10 @@ public struct TextPlacer {
       // Without fonts (a caller that gave none) nothing can be laid out.
       guard let fonts else {
         skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)
+        continue
+      }
+      guard notes.spend(c.text) else {
+        skip(c.layer, c.feature, part: c.part, c.text, c.style, .overBudget)
         continue
       }
       let block = fonts.layout(c.text, font: c.style.font, size: c.style.size * ratio, align: .left)

@@ -22,7 +22,7 @@ public struct ViewAnnotationOutcome: Sendable {
 
   /// The problem as a warning line: `view annotation "va": layer "valves" has
   /// no feature with id "V-71" (did you mean "V-17"?)`.
-  public var warning: String? { problem.map { "view annotation \"\(id)\": \($0.message)" } }
+  public var warning: String? { problem.map { "view annotation \(Echo.quoted(id)): \($0.message)" } }
 
   public init(id: String, visible: Bool) {
     self.id = id
@@ -40,7 +40,7 @@ public enum ViewAnnotationProblem: Sendable, Equatable {
   public var message: String {
     switch self {
     case .unknownFeature(let layer, let id, let suggestion):
-      return "layer \"\(layer)\" has no feature with id \"\(id.text)\"" + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "")
+      return "layer \(Echo.quoted(layer)) has no feature with id \(Echo.quoted(id.text))" + (suggestion.map { " (did you mean \(Echo.quoted($0))?)" } ?? "")
     }
   }
 }

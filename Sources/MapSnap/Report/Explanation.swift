@@ -135,7 +135,7 @@ public struct Explanation {
         rows.append(["  " + name, featureName(o.feature, part: o.part), quoted(o.text), labelWhy(o)])
       }
     }
-    return ["", "labels of \"\(l.id)\" (\(summary(groups))):"] + table(rows)
+    return ["", "labels of \(Echo.quoted(l.id)) (\(summary(groups))):"] + table(rows)
   }
 
   private func labelWhy(_ o: LabelOutcome) -> String {
@@ -148,6 +148,7 @@ public struct Explanation {
     case .tooSmall: return "under one device pixel per em"
     case .noGlyphs: return "no font covers any of its characters"
     case .noPosition: return "lines are not labelled"
+    case .overBudget: return "the frame's budget of \(FrameBudget(plan.state.viewport).textCharacters) characters of text was spent"
     }
   }
 
@@ -173,11 +174,12 @@ public struct Explanation {
         case .tooSmall?: why = "\(size) at this scale: under one device pixel per em"
         case .tooLarge?: why = "\(size) at this scale: over \(number(FontLibrary.maxTextSize)) device pixels per em"
         case .outOfBounds?: why = "its glyphs put no pixel into the image"
+        case .overBudget?: why = "the frame's budget of \(FrameBudget(plan.state.viewport).textCharacters) characters of text was spent"
         }
         rows.append(["  " + name, l.sublayers[t.sublayer].id, featureName(t.feature, part: t.part), quoted(t.text), why])
       }
     }
-    return ["", "annotation texts of \"\(l.id)\" (\(summary(groups))):"] + table(rows)
+    return ["", "annotation texts of \(Echo.quoted(l.id)) (\(summary(groups))):"] + table(rows)
   }
 
   private func summary<T>(_ groups: [(String, [T])]) -> String {
@@ -238,7 +240,7 @@ public struct Explanation {
     case .featureHidden:
       if let w = o.warning { return "featureHidden: " + w }
       if case .feature(let layer, let id) = a.target {
-        return "featureHidden: feature \(id.text) of layer \"\(layer)\" is not drawn at this scale and floor"
+        return "featureHidden: feature \(id.text) of layer \(Echo.quoted(layer)) is not drawn at this scale and floor"
       }
       return "featureHidden"
     case .outOfBounds:

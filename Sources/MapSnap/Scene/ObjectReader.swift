@@ -12,9 +12,9 @@ struct ObjectReader {
       throw SceneError(file: file, at: path, kind: .invalidValue, expected: "\(what) (a JSON object)", found: describe(value))
     }
     for key in obj.keys where !allowed.contains(key) {
-      let hint = closestMatch(to: key, in: allowed).map { "did you mean \"\($0)\"?" }
+      let hint = closestMatch(to: key, in: allowed).map { "did you mean \(Echo.quoted($0))?" }
       throw SceneError(
-        file: file, at: path.key(key), kind: .unknownKey, expected: what, found: "\"\(key)\"",
+        file: file, at: path.key(key), kind: .unknownKey, expected: what, found: "\(Echo.quoted(key))",
         hint: hint ?? "allowed: \(allowed.joined(separator: ", "))")
     }
     self.object = obj
@@ -82,7 +82,7 @@ struct ObjectReader {
     guard let c = ColorParser.parse(s) else {
       throw invalid(
         key, expected: ColorParser.expectedDescription, found: v,
-        hint: ColorParser.suggestion(for: s).map { "did you mean \"\($0)\"?" })
+        hint: ColorParser.suggestion(for: s).map { "did you mean \(Echo.quoted($0))?" })
     }
     return c
   }
@@ -93,7 +93,7 @@ struct ObjectReader {
     let list = choices.map { "\"\($0)\"" }.joined(separator: ", ")
     guard case .string(let s) = v else { throw invalid(key, expected: "one of \(list)", found: v) }
     guard choices.contains(s) else {
-      throw invalid(key, expected: "one of \(list)", found: v, hint: closestMatch(to: s, in: choices).map { "did you mean \"\($0)\"?" })
+      throw invalid(key, expected: "one of \(list)", found: v, hint: closestMatch(to: s, in: choices).map { "did you mean \(Echo.quoted($0))?" })
     }
     return s
   }

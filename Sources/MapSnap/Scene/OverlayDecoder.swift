@@ -130,7 +130,7 @@ public struct OverlayDecoder {
     let option = "--\(kind)"
     let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
     func fail(_ expected: String) -> SceneError {
-      SceneError(file: "command line", path: option, kind: .invalidValue, expected: expected, found: "\"\(text)\"")
+      SceneError(file: "command line", path: option, kind: .invalidValue, expected: expected, found: "\(Echo.quoted(text))")
     }
     var json = JSONObject()
     switch kind {
@@ -146,13 +146,13 @@ public struct OverlayDecoder {
       json["geojson"] = .string(parts[0])
     }
     for option in parts.dropFirst() {
-      guard let colon = option.firstIndex(of: ":") else { throw fail("options as key:value after '|', got \"\(option)\"") }
+      guard let colon = option.firstIndex(of: ":") else { throw fail("options as key:value after '|', got \(Echo.quoted(option))") }
       let key = String(option[..<colon])
       let value = String(option[option.index(after: colon)...])
-      if json[key] != nil { throw fail("each option once, got \"\(key)\" twice") }
+      if json[key] != nil { throw fail("each option once, got \(Echo.quoted(key)) twice") }
       switch key {
       case "size", "width":
-        guard let n = Double(value) else { throw fail("\(key) as a number, got \"\(value)\"") }
+        guard let n = Double(value) else { throw fail("\(key) as a number, got \(Echo.quoted(value))") }
         json[key] = .number(n)
       default:
         json[key] = .string(value)

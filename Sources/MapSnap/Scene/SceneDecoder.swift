@@ -158,7 +158,7 @@ struct SceneDecoder {
     guard case .string(let ts) = tv, let kind = Layer.Kind(rawValue: ts) else {
       var hint: String? = nil
       if case .string(let ts) = tv {
-        hint = closestMatch(to: ts, in: kinds).map { "did you mean \"\($0)\"?" }
+        hint = closestMatch(to: ts, in: kinds).map { "did you mean \(Echo.quoted($0))?" }
       }
       throw SceneError(
         file: file, at: path.key("type"), kind: .invalidValue, expected: "one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))",
@@ -383,7 +383,7 @@ struct SceneDecoder {
       for (i, a) in list.enumerated() {
         guard case .string(let name) = a, let anchor = Anchor(rawValue: name) else {
           var hint: String? = nil
-          if case .string(let name) = a { hint = closestMatch(to: name, in: names).map { "did you mean \"\($0)\"?" } }
+          if case .string(let name) = a { hint = closestMatch(to: name, in: names).map { "did you mean \(Echo.quoted($0))?" } }
           throw SceneError(
             file: file, at: path.key("anchors").index(i), kind: .invalidValue,
             expected: "one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))", found: describe(a), hint: hint)
@@ -436,13 +436,13 @@ struct SceneDecoder {
       }
       guard let target = layers.first(where: { $0.id == layer }) else {
         throw fr.error(
-          "layer", expected: "the id of a features or graphics layer", found: "\"\(layer)\", which no layer has",
-          hint: closestMatch(to: layer, in: layers.map(\.id)).map { "did you mean \"\($0)\"?" })
+          "layer", expected: "the id of a features or graphics layer", found: "\(Echo.quoted(layer)), which no layer has",
+          hint: closestMatch(to: layer, in: layers.map(\.id)).map { "did you mean \(Echo.quoted($0))?" })
       }
       guard target.kind != .annotation else {
         throw fr.error(
           "layer", expected: "the id of a features or graphics layer (view annotations tie to those)",
-          found: "\"\(layer)\", an annotation layer")
+          found: "\(Echo.quoted(layer)), an annotation layer")
       }
       guard let idValue = fr.object["id"] else {
         throw fr.missing("id", "the feature's id (string or number)")
@@ -639,7 +639,7 @@ private struct UniqueIDs {
     if let first = seen[id] {
       throw SceneError(
         file: file, at: list.index(index).key("id"), kind: .duplicateID(firstPath: list.index(first).description),
-        expected: expected, found: "\"\(id)\"")
+        expected: expected, found: "\(Echo.quoted(id))")
     }
     seen[id] = index
   }

@@ -121,12 +121,15 @@ public struct SceneError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The one line shown to people. The file name is escaped and cut as
+  /// ``Echo`` writes input; values quoted in the message were already; the
+  /// line as a whole has no control character left.
   public var description: String {
-    var s = file
+    var s = Echo.escaped(file)
     if case .syntax(let line, let column) = kind { s += ":\(line):\(column)" }
     if !path.isEmpty { s += ": \(path)" }
     s += ": \(message)"
     if let hint { s += " (\(hint))" }
-    return s
+    return Echo.terminalSafe(s)
   }
 }

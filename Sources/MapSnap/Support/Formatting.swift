@@ -16,8 +16,7 @@ func describe(_ v: JSONValue) -> String {
   case .number(let n):
     return "number \(format(n))"
   case .string(let s):
-    let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
-    return "string \"\(shown)\""
+    return "string " + Echo.quoted(s, limit: 40)
   case .array(let a):
     return a.isEmpty ? "an empty array" : "an array of \(a.count) value\(a.count == 1 ? "" : "s")"
   case .object: return "an object"
@@ -37,4 +36,15 @@ func number(_ x: Double, digits: Int = 0) -> String {
 func codePointName(_ s: Unicode.Scalar) -> String {
   let hex = String(s.value, radix: 16, uppercase: true)
   return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+}
+
+extension Int {
+  /// `x` as an integer, never trapping: NaN is 0, and values beyond ±2^62
+  /// are held there (so a sum or difference of two still fits). For values
+  /// derived from already-checked input, as a last guard: every number a
+  /// scene, manifest or command line gives is range-checked where decoded.
+  init(saturating x: Double) {
+    let limit = 4.611_686_018_427_387_904e18  // 2^62
+    if x.isNaN { self = 0 } else if x >= limit { self = 1 << 62 } else if x <= -limit { self = -(1 << 62) } else { self = Int(x) }
+  }
 }

@@ -71,8 +71,8 @@ public final class FontLibrary {
     for (name, path) in scene.fontReferences where faceIndex(named: name) == nil {
       throw SceneError(
         file: scene.file, path: path, kind: .unknownFont,
-        expected: "one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))", found: "\"\(name)\"",
-        hint: closestMatch(to: name, in: names, maxDistance: 3).map { "did you mean \"\($0)\"?" })
+        expected: "one of \(names.map { "\(Echo.quoted($0))" }.joined(separator: ", "))", found: "\(Echo.quoted(name))",
+        hint: closestMatch(to: name, in: names, maxDistance: 3).map { "did you mean \(Echo.quoted($0))?" })
     }
   }
 

@@ -16,7 +16,7 @@ public enum TileError: Error, Sendable, Equatable, CustomStringConvertible {
     case .missing(let p): return "\(p): no such file"
     case .unreadable(let p, let r): return "\(p): cannot read: \(r)"
     case .notTiles(let p, let r): return "\(p): not a tile set: \(r)"
-    case .unsupportedFormat(let p, let f): return "\(p): tile format \"\(f)\" is not supported (expected png or jpg)"
+    case .unsupportedFormat(let p, let f): return "\(p): tile format \(Echo.quoted(f)) is not supported (expected png or jpg)"
     }
   }
 }

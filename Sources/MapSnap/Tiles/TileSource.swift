@@ -77,7 +77,7 @@ final class TileSource {
       if case .string(let a)? = meta?["attribution"] { attribution = a } else { attribution = nil }
       if case .string(let t)? = meta?["tileMatrixSet"] {
         guard let set = TileMatrixSet(rawValue: t) else {
-          throw .notTiles(path: json, reason: "tileMatrixSet \"\(t)\" is not WebMercatorQuad or WorldCRS84Quad")
+          throw .notTiles(path: json, reason: "tileMatrixSet \(Echo.quoted(t)) is not WebMercatorQuad or WorldCRS84Quad")
         }
         tileMatrixSet = set
       } else {
@@ -86,7 +86,7 @@ final class TileSource {
       // TileJSON's `scheme` is the default; the scene's `scheme` wins.
       var rowsFromSouth = tms ?? false
       if tms == nil, case .string(let s)? = meta?["scheme"] {
-        guard s == "xyz" || s == "tms" else { throw .notTiles(path: json, reason: "scheme \"\(s)\" is not xyz or tms") }
+        guard s == "xyz" || s == "tms" else { throw .notTiles(path: json, reason: "scheme \(Echo.quoted(s)) is not xyz or tms") }
         rowsFromSouth = s == "tms"
       }
       store = .xyz(template: resolved, tms: rowsFromSouth)

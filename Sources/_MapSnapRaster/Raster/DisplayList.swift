@@ -77,6 +77,9 @@ public struct DisplayList: Sendable {
   public var fillCount: Int { items.reduce(0) { $0 + ($1.kind == .fill ? 1 : 0) } }
   /// Number of fixed-point edges stored.
   public var edgeCount: Int { edges.count }
+  /// Pixels image commands cover (each image's box clipped to the frame):
+  /// the work `drawImage` commands ask of the tiles.
+  public internal(set) var imagePixels = 0
 
   /// Fills `path` (every contour taken as closed) with `color`. Returns false,
   /// drawing nothing, when the path has no area inside the frame or the colour
@@ -223,6 +226,7 @@ public struct DisplayList: Sendable {
     }
     imageAxes += other.imageAxes
     imageOwners += other.imageOwners
+    imagePixels += other.imagePixels
     for var item in other.items {
       item.edgeStart += item.kind == .image ? imageBase : item.kind == .masks ? maskBase : edgeBase
       if item.bucketStart >= 0 { item.bucketStart += bucketBase }

@@ -311,6 +311,7 @@ extension DisplayList {
       imageAxes.append(axis(py, q0: qy0, q1: qy1, origin: rect.minY, extent: rect.height, texels: lh, stride: lw))
     }
     if imageOwners.last !== image { imageOwners.append(image) }
+    imagePixels += (x1 - x0) * (y1 - y0)
     items.append(DrawItem(kind: .image, edgeStart: images.count, minRow: Int32(y0), maxRow: Int32(y1 - 1)))
     images.append(
       ImageDraw(

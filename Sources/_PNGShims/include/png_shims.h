@@ -62,6 +62,17 @@ typedef enum PNGShimFilter {
 /** Largest width or height PNG allows (2^31 - 1). */
 #define PNG_SHIM_MAX_DIMENSION 0x7fffffffu
 
+/** Widest image any decoder reads (2^20 = 1,048,576 pixels): a row of
+ * 16-bit RGBA is then at most 8 MiB. */
+#define PNG_SHIM_MAX_READ_DIMENSION (1u << 20)
+
+/** Ancillary chunks (text, unknown, sPLT) a decoder keeps at most. */
+#define PNG_SHIM_MAX_CHUNK_CACHE 256u
+
+/** Bytes any one chunk may need when read (decompressed text and iCCP
+ * included): 16 MiB. */
+#define PNG_SHIM_MAX_CHUNK_BYTES ((size_t)16 << 20)
+
 /** A byte buffer allocated by the shim. Release it with png_shim_free(data). */
 typedef struct PNGShimBuffer {
   uint8_t *data;

@@ -44,8 +44,8 @@ enum GeoJSONDecoder {
     default:
       throw GeoJSONIssue(
         path: path.key("type"),
-        expected: "a FeatureCollection, a Feature or a geometry", found: "type \"\(type)\"",
-        hint: closestMatch(to: type, in: ["FeatureCollection", "Feature"] + geometryTypes).map { "did you mean \"\($0)\"?" })
+        expected: "a FeatureCollection, a Feature or a geometry", found: "type \(Echo.quoted(type))",
+        hint: closestMatch(to: type, in: ["FeatureCollection", "Feature"] + geometryTypes).map { "did you mean \(Echo.quoted($0))?" })
     }
     return collection
   }
@@ -128,8 +128,8 @@ enum GeoJSONDecoder {
     guard geometryTypes.contains(type) else {
       throw GeoJSONIssue(
         path: path.key("type"), expected: "a geometry type: one of \(geometryTypes.map { "\"\($0)\"" }.joined(separator: ", "))",
-        found: "string \"\(type)\"",
-        hint: closestMatch(to: type, in: geometryTypes).map { "did you mean \"\($0)\"?" })
+        found: "string \(Echo.quoted(type))",
+        hint: closestMatch(to: type, in: geometryTypes).map { "did you mean \(Echo.quoted($0))?" })
     }
     guard let coords = obj["coordinates"] else {
       throw GeoJSONIssue(path: path.key("coordinates"), expected: "the \"coordinates\" of a \(type)")

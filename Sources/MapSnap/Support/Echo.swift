@@ -1,0 +1,69 @@
+/// How text taken from input (a scene, a manifest, a data file, the command
+/// line) is shown in a message: the one rule for every error and warning, so
+/// that no input can drive the terminal or grow a message without end.
+///
+/// - Control characters (C0, DEL, C1) and the Unicode bidirectional controls
+///   (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069, which can make text read
+///   differently from what it is) are written as escapes: `\n`, `\t`, `\r`,
+///   `\"`, `\\` inside quotes, otherwise `\u{1B}`.
+/// - A value longer than `limit` (``Echo/limit``, 200) characters is cut
+///   there and ends with "…".
+public enum Echo {
+  /// Characters of an echoed value shown at most.
+  public static let limit = 200
+
+  /// `text` in double quotes, escaped and cut: `"style.fill"`.
+  public static func quoted(_ text: some StringProtocol, limit: Int = Echo.limit) -> String {
+    "\"" + escaped(text, limit: limit, inQuotes: true) + "\""
+  }
+
+  /// `text` escaped and cut, without quotes (for file paths and free text).
+  public static func escaped(_ text: some StringProtocol, limit: Int = Echo.limit, inQuotes: Bool = false) -> String {
+    var out = ""
+    var count = 0
+    for c in text {
+      if count == limit {
+        out += "…"
+        break
+      }
+      count += 1
+      if c.unicodeScalars.count == 1, let s = c.unicodeScalars.first, !needsEscape(s), !(inQuotes && (s == "\"" || s == "\\")) {
+        out.append(c)
+        continue
+      }
+      for s in c.unicodeScalars { out += escape(s, inQuotes: inQuotes) }
+    }
+    return out
+  }
+
+  /// Every control character of `message` escaped, newlines kept: the last
+  /// guard before standard error, for text built from parts already cut.
+  public static func terminalSafe(_ message: String) -> String {
+    guard message.unicodeScalars.contains(where: { $0 != "\n" && needsEscape($0) }) else { return message }
+    var out = ""
+    for s in message.unicodeScalars {
+      if s == "\n" || !needsEscape(s) { out.unicodeScalars.append(s) } else { out += escape(s, inQuotes: false) }
+    }
+    return out
+  }
+
+  private static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+    switch s.value {
+    case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
+  }
+
+  private static func escape(_ s: Unicode.Scalar, inQuotes: Bool) -> String {
+    switch s {
+    case "\n": return "\\n"
+    case "\t": return "\\t"
+    case "\r": return "\\r"
+    case "\"" where inQuotes: return "\\\""
+    case "\\" where inQuotes: return "\\\\"
+    default:
+      if !needsEscape(s) { return String(s) }
+      return "\\u{" + String(s.value, radix: 16, uppercase: true) + "}"
+    }
+  }
+}

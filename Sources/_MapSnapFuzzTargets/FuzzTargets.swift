@@ -1,0 +1,41 @@
+/// Every fuzz target, by name.
+public enum FuzzTargets {
+  public static let all: [FuzzTarget] = [
+    FuzzTarget(
+      name: "scene", summary: "a scene file: SceneLoader.decode (JSON parser and SceneDecoder)",
+      maxLength: 32_768, run: SceneFuzzTarget.run),
+    FuzzTarget(
+      name: "geojson", summary: "a GeoJSON source file: SourceLoader.load (FileIO, JSON parser, GeoJSONDecoder)",
+      maxLength: 16_384, run: GeoJSONFuzzTarget.run),
+    FuzzTarget(
+      name: "png", summary: "a PNG icon or tile: PNGDecoder.decode", maxLength: 65_536, run: PNGFuzzTarget.run),
+    FuzzTarget(
+      name: "jpeg", summary: "a JPEG tile: JPEGDecoder.decode", maxLength: 65_536, run: JPEGFuzzTarget.run),
+    FuzzTarget(
+      name: "mbtiles", summary: "an MBTiles file's metadata (name=value lines), drawn as a tiles layer at 64×64",
+      maxLength: 4_096, run: MBTilesFuzzTarget.run),
+    FuzzTarget(
+      name: "tilejson", summary: "an XYZ folder's tiles.json, drawn as a tiles layer at 64×64",
+      maxLength: 4_096, run: TileJSONFuzzTarget.run),
+    FuzzTarget(
+      name: "manifest", summary: "a batch manifest (JSON Lines): ManifestReader.validate and forEachFrame",
+      maxLength: 16_384, run: ManifestFuzzTarget.run),
+    FuzzTarget(
+      name: "case", summary: "a `mapsnap test` case's golden.json: CaseLoader.load",
+      maxLength: 8_192, run: CaseFuzzTarget.run),
+    FuzzTarget(
+      name: "report", summary: "a report read by `mapsnap diff --reports`: ReportDiff.compare (ParsedReport)",
+      maxLength: 32_768, run: ReportFuzzTarget.run),
+    FuzzTarget(
+      name: "pngrows", summary: "a PNG read by `mapsnap diff`: ImageDiff.compare (PNGRowReader, PixelMatch)",
+      maxLength: 32_768, run: PNGRowsFuzzTarget.run),
+    FuzzTarget(
+      name: "render", summary: "a scene decoded and rendered end to end at 64×64 at most, with the bundled fonts",
+      maxLength: 32_768, run: RenderFuzzTarget.run),
+  ]
+
+  /// The target named `name`, or nil.
+  public static func named(_ name: String) -> FuzzTarget? {
+    all.first { $0.name == name }
+  }
+}

@@ -1,0 +1,51 @@
+import Testing
+
+@testable import MapSnap
+
+/// `Echo`: the one rule for showing input in messages.
+@Suite struct EchoTests {
+  @Test func controlCharactersAreEscaped() {
+    #expect(Echo.quoted("a\u{1B}[31mred\n\t\"q\"\\") == #""a\u{1B}[31mred\n\t\"q\"\\""#)
+    #expect(Echo.escaped("C1 \u{9B} DEL \u{7F} bidi \u{202E}x\u{2066}") == #"C1 \u{9B} DEL \u{7F} bidi \u{202E}x\u{2066}"#)
+    #expect(Echo.escaped("Töölö 東京 👩‍👩‍👧") == "Töölö 東京 👩‍👩‍👧")
+  }
+
+  @Test func longValuesAreCutAt200Characters() {
+    let long = String(repeating: "k", count: 1_000_000)
+    let shown = Echo.quoted(long)
+    #expect(shown == "\"" + String(repeating: "k", count: 200) + "…\"")
+    #expect(Echo.quoted(String(repeating: "k", count: 200)).count == 202)
+  }
+
+  @Test func terminalSafeKeepsNewlinesOnly() {
+    #expect(Echo.terminalSafe("line 1\nline\u{7}2\u{1B}") == "line 1\nline\\u{7}2\\u{1B}")
+    #expect(Echo.terminalSafe("plain") == "plain")
+  }
+
+  @Test func pathsQuoteKeysThatAreNotIdentifiers() {
+    let p = JSONPath().key("layers").index(0).key("style.fill")
+    #expect(p.description == #"layers[0]["style.fill"]"#)
+    #expect(JSONPath().key("a b").key("_ok9").description == #"["a b"]._ok9"#)
+    #expect(JSONPath().key("9lives").description == #"["9lives"]"#)
+    #expect(JSONPath().key("x\u{1B}").description == #"["x\u{1B}"]"#)
+    #expect(JSONPath().key("").description == #"[""]"#)
+  }
+
+  /// A scene whose unknown key holds an escape sequence, a dot and a
+  /// megabyte: the message names it escaped, quoted, cut, in one line.
+  @Test func anUnknownHostileKeyGivesASafeShortMessage() throws {
+    let key = "style.fill\u{1B}]0;pwned\u{7}" + String(repeating: "x", count: 1 << 20)
+    let json = "{\"version\": 1, \"map\": {\"center\": [0, 0], \"scale\": 1000, \"size\": [10, 10], \"\(key.replacingOccurrences(of: "\u{1B}", with: "\\u001b").replacingOccurrences(of: "\u{7}", with: "\\u0007"))\": 1}}"
+    do {
+      _ = try SceneLoader.decode(Array(json.utf8), file: "s.json", baseDirectory: "")
+      Issue.record("expected an error")
+    } catch {
+      let text = error.description
+      #expect(text.count < 1200, "\(text.count) characters")
+      #expect(!text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+      #expect(text.hasPrefix(#"s.json: map["style.fill\u{1B}]0;pwned\u{7}xxx"#), "\(text.prefix(120))")
+      #expect(text.contains("unknown key \"style.fill\\u{1B}]0;pwned\\u{7}xxx"))
+      #expect(text.contains("…"))
+    }
+  }
+}
