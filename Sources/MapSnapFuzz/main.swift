@@ -93,18 +93,10 @@ guard let target = FuzzTargets.named(arguments[1]) else {
   }
   var counts: [FuzzOutcome: Int] = [:]
   for file in files {
-    guard let f = fopen(file, "rb") else {
+    guard let bytes = FuzzTargets.read(file) else {
       printError("mapsnap-fuzz: cannot read \(file)\n")
       exit(2)
     }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = fread(&chunk, 1, chunk.count, f)
-      if n <= 0 { break }
-      bytes += chunk[0..<n]
-    }
-    fclose(f)
     let start = clock_gettime_seconds()
     let outcome = target.run(bytes)
     counts[outcome, default: 0] += 1

@@ -1,3 +1,5 @@
+import MapSnap
+
 /// Every fuzz target, by name.
 public enum FuzzTargets {
   public static let all: [FuzzTarget] = [
@@ -33,6 +35,12 @@ public enum FuzzTargets {
       name: "render", summary: "a scene decoded and rendered end to end at 64×64 at most, with the bundled fonts",
       maxLength: 32_768, run: RenderFuzzTarget.run),
   ]
+
+  /// The bytes of a reproducer or seed file (a regular file, read whole):
+  /// what the replay driver and the regression tests feed a target.
+  public static func read(_ path: String) -> [UInt8]? {
+    try? FileIO.read(path)
+  }
 
   /// The target named `name`, or nil.
   public static func named(_ name: String) -> FuzzTarget? {

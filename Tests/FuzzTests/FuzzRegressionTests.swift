@@ -38,15 +38,7 @@ import _MapSnapFuzzTargets
   }
 
   static func read(_ path: String) throws -> [UInt8] {
-    guard let f = fopen(path, "rb") else { throw ReadError(path: path) }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = fread(&chunk, 1, chunk.count, f)
-      if n <= 0 { break }
-      bytes += chunk[0..<n]
-    }
+    guard let bytes = FuzzTargets.read(path) else { throw ReadError(path: path) }
     return bytes
   }
 
