@@ -42,10 +42,10 @@ final class BatchProgress: Sendable {
     state.withLock { s in
       s.tally.record(o)
       var text = ""
-      if case .failed(let message) = o.status { text += "\(manifest):\(o.line): error: \(message)\n" }
+      if case .failed(let message) = o.status { text += "\(manifest):\(o.line): error: \(Echo.terminalSafe(message))\n" }
       for w in o.warnings {
         if s.warnings.insert(w).inserted {
-          text += "\(manifest):\(o.line): warning: \(w)\n"
+          text += "\(manifest):\(o.line): warning: \(Echo.terminalSafe(w))\n"
         } else {
           s.repeatedWarnings += 1
         }

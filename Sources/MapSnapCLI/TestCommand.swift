@@ -100,8 +100,8 @@ struct TestCommand: ParsableCommand {
     let quiet = self.quiet
     for p in problems { printError("! \(p.caseName): \(p.error)") }
     let outcomes = CaseRunner(options: options).run(images) { o in
-      if !o.passed || !quiet { FileIO.writeToStandardError(o.line + "\n") }
-      for change in o.reportChanges { FileIO.writeToStandardError("    \(change)\n") }
+      if !o.passed || !quiet { FileIO.writeToStandardError(Echo.terminalSafe(o.line) + "\n") }
+      for change in o.reportChanges { FileIO.writeToStandardError("    \(Echo.terminalSafe(change))\n") }
     }
     let report = CaseReport(outcomes: outcomes, problems: problems, seconds: monotonicSeconds() - started)
     if github {

@@ -17,6 +17,13 @@ import Testing
     #expect(Echo.quoted(String(repeating: "k", count: 200)).count == 202)
   }
 
+  /// One character may hold any number of combining marks: the cut counts scalars.
+  @Test func combiningMarksCountTowardTheCut() {
+    let shown = Echo.escaped("e" + String(repeating: "\u{301}", count: 20_000))
+    #expect(shown.unicodeScalars.count == 201)
+    #expect(JSONPath().key("x" + String(repeating: "\u{301}", count: 20_000)).description.unicodeScalars.count < 80)
+  }
+
   @Test func terminalSafeKeepsNewlinesOnly() {
     #expect(Echo.terminalSafe("line 1\nline\u{7}2\u{1B}") == "line 1\nline\\u{7}2\\u{1B}")
     #expect(Echo.terminalSafe("plain") == "plain")

@@ -253,3 +253,23 @@ import Testing
     #expect(threaded.build().1.drawables == coverage.drawables)
   }
 }
+
+/// View annotations take their text from what labels and annotation text
+/// left of the frame's text budget.
+@Suite struct ViewAnnotationBudgetTests {
+  @Test func viewAnnotationTextPastTheBudgetIsOverBudget() throws {
+    let long = String(repeating: "W", count: 200_000)
+    let s = try SceneLoader.decode(Array("""
+      {"version": 1, "map": {"center": [0, 0], "scale": 1000, "size": [200, 100]},
+       "viewAnnotations": [
+         {"id": "a", "coordinate": [0, 0], "text": "\(long)", "allowOverlap": true, "size": [20, 20]},
+         {"id": "b", "coordinate": [0, 0], "text": "\(long)", "allowOverlap": true, "size": [20, 20]},
+         {"id": "c", "coordinate": [0, 0], "text": "ok", "allowOverlap": true, "size": [20, 20]}]}
+      """.utf8), file: "t.json", baseDirectory: "")
+    let plan = try FramePlan.make(s, fonts: try FontLibrary(directories: [FontLibrary.bundledDirectory]))
+    let outcomes = plan.viewAnnotations.outcomes
+    #expect(outcomes.map(\.visible) == [true, false, true])
+    #expect(outcomes[1].reason == .overBudget)
+    #expect(plan.warnings.contains { $0.hasPrefix("1 view annotation not drawn: the frame's budget of 250000 characters") })
+  }
+}

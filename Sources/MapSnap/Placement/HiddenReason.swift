@@ -12,5 +12,8 @@ public enum HiddenReason: String, Sendable, CaseIterable {
   case outOfBounds
   /// Every anchor that fits overlaps a box placed before it (`blockedBy`).
   case collision
+  /// The frame's text budget (`FrameBudget.textCharacters`) was spent by
+  /// labels, annotation text and the view annotations placed before it.
+  case overBudget
 }
 

@@ -22,6 +22,9 @@ public struct TextPlacement: Sendable {
   public var labelCounts: [Int: LabelCounts] = [:]
   /// Code points no font covers, in order of first appearance.
   public var missingCodePoints: [Unicode.Scalar] = []
+  /// Characters left in the frame's text budget after labels and
+  /// annotation text: what view annotations may still lay out.
+  public var textCharactersLeft = Int.max
   /// Full names of the faces glyphs were drawn from.
   public var fontsUsed: [String] = []
 

@@ -71,6 +71,7 @@ public struct TextPlacer {
     placeAnnotations(into: &out, notes: notes)
     placeLabels(into: &out, notes: notes)
     out.missingCodePoints = notes.missing
+    out.textCharactersLeft = notes.characters
     out.fontsUsed = fonts.map { f in notes.faces.sorted().map { f.faces[$0].fullName } } ?? []
     return out
   }

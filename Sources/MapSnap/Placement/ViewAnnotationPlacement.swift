@@ -9,9 +9,19 @@ public struct ViewAnnotationPlacement: Sendable {
   public var missingCodePoints: [Unicode.Scalar] = []
   /// Faces (library indices) the texts were drawn from.
   var faces: Set<Int> = []
+  /// The frame's text budget, in characters (`FrameBudget.textCharacters`).
+  var textBudget = 0
 
   public init() {}
 
-  /// The annotations' warnings, for standard error.
-  public var warnings: [String] { outcomes.compactMap(\.warning) }
+  /// The annotations' warnings, for standard error; one line for those the
+  /// text budget left out.
+  public var warnings: [String] {
+    var out = outcomes.compactMap(\.warning)
+    let n = outcomes.filter { $0.reason == .overBudget }.count
+    if n > 0 {
+      out.append("\(n) view annotation\(n == 1 ? "" : "s") not drawn: the frame's budget of \(textBudget) characters of text was spent (see \"Limits\" in the README)")
+    }
+    return out
+  }
 }

@@ -16,16 +16,23 @@ internal import _MapSnapRaster
 ///
 /// Boxes are sized in logical pixels: `size`, or the text block plus
 /// `padding` and `borderWidth` on every side; the text is centred in the box.
+///
+/// Texts are laid out in placement order from what is left of the frame's
+/// text budget (`textCharactersLeft`, after labels and annotation text); one
+/// that would overspend it is hidden (`overBudget`) without being laid out.
 public struct ViewAnnotationPlacer {
   public let state: MapState
   /// The scene's view annotations, in list order.
   public let annotations: [ViewAnnotation]
   let fonts: FontLibrary
+  /// Characters of text the view annotations may lay out in all.
+  let textCharactersLeft: Int
 
-  public init(state: MapState, annotations: [ViewAnnotation], fonts: FontLibrary) {
+  public init(state: MapState, annotations: [ViewAnnotation], fonts: FontLibrary, textCharactersLeft: Int = Int.max) {
     self.state = state
     self.annotations = annotations
     self.fonts = fonts
+    self.textCharactersLeft = textCharactersLeft
   }
 
   public func place() -> ViewAnnotationPlacement {
@@ -72,6 +79,20 @@ public struct ViewAnnotationPlacer {
     var placement: [PlacementCandidate] = []
     var missing: [Unicode.Scalar] = []
     placement.reserveCapacity(candidates.count)
+    var left = min(textCharactersLeft, FrameBudget(v).textCharacters)
+    candidates.removeAll { i in
+      var n = 0
+      for _ in annotations[i].text.unicodeScalars {
+        n += 1
+        if n > left { break }
+      }
+      guard n <= left else {
+        outcomes[i].reason = .overBudget
+        return true
+      }
+      left -= n
+      return false
+    }
     for (k, i) in candidates.enumerated() {
       let a = annotations[i]
       let block = fonts.layout(a.text, font: a.style.font, size: a.style.fontSize * ratio, align: .center)
@@ -106,6 +127,7 @@ public struct ViewAnnotationPlacer {
       return $0 < $1
     }
     var out = ViewAnnotationPlacement()
+    out.textBudget = FrameBudget(v).textCharacters
     out.outcomes = outcomes
     out.missingCodePoints = missing
     for i in placedOrder {

@@ -46,7 +46,9 @@ public struct FramePlan {
     var text = TextPlacer(state: state, fonts: library).place()
     var boxes = ViewAnnotationPlacement()
     if let library {
-      boxes = ViewAnnotationPlacer(state: state, annotations: scene.viewAnnotations, fonts: library).place()
+      boxes = ViewAnnotationPlacer(
+        state: state, annotations: scene.viewAnnotations, fonts: library, textCharactersLeft: text.textCharactersLeft
+      ).place()
       for m in boxes.missingCodePoints where !text.missingCodePoints.contains(m) { text.missingCodePoints.append(m) }
       let used = Set(text.fontsUsed).union(boxes.faces.map { library.faces[$0].fullName })
       text.fontsUsed = library.names.filter { used.contains($0) }

@@ -246,6 +246,7 @@ public struct Explanation {
     case .outOfBounds:
       return o.positionOutside ? "outOfBounds: its position is outside the image" : "outOfBounds: no anchor puts the box wholly inside the image"
     case .collision: return "collision: every anchor that fits overlaps " + o.blockedBy.joined(separator: ", ")
+    case .overBudget: return "overBudget: the frame's budget of \(FrameBudget(plan.state.viewport).textCharacters) characters of text was spent"
     }
   }
 

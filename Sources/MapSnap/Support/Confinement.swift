@@ -24,12 +24,20 @@
 /// checked the same way (`OutputTarget`), and MBTiles files are handed to
 /// SQLite as the checked descriptor (`MBTilesReader`).
 ///
+/// A refusal never says where a path leads or whether something exists
+/// outside the root (the report may go back to the scene's author): a path
+/// that is outside as written (made absolute, `.` and `..` applied) is
+/// refused before anything is looked up, and every refusal has the same
+/// message.
+///
 /// `exempt` lists paths the operator gave on the command line (`--geojson`
 /// files, `--marker` icons), which are not confined even when a scene names
 /// the same path.
 public struct Confinement: Sendable, Equatable {
   /// The root, resolved (absolute, no links).
   public let root: String
+  /// The root as given, made absolute (links not resolved).
+  let givenRoot: String
   /// Paths (as the decoders resolve them) that are not confined.
   public var exempt: Set<String>
 
@@ -41,7 +49,27 @@ public struct Confinement: Sendable, Equatable {
       throw .failed(path: path, reason: "not a folder (--root names the folder scenes may use)")
     }
     root = resolved
+    givenRoot = Self.lexical(path)
     self.exempt = exempt
+  }
+
+  /// `path` made absolute against the working folder, with `.` and `..`
+  /// applied to the names as written (no link is followed).
+  static func lexical(_ path: String) -> String {
+    let absolute = path.hasPrefix("/") ? path : (FileIO.canonicalPath(".") ?? "/") + "/" + path
+    var parts: [Substring] = []
+    for part in absolute.split(separator: "/", omittingEmptySubsequences: true) {
+      if part == "." { continue }
+      if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+
+  /// True when `path`, as written, is inside the root (given or resolved):
+  /// what is checked before anything is looked up.
+  func writtenInside(_ path: String) -> Bool {
+    let p = Self.lexical(path)
+    return contains(p) || givenRoot == "/" || p == givenRoot || p.hasPrefix(givenRoot + "/")
   }
 
   /// False for the paths the operator gave (`exempt`).
@@ -52,13 +80,15 @@ public struct Confinement: Sendable, Equatable {
     root == "/" || resolved == root || resolved.hasPrefix(root + "/")
   }
 
-  /// The error for `path`, which resolves to `resolved` outside the root.
+  /// The error for `path`, which is (or leads) outside the root; the same
+  /// for every such path, naming neither where it leads nor whether it exists.
   func outside(_ path: String, _ resolved: String) -> FileError {
-    .failed(path: path, reason: "resolves to \(resolved), outside --root \(root)")
+    .failed(path: path, reason: "outside --root \(root) (paths a scene or manifest names must stay inside it, links and .. included)")
   }
 
   /// The resolved form of the existing `path`, checked to be inside.
   public func resolve(_ path: String) throws(FileError) -> String {
+    guard writtenInside(path) else { throw outside(path, path) }
     guard let resolved = FileIO.canonicalPath(path) else { throw .fromErrno(path) }
     guard contains(resolved) else { throw outside(path, resolved) }
     return resolved
@@ -68,6 +98,7 @@ public struct Confinement: Sendable, Equatable {
   /// else its nearest existing folder resolved plus the rest as written;
   /// checked to be inside.
   public func resolveForWriting(_ path: String) throws(FileError) -> String {
+    guard writtenInside(path) else { throw outside(path, path) }
     if let resolved = FileIO.canonicalPath(path) {
       guard contains(resolved) else { throw outside(path, resolved) }
       return resolved

@@ -6,8 +6,9 @@
 ///   (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069, which can make text read
 ///   differently from what it is) are written as escapes: `\n`, `\t`, `\r`,
 ///   `\"`, `\\` inside quotes, otherwise `\u{1B}`.
-/// - A value longer than `limit` (``Echo/limit``, 200) characters is cut
-///   there and ends with "…".
+/// - A value longer than `limit` (``Echo/limit``, 200) Unicode scalars is cut
+///   there and ends with "…" (scalars, not characters: one character may
+///   hold any number of combining marks).
 public enum Echo {
   /// Characters of an echoed value shown at most.
   public static let limit = 200
@@ -21,17 +22,17 @@ public enum Echo {
   public static func escaped(_ text: some StringProtocol, limit: Int = Echo.limit, inQuotes: Bool = false) -> String {
     var out = ""
     var count = 0
-    for c in text {
+    for s in text.unicodeScalars {
       if count == limit {
         out += "…"
         break
       }
       count += 1
-      if c.unicodeScalars.count == 1, let s = c.unicodeScalars.first, !needsEscape(s), !(inQuotes && (s == "\"" || s == "\\")) {
-        out.append(c)
-        continue
+      if !needsEscape(s) && !(inQuotes && (s == "\"" || s == "\\")) {
+        out.unicodeScalars.append(s)
+      } else {
+        out += escape(s, inQuotes: inQuotes)
       }
-      for s in c.unicodeScalars { out += escape(s, inQuotes: inQuotes) }
     }
     return out
   }

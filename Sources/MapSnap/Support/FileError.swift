@@ -32,7 +32,8 @@ public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  public var description: String { "\(path): \(reason)" }
+  /// `path: reason`, both escaped and cut as `Echo` writes input.
+  public var description: String { Echo.escaped(path) + ": " + Echo.escaped(reason, limit: 400) }
 
   /// The error for the current `errno`; `naming` adds the errno's name to
   /// the text (`No space left on device (ENOSPC)`), as write failures do.

@@ -61,6 +61,14 @@ public struct OutputTarget: Sendable, Equatable {
       kind = .standardError
       return
     }
+    // By identity too: any spelling (`/proc/self/./fd/1`, the file standard
+    // output is redirected to) of the file behind descriptor 1 or 2 is that
+    // descriptor, written in place and never renamed over.
+    if let fd = Self.standardDescriptor(sameAs: path) {
+      if let confinement { throw confinement.outside(path, fd == 1 ? "standard output" : "standard error") }
+      kind = fd == 1 ? .standardOutput : .standardError
+      return
+    }
     var st = stat()
     // stat follows links: a link to a regular file is that file.
     guard stat(path, &st) == 0 else {
@@ -104,6 +112,18 @@ public struct OutputTarget: Sendable, Equatable {
       chain.append(current)
     }
     return chain
+  }
+
+  /// 1 or 2 when `path` is the same file (device and inode) as standard
+  /// output or standard error; nil otherwise.
+  static func standardDescriptor(sameAs path: String) -> Int32? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    for fd: Int32 in [1, 2] {
+      var open = stat()
+      if fstat(fd, &open) == 0, open.st_dev == st.st_dev, open.st_ino == st.st_ino { return fd }
+    }
+    return nil
   }
 
   static let standardOutputNames: Set<String> = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
@@ -167,8 +187,17 @@ public struct OutputTarget: Sendable, Equatable {
     }
     do throws(FileError) {
       try FileIO.writeAll(fd: fd, bytes, path: shown)
-      // The usual permissions (umask applies), as a new file gets.
-      fchmod(fd, 0o666 & ~FileIO.processUmask)
+      // A file replaced keeps its permission bits and, as far as this
+      // process may set them, its owner and group; a new file gets the usual
+      // permissions (umask applies).
+      var old = stat()
+      if fstatat(dirfd, name, &old, AT_SYMLINK_NOFOLLOW) == 0, (old.st_mode & S_IFMT) == S_IFREG {
+        fchmod(fd, old.st_mode & 0o7777)
+        _ = fchown(fd, old.st_uid, old.st_gid)
+        fchmod(fd, old.st_mode & 0o7777)  // chown may clear set-id bits
+      } else {
+        fchmod(fd, 0o666 & ~FileIO.processUmask)
+      }
       let closed = close(fd)
       fd = -1
       if closed != 0 { throw .fromErrno(shown, naming: true) }

@@ -70,7 +70,7 @@ final class MBTilesReader {
     sqlite3_finalize(statement)
     var tiles: OpaquePointer?
     guard
-      sqlite3_prepare_v2(handle, "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3", -1, &tiles, nil)
+      sqlite3_prepare_v2(handle, "SELECT CASE WHEN length(tile_data) <= \(TileSource.maximumTileBytes) THEN tile_data END, length(tile_data) FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3", -1, &tiles, nil)
         == SQLITE_OK, let tiles
     else { throw fail("no MBTiles tiles table") }
     db = handle
@@ -108,6 +108,9 @@ final class MBTilesReader {
   }
 
   /// The tile at zoom `z`, column `x`, TMS row `tmsY` (row 0 at the south).
+  /// A blob larger than `TileSource.maximumTileBytes` is never loaded (its
+  /// length comes from the record header): it reads as `failed`, so the
+  /// tile counts as undecodable, as an oversized XYZ tile file does.
   func tile(z: Int, x: Int, tmsY: Int) -> Read {
     sqlite3_reset(select)
     sqlite3_bind_int64(select, 1, Int64(z))
@@ -115,6 +118,7 @@ final class MBTilesReader {
     sqlite3_bind_int64(select, 3, Int64(tmsY))
     switch sqlite3_step(select) {
     case SQLITE_ROW:
+      if sqlite3_column_int64(select, 1) > Int64(TileSource.maximumTileBytes) { return .failed }
       let count = Int(sqlite3_column_bytes(select, 0))
       guard count > 0, let blob = sqlite3_column_blob(select, 0) else { return .bytes([]) }
       return .bytes(Array(UnsafeRawBufferPointer(start: blob, count: count)))
