@@ -273,3 +273,30 @@ import Testing
     #expect(plan.warnings.contains { $0.hasPrefix("1 view annotation not drawn: the frame's budget of 250000 characters") })
   }
 }
+
+extension FrameBudgetTests {
+  /// A stroke whose outline alone could pass the edge budget is never made:
+  /// the feature is left out and counted, the others drawn; the same for
+  /// any thread count.
+  @Test func aStrokeThatAloneWouldOverspendTheEdgesIsNotBuilt() throws {
+    var wiggle: [String] = []
+    for i in 0...2_000 { wiggle.append("[\(-0.0004 + 0.0008 * Double(i) / 2_000), \(i % 2 == 0 ? -0.0001 : 0.0001)]") }
+    let s = try scene(
+      """
+      "map": {"center": [0, 0], "scale": 1000, "size": [200, 200]},
+      "layers": [{"id": "l", "type": "graphics", "graphics": [
+        {"id": "small", "geometry": {"type": "LineString", "coordinates": [[-0.0002, 0.00015], [0.0002, 0.00015]]}, "style": {"stroke": "#000000", "strokeWidth": 2}},
+        {"id": "huge", "geometry": {"type": "LineString", "coordinates": [\(wiggle.joined(separator: ","))]},
+         "style": {"stroke": "#ff0000", "strokeWidth": 200, "lineJoin": "round"}}]}]
+      """)
+    let plan = try FramePlan.make(s, fonts: fonts, threads: 1)
+    for threads in [1, 4] {
+      var b = DisplayListBuilder(state: plan.state, text: plan.text, boxes: [], fonts: nil, threads: threads)
+      b.budget = FrameBudget(dashes: 1_000_000, textCharacters: 1, edges: 20_000, imagePixels: 1 << 26)
+      let (list, coverage) = b.build()
+      #expect(coverage.drawables[0] == [true, false])
+      #expect(coverage.overBudget[0]?[.edges] == 1)
+      #expect(list.edgeCount > 0 && list.edgeCount < 100)
+    }
+  }
+}

@@ -12,6 +12,22 @@ import Synchronization
 private struct SendableBuffers: @unchecked Sendable {
   let parts: UnsafeMutableBufferPointer<DisplayList>
   let flags: UnsafeMutableBufferPointer<Bool>
+  /// Per flag: the feature alone would overspend the edge budget (not drawn).
+  let tooBig: UnsafeMutableBufferPointer<Bool>
+  /// Per chunk: its build stopped early because the budget was spent.
+  let stopped: UnsafeMutableBufferPointer<Bool>
+}
+
+/// Edges and image pixels built so far by every worker: when either passes
+/// its budget, builders stop, so memory stays near the budget whatever the
+/// data. Which chunks are drawn is decided afterwards, in order.
+private final class Spent: Sendable {
+  let edges = Atomic<Int>(0)
+  let imagePixels = Atomic<Int>(0)
+
+  func exceeds(_ budget: FrameBudget) -> Bool {
+    edges.load(ordering: .relaxed) > budget.edges || imagePixels.load(ordering: .relaxed) > budget.imagePixels
+  }
 }
 
 /// Turns a resolved `MapState` and its placed text into a `DisplayList` in
@@ -133,37 +149,62 @@ struct DisplayListBuilder: Sendable {
     flagCount += boxes.count
     if attribution != nil { chunks.append(Chunk(kind: .attribution, layer: -1, range: 0..<1, flags: -1)) }
     var flags = [Bool](repeating: false, count: flagCount)
+    var tooBig = [Bool](repeating: false, count: flagCount)
+    var stopped = [Bool](repeating: false, count: chunks.count)
     let budget = self.budget ?? FrameBudget(v)
     var coverage = Coverage()
     let solid = dashesOverBudget(drawableFlags, budget: budget, coverage: &coverage)
-    let parts = buildParts(chunks, flags: &flags, solid: solid, width: v.deviceWidth, height: v.deviceHeight)
+    var parts = buildParts(
+      chunks, flags: &flags, tooBig: &tooBig, stopped: &stopped, solid: solid, budget: budget, width: v.deviceWidth, height: v.deviceHeight)
     var open: Int? = nil
     func opacity(_ layer: Int?) -> Double { layer.map { $0 >= 0 ? state.layers[$0].opacity : 1 } ?? 1 }
-    // The edge and image budgets, spent in drawing order a chunk at a time
-    // (chunks are cut by points, never by threads): a chunk of features that
-    // would overspend either is left out whole, and later ones still may fit.
+    // The edge and image budgets, spent in drawing order a chunk of features
+    // at a time (chunks are cut by points, never by threads): the first chunk
+    // that would overspend either, and every chunk of features after it, is
+    // left out. A feature that alone would overspend the edges is never
+    // built. Builders stop once the budget is spent (so memory stays near
+    // it); a chunk stopped early but within the drawn prefix is built again
+    // here, whole, so the list is the same for any thread count.
     var edges = 0
     var imagePixels = 0
-    for (chunk, part) in zip(chunks, parts) {
+    var spentOn: FrameBudget.Kind? = nil
+    for k in chunks.indices {
+      let chunk = chunks[k]
       if open != chunk.layer {
         if opacity(open) < 1 { list.endGroup() }
         open = chunk.layer
         if opacity(open) < 1 { list.beginGroup(opacity: opacity(open)) }
       }
       if chunk.kind == .drawables {
-        let over: FrameBudget.Kind? =
-          edges + part.edgeCount > budget.edges ? .edges : imagePixels + part.imagePixels > budget.imagePixels ? .imagePixels : nil
-        if let over {
-          let drawn = chunk.flags..<(chunk.flags + chunk.range.count)
-          let affected = drawn.reduce(0) { $0 + (flags[$1] ? 1 : 0) }
-          for f in drawn { flags[f] = false }
-          if affected > 0 { coverage.overBudget[chunk.layer, default: [:]][over, default: 0] += affected }
+        let range = chunk.flags..<(chunk.flags + chunk.range.count)
+        if spentOn == nil && stopped[k] {
+          var whole = DisplayList(width: v.deviceWidth, height: v.deviceHeight, background: .transparent)
+          flags.withUnsafeMutableBufferPointer { f in
+            tooBig.withUnsafeMutableBufferPointer { t in
+              stopped.withUnsafeMutableBufferPointer { s in
+                build(chunk, index: k, into: &whole, flags: f, tooBig: t, stopped: s, solid: solid, budget: budget, spent: nil)
+              }
+            }
+          }
+          parts[k] = whole
+        }
+        let part = parts[k]
+        if spentOn == nil {
+          spentOn = edges + part.edgeCount > budget.edges ? .edges : imagePixels + part.imagePixels > budget.imagePixels ? .imagePixels : nil
+        }
+        if let over = spentOn {
+          for f in range { flags[f] = false }
+          coverage.overBudget[chunk.layer, default: [:]][over, default: 0] += chunk.range.count
+          parts[k] = DisplayList(width: 1, height: 1)
           continue
         }
+        let big = range.reduce(0) { $0 + (tooBig[$1] ? 1 : 0) }
+        if big > 0 { coverage.overBudget[chunk.layer, default: [:]][.edges, default: 0] += big }
         edges += part.edgeCount
         imagePixels += part.imagePixels
       }
-      list.append(part)
+      list.append(parts[k])
+      parts[k] = DisplayList(width: 1, height: 1)  // release as it is appended
     }
     if opacity(open) < 1 { list.endGroup() }
     for (li, layer) in state.layers.enumerated() {
@@ -244,23 +285,37 @@ struct DisplayListBuilder: Sendable {
     return total
   }
 
-  private func buildParts(_ chunks: [Chunk], flags: inout [Bool], solid: Set<Int>, width: Int, height: Int) -> [DisplayList] {
+  private func buildParts(
+    _ chunks: [Chunk], flags: inout [Bool], tooBig: inout [Bool], stopped: inout [Bool], solid: Set<Int>, budget: FrameBudget,
+    width: Int, height: Int
+  ) -> [DisplayList] {
     let empty = DisplayList(width: width, height: height, background: .transparent)
     var parts = [DisplayList](repeating: empty, count: chunks.count)
     let workers = min(chunks.count, threads > 0 ? threads : activeProcessorCount())
+    let spent = Spent()
     parts.withUnsafeMutableBufferPointer { partBuffer in
       flags.withUnsafeMutableBufferPointer { flagBuffer in
-        let out = SendableBuffers(parts: partBuffer, flags: flagBuffer)
-        if workers <= 1 {
-          for (k, chunk) in chunks.enumerated() { build(chunk, into: &out.parts[k], flags: out.flags, solid: solid) }
-          return
-        }
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-          while true {
-            let k = next.add(1, ordering: .relaxed).oldValue
-            if k >= chunks.count { break }
-            self.build(chunks[k], into: &out.parts[k], flags: out.flags, solid: solid)
+        tooBig.withUnsafeMutableBufferPointer { bigBuffer in
+          stopped.withUnsafeMutableBufferPointer { stoppedBuffer in
+            let out = SendableBuffers(parts: partBuffer, flags: flagBuffer, tooBig: bigBuffer, stopped: stoppedBuffer)
+            if workers <= 1 {
+              for (k, chunk) in chunks.enumerated() {
+                build(
+                  chunk, index: k, into: &out.parts[k], flags: out.flags, tooBig: out.tooBig, stopped: out.stopped, solid: solid,
+                  budget: budget, spent: spent)
+              }
+              return
+            }
+            let next = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+              while true {
+                let k = next.add(1, ordering: .relaxed).oldValue
+                if k >= chunks.count { break }
+                self.build(
+                  chunks[k], index: k, into: &out.parts[k], flags: out.flags, tooBig: out.tooBig, stopped: out.stopped, solid: solid,
+                  budget: budget, spent: spent)
+              }
+            }
           }
         }
       }
@@ -268,7 +323,13 @@ struct DisplayListBuilder: Sendable {
     return parts
   }
 
-  private func build(_ chunk: Chunk, into list: inout DisplayList, flags: UnsafeMutableBufferPointer<Bool>, solid: Set<Int>) {
+  /// Builds chunk `index`; with `spent`, a chunk of features stops (marked
+  /// in `stopped`) as soon as every worker together has passed the budget.
+  private func build(
+    _ chunk: Chunk, index: Int, into list: inout DisplayList, flags: UnsafeMutableBufferPointer<Bool>,
+    tooBig: UnsafeMutableBufferPointer<Bool>, stopped: UnsafeMutableBufferPointer<Bool>, solid: Set<Int>, budget: FrameBudget,
+    spent: Spent?
+  ) {
     var f = chunk.flags
     switch chunk.kind {
     case .raster:
@@ -283,7 +344,14 @@ struct DisplayListBuilder: Sendable {
     case .drawables:
       let drawables = state.layers[chunk.layer].drawables
       for i in chunk.range {
-        flags[f] = draw(drawables[i], into: &list, solid: solid.contains(f))
+        if let spent, spent.exceeds(budget) {
+          stopped[index] = true
+          return
+        }
+        let (edges, pixels) = (list.edgeCount, list.imagePixels)
+        flags[f] = draw(drawables[i], into: &list, solid: solid.contains(f), maxEdges: budget.edges, tooBig: &tooBig[f])
+        spent?.edges.add(list.edgeCount - edges, ordering: .relaxed)
+        spent?.imagePixels.add(list.imagePixels - pixels, ordering: .relaxed)
         f += 1
       }
     case .annotations:
@@ -360,8 +428,10 @@ struct DisplayListBuilder: Sendable {
   }
 
   /// Draws a feature; true when any of its commands reached the frame.
-  /// `solid`: its dashes did not fit the frame's budget.
-  private func draw(_ d: Drawable, into list: inout DisplayList, solid: Bool) -> Bool {
+  /// `solid`: its dashes did not fit the frame's budget. A fill or stroke
+  /// that alone could make more than `maxEdges` edges is not built, and
+  /// `tooBig` says so.
+  private func draw(_ d: Drawable, into list: inout DisplayList, solid: Bool, maxEdges: Int, tooBig: inout Bool) -> Bool {
     let v = state.viewport
     let s = d.style
     let g = d.geometry
@@ -371,13 +441,17 @@ struct DisplayListBuilder: Sendable {
       for polygon in g.polygons {
         for ring in polygon { rings.addContour(ring.lazy.map(v.toDevice), closed: true) }
       }
-      if let fill = s.fill { drew = list.fill(rings, rule: s.fillRule, color: fill) || drew }
-      if let stroke = s.stroke { drew = self.stroke(rings, style: s, color: stroke, solid: solid, into: &list) || drew }
+      if let fill = s.fill {
+        if rings.points.count > maxEdges { tooBig = true } else { drew = list.fill(rings, rule: s.fillRule, color: fill) || drew }
+      }
+      if let stroke = s.stroke {
+        drew = self.stroke(rings, style: s, color: stroke, solid: solid, maxEdges: maxEdges, tooBig: &tooBig, into: &list) || drew
+      }
     }
     if !g.lines.isEmpty, let stroke = s.stroke {
       var lines = Path()
       for line in g.lines { lines.addContour(line.lazy.map(v.toDevice), closed: false) }
-      drew = self.stroke(lines, style: s, color: stroke, solid: solid, into: &list) || drew
+      drew = self.stroke(lines, style: s, color: stroke, solid: solid, maxEdges: maxEdges, tooBig: &tooBig, into: &list) || drew
     }
     if !g.points.isEmpty, let marker = s.marker {
       for p in g.points { drew = drawMarker(marker, at: v.toDevice(p), into: &list) || drew }
@@ -385,7 +459,9 @@ struct DisplayListBuilder: Sendable {
     return drew
   }
 
-  private func stroke(_ path: Path, style s: Style, color: Color, solid: Bool, into list: inout DisplayList) -> Bool {
+  private func stroke(
+    _ path: Path, style s: Style, color: Color, solid: Bool, maxEdges: Int, tooBig: inout Bool, into list: inout DisplayList
+  ) -> Bool {
     let ratio = state.viewport.pixelRatio
     var color = color
     var dash = s.strokeDash
@@ -414,8 +490,12 @@ struct DisplayListBuilder: Sendable {
     if let dash {
       clipped = dashed(clipped, pattern: dash.map { $0 * ratio }, offset: 0, phaseOffsets: phases)
     }
-    let outline = strokeOutline(
-      clipped, style: StrokeStyle(width: width, join: s.lineJoin, cap: s.lineCap, miterLimit: s.miterLimit), tolerance: tolerance)
+    let style = StrokeStyle(width: width, join: s.lineJoin, cap: s.lineCap, miterLimit: s.miterLimit)
+    guard strokeOutlinePointBound(clipped, style: style, tolerance: tolerance) <= maxEdges else {
+      tooBig = true
+      return false
+    }
+    let outline = strokeOutline(clipped, style: style, tolerance: tolerance)
     return list.fill(outline, rule: .nonZero, color: paint)
   }
 

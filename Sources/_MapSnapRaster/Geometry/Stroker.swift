@@ -37,6 +37,19 @@ public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double = 
   return builder.out
 }
 
+/// At least as many points as `strokeOutline(path, style:, tolerance:)`
+/// makes, computed without making them (for budgets): per vertex, per side,
+/// two offset points, a miter or pivot point and a join's arc (a half turn
+/// at most); per contour, two caps and a dot.
+public func strokeOutlinePointBound(_ path: Path, style: StrokeStyle, tolerance: Double = 0.1) -> Int {
+  let builder = OutlineBuilder(style: style, tolerance: tolerance)
+  guard builder.halfWidth > 0 else { return 0 }
+  let halfTurn = Int((Double.pi / builder.arcStep).rounded(.up)) + 1  // ≤ 2049: arcStep ≥ 2π/4096
+  let join = style.join == .round ? halfTurn : 1
+  let cap = style.cap == .round ? halfTurn : 2
+  return path.points.count * 2 * (3 + join) + path.contours.count * (2 * (cap + 2) + 2 * halfTurn)
+}
+
 /// Builds the stroke outline; `scratch` is the cleaned contour, reused.
 private struct OutlineBuilder {
   var out = Path()
