@@ -146,7 +146,7 @@ import Testing
 
   @Test func budgetsGrowWithTheFrameBetweenFloorAndCeiling() {
     let small = FrameBudget(devicePixels: 100 * 100)
-    #expect(small == FrameBudget(dashes: 1_000_000, textCharacters: 250_000, edges: 8_000_000, imagePixels: 1 << 26))
+    #expect(small == FrameBudget(dashes: 1_000_000, textCharacters: 250_000, edges: 16_000_000, imagePixels: 1 << 26))
     let large = FrameBudget(devicePixels: 1 << 30)
     #expect(large == FrameBudget(dashes: 16_000_000, textCharacters: 4_000_000, edges: 64_000_000, imagePixels: 1 << 32))
     let mid = FrameBudget(devicePixels: 4000 * 4000)

@@ -308,3 +308,31 @@ private let rightAngle = [Point(0, 0), Point(100, 0), Point(100, 100)]
     #expect(!o.points.contains { !$0.isFinite })
   }
 }
+
+/// `strokeOutlinePointBound` is an upper bound of what `strokeOutline`
+/// makes, for every join, cap and width, on random open and closed paths,
+/// and not far above it for round joins (so budgets do not refuse
+/// ordinary lines).
+@Suite struct StrokeBoundTests {
+  @Test(arguments: [LineJoin.miter, .round, .bevel])
+  func theBoundHoldsForRandomPaths(join: LineJoin) {
+    var rng = SystemRandomNumberGenerator()
+    for trial in 0..<60 {
+      var path = Path()
+      for _ in 0..<(1 + trial % 3) {
+        let n = Int.random(in: 1...40, using: &rng)
+        let pts = (0..<n).map { _ in Point(Double.random(in: -50...50, using: &rng), Double.random(in: -50...50, using: &rng)) }
+        path.addContour(pts, closed: trial % 2 == 0)
+      }
+      for cap in [LineCap.butt, .round, .square] {
+        for width in [0.5, 1, 3, 40, 400] {
+          let style = StrokeStyle(width: width, join: join, cap: cap, miterLimit: 4)
+          let made = strokeOutline(path, style: style, tolerance: 0.1).points.count
+          let bound = strokeOutlinePointBound(path, style: style, tolerance: 0.1)
+          #expect(bound >= made, "\(join) \(cap) width \(width): bound \(bound) < \(made)")
+          if join == .round && width <= 3 { #expect(bound <= 4 * made + 400, "\(cap) width \(width): \(bound) vs \(made)") }
+        }
+      }
+    }
+  }
+}

@@ -13,7 +13,7 @@
 /// |---|---|---|---|---|
 /// | dashes | 1/16 | 1,000,000 | 16,000,000 | the feature's lines are drawn solid, alpha scaled by the pattern's "on" share |
 /// | text characters | 1/4 | 250,000 | 4,000,000 | the text is not laid out (`overBudget`) |
-/// | edges | 4 | 8,000,000 | 64,000,000 | the features' commands are not drawn |
+/// | edges | 4 | 16,000,000 | 64,000,000 | the first chunk of features past it and all after it are not drawn; a feature that alone could pass it is never built |
 /// | image pixels | 64 | 64 Mi | 4 Gi | the icon markers are not drawn |
 public struct FrameBudget: Sendable, Equatable {
   /// Dashes of dashed strokes, counted from each line's length inside the
@@ -31,7 +31,7 @@ public struct FrameBudget: Sendable, Equatable {
     let p = max(0, devicePixels)
     dashes = Self.clamp(p / 16, 1_000_000, 16_000_000)
     textCharacters = Self.clamp(p / 4, 250_000, 4_000_000)
-    edges = Self.clamp(p.multipliedReportingOverflow(by: 4).partialValue, 8_000_000, 64_000_000)
+    edges = Self.clamp(p.multipliedReportingOverflow(by: 4).partialValue, 16_000_000, 64_000_000)
     imagePixels = Self.clamp(p.multipliedReportingOverflow(by: 64).partialValue, 1 << 26, 1 << 32)
   }
 

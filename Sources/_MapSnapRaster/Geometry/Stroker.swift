@@ -38,16 +38,31 @@ public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double = 
 }
 
 /// At least as many points as `strokeOutline(path, style:, tolerance:)`
-/// makes, computed without making them (for budgets): per vertex, per side,
-/// two offset points, a miter or pivot point and a join's arc (a half turn
-/// at most); per contour, two caps and a dot.
+/// makes, computed without making them (for budgets), in one pass over the
+/// points: per vertex, two offset points on each side, a miter or pivot
+/// point, and for a round join the arc of its own turn; per contour, two
+/// caps and a dot.
 public func strokeOutlinePointBound(_ path: Path, style: StrokeStyle, tolerance: Double = 0.1) -> Int {
   let builder = OutlineBuilder(style: style, tolerance: tolerance)
   guard builder.halfWidth > 0 else { return 0 }
   let halfTurn = Int((Double.pi / builder.arcStep).rounded(.up)) + 1  // ≤ 2049: arcStep ≥ 2π/4096
-  let join = style.join == .round ? halfTurn : 1
   let cap = style.cap == .round ? halfTurn : 2
-  return path.points.count * 2 * (3 + join) + path.contours.count * (2 * (cap + 2) + 2 * halfTurn)
+  var total = path.points.count * 6 + path.contours.count * (2 * (cap + 2) + 2 * halfTurn)
+  guard style.join == .round else { return total }
+  for c in path.contours where c.count > 2 {
+    let pts = path.points[c.start..<(c.start + c.count)]
+    var a = pts[pts.startIndex]
+    var b = pts[pts.startIndex + 1]
+    for p in pts.dropFirst(2) + (c.isClosed ? [pts[pts.startIndex], pts[pts.startIndex + 1]] : []) {
+      let d0 = b - a
+      let d1 = p - b
+      let turn = atan2(abs(d0.cross(d1)), d0.dot(d1))
+      total += turn.isFinite ? Int((turn / builder.arcStep).rounded(.up)) + 1 : halfTurn
+      a = b
+      b = p
+    }
+  }
+  return total
 }
 
 /// Builds the stroke outline; `scratch` is the cleaned contour, reused.
