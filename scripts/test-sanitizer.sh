@@ -76,11 +76,13 @@ status=0
 $SWIFT test --skip-build --sanitize="$kind" --build-path "$build" "$@" || status=$?
 tested=$SECONDS
 
-found=$(find "$reports" -type f | sort)
-if [ -n "$found" ]; then
-  echo "test-$tag: sanitizer reports (in $reports):"
-  for f in $found; do echo "---- $f"; cat "$f"; done
-  status=1
-fi
-echo "test-$tag: build $((built - start)) s, tests $((tested - built)) s, $(echo "$found" | grep -c . || true) report files, exit $status"
+count=0
+while IFS= read -r -d '' f; do
+  [ "$count" -gt 0 ] || echo "test-$tag: sanitizer reports (in $reports):"
+  count=$((count + 1))
+  echo "---- $f"
+  cat "$f"
+done < <(find "$reports" -type f -print0 | sort -z)
+[ "$count" = 0 ] || status=1
+echo "test-$tag: build $((built - start)) s, tests $((tested - built)) s, $count report files, exit $status"
 exit $status
