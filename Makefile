@@ -2,6 +2,8 @@
 #
 #   make setup   install the system libraries (apt), build, render the example
 #   make test    run every test (unit, golden images, CLI end to end)
+#   make test-tsan  the same tests under the thread sanitizer (.build/tsan)
+#   make test-asan  the same tests under the address sanitizer (.build/asan)
 #   make bench   time load / render / encode on the Helsinki scenes (medians)
 #   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
 #   make check-reports  validate every golden case's report against docs/report.schema.json
@@ -17,7 +19,7 @@ SHARED ?= ../shared
 CLUSTER_PACKAGES := slurmctld slurmd slurm-client munge parallel
 BROWSER_PACKAGES := chromium chromium-driver
 
-.PHONY: setup deps build example test check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser
+.PHONY: setup deps build example test test-tsan test-asan check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser
 
 setup: deps build example
 
@@ -40,6 +42,20 @@ example: build
 
 test:
 	$(SWIFT) test
+
+# The whole suite again under a sanitizer, each in its own build folder
+# (scripts/test-sanitizer.sh): the thread sanitizer for the tile renderer,
+# parallel deflate and the shared caches, the address sanitizer for the C
+# shims (libpng, libjpeg, FreeType, SQLite glue). Any report, in the test
+# runner or in a mapsnap the CLI tests start, fails the step. No suite is
+# skipped. Separate CI steps after `make test`. SAN_TEST_ARGS goes to
+# `swift test` (e.g. SAN_TEST_ARGS='--filter CLITests').
+SAN_TEST_ARGS ?=
+test-tsan:
+	SWIFT=$(SWIFT) bash scripts/test-sanitizer.sh thread $(SAN_TEST_ARGS)
+
+test-asan:
+	SWIFT=$(SWIFT) bash scripts/test-sanitizer.sh address $(SAN_TEST_ARGS)
 
 # The batch shards on real engines: a one-node Slurm cluster started on
 # localhost and GNU parallel, against a one-process run (scripts/test-cluster.sh).
