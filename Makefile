@@ -128,7 +128,7 @@ clean:
 # Fuzzing (issue 12): libFuzzer targets (Sources/_MapSnapFuzzTargets) under
 # the address sanitizer, built into their own path so that the normal build
 # is untouched. `make fuzz` runs each target for FUZZ_SECONDS from its seed
-# corpus (Fuzz/corpus); findings go to .build/fuzz/work/artifacts/<target>/.
+# corpus (Fuzz/corpus); findings go to .build/fuzz/runs/artifacts/<target>/.
 # Not part of CI (too slow); the reproducers run in `swift test` (FuzzTests).
 # SwiftPM cannot link -sanitize=fuzzer into an executable (its main), so the
 # target is instrumented for coverage and calls libFuzzer's LLVMFuzzerRunDriver

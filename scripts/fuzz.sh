@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh [TARGET…]
 #
 # Environment: FUZZ_SECONDS (60), FUZZ_RSS_MB (2048), FUZZ_TIMEOUT (5),
-# FUZZ_BIN (.build/fuzz/release/mapsnap-fuzz), FUZZ_WORK (.build/fuzz/work:
+# FUZZ_BIN (.build/fuzz/release/mapsnap-fuzz), FUZZ_WORK (.build/fuzz/runs:
 # the growing corpora and the crash artifacts, outside git), FUZZ_RUNS
 # (libFuzzer's -runs, instead of a time), FUZZ_KEEP_GOING=1 (libFuzzer's
 # fork mode: every finding is kept and fuzzing goes on to the end of the
@@ -21,7 +21,7 @@ BIN=${FUZZ_BIN:-.build/fuzz/release/mapsnap-fuzz}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 RSS_MB=${FUZZ_RSS_MB:-2048}
 TIMEOUT=${FUZZ_TIMEOUT:-5}
-WORK=${FUZZ_WORK:-.build/fuzz/work}
+WORK=${FUZZ_WORK:-.build/fuzz/runs}
 if [ ! -x "$BIN" ]; then echo "fuzz.sh: $BIN is missing: run make fuzz-build" >&2; exit 2; fi
 
 mkdir -p "$WORK"
