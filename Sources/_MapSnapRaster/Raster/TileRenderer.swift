@@ -223,7 +223,9 @@ private let availableProcessors: Int = {
       defer { fclose(f) }
       var text = ""
       var buffer = [CChar](repeating: 0, count: 4096)
-      while fgets(&buffer, Int32(buffer.count), f) != nil { text += String(cString: buffer) }
+      while fgets(&buffer, Int32(buffer.count), f) != nil {
+        text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      }
       return text.split(separator: "\n")
     }
     // The affinity mask, as the kernel reports it: "Cpus_allowed:\tff,ffffffff".
