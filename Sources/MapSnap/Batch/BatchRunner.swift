@@ -143,11 +143,19 @@ public final class BatchRunner: Sendable {
   /// The plan of one line through the shared caches, on one thread (a font
   /// library is taken from the pool for it): what `mapsnap batch` draws, and
   /// what `mapsnap test` compares.
+  ///
+  /// The font library stays lent to the plan until its last copy (and the
+  /// `Snapshot` rendered from it) is gone: the display list reads the
+  /// library's glyph mask atlas, which the next frame planned with that
+  /// library would grow (the thread sanitizer caught `mapsnap test` doing
+  /// exactly that when the library went back to the pool after planning).
   public func plan(_ line: ManifestLine) throws(SceneError) -> FramePlan {
     let fonts = takeFonts()
-    defer { returnFonts(fonts) }
+    let lease = fonts.map { FontLease($0) { [self] in returnFonts($0) } }
     let scene = try self.scene(at: line.scene).adding(line.overlays, sources: sources)
-    return try FramePlan.make(scene, overrides: line.overrides, sources: sources, fonts: fonts, icons: icons, tiles: tiles, threads: 1)
+    var plan = try FramePlan.make(scene, overrides: line.overrides, sources: sources, fonts: fonts, icons: icons, tiles: tiles, threads: 1)
+    plan.fontLease = lease
+    return plan
   }
 
   /// True when the PNG at `path` holds `digest` in its `mapsnap-inputs`
@@ -189,6 +197,22 @@ public final class BatchRunner: Sendable {
     guard let f else { return }
     fontPool.withLock { $0.append(UncheckedSendable(f)) }
   }
+}
+
+/// A font library lent to one frame, given back (`giveBack`) when the last
+/// reference to the lease goes: `FramePlan.fontLease` holds it, so the
+/// library is not used by another frame while this frame's display list,
+/// which reads its mask atlas, can still be drawn.
+final class FontLease: @unchecked Sendable {
+  let fonts: FontLibrary
+  private let giveBack: (FontLibrary) -> Void
+
+  init(_ fonts: FontLibrary, giveBack: @escaping (FontLibrary) -> Void) {
+    self.fonts = fonts
+    self.giveBack = giveBack
+  }
+
+  deinit { giveBack(fonts) }
 }
 
 /// A value handed to another thread whose safety the caller guarantees.

@@ -24,6 +24,9 @@ public struct FramePlan {
   public let resolveTime: Double
   public let textTime: Double
   public let displayListTime: Double
+  /// The font library lent to this frame by a pool (`BatchRunner`), held
+  /// while the plan lives; nil when the caller owns its fonts.
+  var fontLease: FontLease? = nil
 
   /// Resolves `scene` with `overrides` and builds its display list on
   /// `threads` workers (0: one per processor; the list is the same for any
