@@ -87,8 +87,8 @@ public struct CaseLoader {
       return try reader.decode(json: .object(o), number: 1, at: path)
     }
     var images: [ImageCase] = []
-    let scales = try r.numbers(key: "scales", "scale denominators, each from 0.000001 to 1e12") { Viewport.scaleRange.contains($0) } ?? []
-    let ratios: [Double?] = try r.numbers(key: "pixelRatios", "pixel ratios, each > 0 and <= 16") { $0 > 0 && $0 <= 16 } ?? [nil]
+    let scales = try r.numbers("scales", "scale denominators, each from 0.000001 to 1e12") { Viewport.scaleRange.contains($0) } ?? []
+    let ratios: [Double?] = try r.numbers("pixelRatios", "pixel ratios, each > 0 and <= 16") { $0 > 0 && $0 <= 16 } ?? [nil]
     var floors: [String?] = [nil]
     if let f = r.object["floors"] {
       guard case .array(let a) = f else { throw r.invalid("floors", expected: "an array of floors (strings or numbers)", found: f) }
@@ -154,21 +154,5 @@ public struct CaseLoader {
   static func isSafeName(_ s: String) -> Bool {
     !s.isEmpty && !s.hasPrefix(".")
       && s.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" || $0 == "." }
-  }
-}
-
-extension ObjectReader {
-  /// An array of numbers accepted by `ok` (any length), or nil when absent.
-  func numbers(key: String, _ expected: String, where ok: (Double) -> Bool) throws(SceneError) -> [Double]? {
-    guard let v = object[key] else { return nil }
-    guard case .array(let a) = v else { throw invalid(key, expected: "an array of \(expected)", found: v) }
-    var out: [Double] = []
-    for (i, e) in a.enumerated() {
-      guard case .number(let n) = e, ok(n) else {
-        throw SceneError(file: file, at: path.key(key).index(i), kind: .invalidValue, expected: expected, found: describe(e))
-      }
-      out.append(n)
-    }
-    return out
   }
 }

@@ -98,10 +98,15 @@ struct ObjectReader {
     return s
   }
 
-  /// An array of exactly `count` numbers accepted by `ok`.
-  func numbers(_ key: String, count: Int, _ expected: String, where ok: (Double) -> Bool = { $0.isFinite }) throws(SceneError) -> [Double]? {
+  /// An array of numbers accepted by `ok`, or nil when the key is absent:
+  /// exactly `count` of them (then `expected` describes the whole array), or
+  /// any number when `count` is nil (then `expected` describes one element
+  /// and the array is "an array of `expected`").
+  func numbers(_ key: String, count: Int? = nil, _ expected: String, where ok: (Double) -> Bool = { $0.isFinite }) throws(SceneError) -> [Double]? {
     guard let v = object[key] else { return nil }
-    guard case .array(let a) = v, a.count == count else { throw invalid(key, expected: expected, found: v) }
+    guard case .array(let a) = v, count == nil || a.count == count else {
+      throw invalid(key, expected: count == nil ? "an array of \(expected)" : expected, found: v)
+    }
     var out: [Double] = []
     for (i, e) in a.enumerated() {
       guard case .number(let n) = e, ok(n) else {
