@@ -19,7 +19,7 @@ SHARED ?= ../shared
 CLUSTER_PACKAGES := slurmctld slurmd slurm-client munge parallel
 BROWSER_PACKAGES := chromium chromium-driver
 
-.PHONY: setup deps build example test test-tsan test-asan check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser
+.PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser
 
 setup: deps build example
 
@@ -103,6 +103,7 @@ bench:
 	@.build/release/mapsnap-bench Benchmarks/scenes/nyc-250000.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/helsinki-8000.json --diff 4096 --runs $(BENCH_RUNS)
 	$(SWIFT) build -c release --product mapsnap
+	python3 scripts/bench-startup.py .build/release/mapsnap
 	python3 scripts/bench-batch.py .build/release/mapsnap --frames 1000 --runs 3
 
 peers: build
@@ -147,3 +148,20 @@ fuzz-build:
 
 fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_KEEP_GOING=$(FUZZ_KEEP_GOING) bash scripts/fuzz.sh $(FUZZ_TARGETS)
+
+# Installs the release binary with its fonts (scripts/dist.sh): PREFIX/bin/mapsnap,
+# PREFIX/share/mapsnap/Fonts (found relative to the binary), docs in share/doc/mapsnap.
+PREFIX ?= /usr/local
+install: build
+	bash scripts/dist.sh install "$(DESTDIR)$(PREFIX)"
+
+# A relocatable tarball in .build/dist: the static-stdlib binary, its fonts,
+# the C libraries it links (lib/, found through RUNPATH $ORIGIN/../lib),
+# PROJ's database, LICENSE and the third-party notices.
+dist: build
+	bash scripts/dist.sh dist .build/dist
+
+# The tarball unpacked into a temporary folder and run from another working
+# directory with an empty environment (scripts/test-dist.sh). A CI step.
+test-dist: dist
+	bash scripts/test-dist.sh "$$(ls -t .build/dist/mapsnap-*.tar.gz | head -1)"

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Web Mercator (EPSG:3857) on the sphere of radius 6378137 m.
 public enum WebMercator {

@@ -63,6 +63,12 @@ final class CRSTransform: @unchecked Sendable {
     guard let ctx = api.contextCreate() else { return .failure(.projUnavailable(reason: "proj_context_create failed")) }
     // PROJ's own messages would go to standard error; mapsnap reports.
     _ = api.logLevel(ctx, 0)
+    if let folder = PROJ.installedDataFolder, let set = api.setSearchPaths {
+      folder.withCString { path in
+        var paths: [UnsafePointer<CChar>?] = [path]
+        set(ctx, 1, &paths)
+      }
+    }
     guard let raw = api.createCRSToCRS(ctx, crs, "EPSG:4326", nil) else {
       api.contextDestroy(ctx)
       return .failure(.unknown(crs: crs, reason: "PROJ's database has no such reference, or none that transforms to WGS84"))
@@ -107,6 +113,22 @@ private struct PROJ: @unchecked Sendable {
       UnsafeMutablePointer<Double>?, Int, Int, UnsafeMutablePointer<Double>?, Int, Int
     ) -> Int
 
+  /// `proj_context_set_search_paths` (optional: mapsnap works without it).
+  let setSearchPaths: (@convention(c) (OpaquePointer?, Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> Void)?
+
+  /// PROJ's database beside an installed or unpacked mapsnap
+  /// (`../share/proj/proj.db` from the executable's folder, the layout of
+  /// `make dist`), used unless `PROJ_DATA` or `PROJ_LIB` names one; nil when
+  /// there is none, and PROJ then finds its own (Debian's proj-data).
+  static let installedDataFolder: String? = {
+    for name in ["PROJ_DATA", "PROJ_LIB"] {
+      if let v = getenv(name), v.pointee != 0 { return nil }
+    }
+    guard let exe = FileIO.canonicalPath("/proc/self/exe") else { return nil }
+    let folder = FileIO.directory(of: FileIO.directory(of: exe)) + "/share/proj"
+    return access(folder + "/proj.db", R_OK) == 0 ? folder : nil
+  }()
+
   /// The library names tried, newest ABI first: Debian 12's libproj25, then
   /// the development symlink.
   static let names = ["libproj.so.25", "libproj.so"]
@@ -142,6 +164,9 @@ private struct PROJ: @unchecked Sendable {
     return .success(
       PROJ(
         contextCreate: a, contextDestroy: b, createCRSToCRS: c, normalizeForVisualization: d, destroy: e, logLevel: f,
-        transGeneric: h))
+        transGeneric: h,
+        setSearchPaths: symbol(
+          "proj_context_set_search_paths",
+          as: (@convention(c) (OpaquePointer?, Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> Void).self)))
   }()
 }

@@ -51,17 +51,26 @@ public final class FontLibrary {
     self.fallback = fallback
   }
 
-  /// The bundled `Fonts/` folder: `$MAPSNAP_FONT_DIR` when set, else the
-  /// repository's `Fonts/` (found from this source file when mapsnap is built
-  /// from source), else `share/mapsnap/Fonts` beside the executable's folder.
+  /// The bundled `Fonts/` folder, the first of:
+  /// 1. `$MAPSNAP_FONT_DIR` when set and not empty;
+  /// 2. `../share/mapsnap/Fonts` from the executable's folder (the layout of
+  ///    `make install` and `make dist`: `bin/mapsnap` beside
+  ///    `share/mapsnap/Fonts`), when it holds a font;
+  /// 3. the repository's `Fonts/`, found from this source file, only for an
+  ///    executable that lies inside that repository's `.build/` (mapsnap run
+  ///    from its build tree, and the tests): a copied or installed binary
+  ///    never reaches back into the source tree it was built from;
+  /// 4. otherwise the installed-layout path of rule 2, so the error names it.
   public static var bundledDirectory: String {
     if let env = getenv("MAPSNAP_FONT_DIR"), !String(cString: env).isEmpty { return String(cString: env) }
+    let exe = FileIO.canonicalPath("/proc/self/exe") ?? "."
+    let installed = FileIO.directory(of: FileIO.directory(of: exe)) + "/share/mapsnap/Fonts"
+    if access(installed + "/DejaVuSans.ttf", R_OK) == 0 { return installed }
     var root = #filePath
     for _ in 0..<4 { root = FileIO.directory(of: root) }  // …/Sources/MapSnap/Text/FontLibrary.swift
-    let repo = root + "/Fonts"
-    if access(repo + "/DejaVuSans.ttf", R_OK) == 0 { return repo }
-    let exe = FileIO.canonicalPath("/proc/self/exe").map { FileIO.directory(of: $0) } ?? "."
-    return FileIO.directory(of: exe) + "/share/mapsnap/Fonts"
+    root = FileIO.canonicalPath(root) ?? root
+    if exe.hasPrefix(root + "/.build/"), access(root + "/Fonts/DejaVuSans.ttf", R_OK) == 0 { return root + "/Fonts" }
+    return installed
   }
 
   /// Checks that every font `scene` names is available.

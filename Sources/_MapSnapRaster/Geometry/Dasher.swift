@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The "on" intervals of `path` under an SVG `stroke-dasharray`, as contours to
 /// be stroked.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The point-marker symbols. Every shape is sized by one `size` in px and is
 /// returned by `markerPath` as one closed contour, wound clockwise on screen

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The outline of `path` stroked with `style`, as closed contours to be filled
 /// with the NONZERO rule.

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Lays out mapsnap as it installs, and packs it:
+#
+#   scripts/dist.sh install PREFIX [BINARY]   # PREFIX/bin/mapsnap, PREFIX/share/mapsnap/Fonts, docs
+#   scripts/dist.sh dist OUTDIR [BINARY]      # OUTDIR/mapsnap-VERSION-linux-ARCH.tar.gz, relocatable
+#
+# `make install PREFIX=…` and `make dist` run it after the release build.
+#
+# The layout, which the binary finds relative to its own folder
+# (FontLibrary.bundledDirectory, CRSTransform's PROJ data):
+#
+#   bin/mapsnap                  the static-stdlib release binary (RUNPATH $ORIGIN/../lib)
+#   share/mapsnap/Fonts/         the bundled fonts and their licences
+#   share/doc/mapsnap/           LICENSE, THIRD_PARTY_NOTICES.md, README.md
+#   lib/                         dist only: the C libraries it links (libpng, zlib,
+#                                FreeType with brotli, SQLite, libjpeg-turbo), so a node
+#                                needs only glibc, libstdc++ and libgcc_s
+#   share/proj/                  dist only, when proj-data is installed: PROJ's database
+#                                (libproj itself is not bundled: scenes with a `crs`
+#                                need Debian's libproj25 on the node)
+#
+# `install` bundles no libraries: an installed mapsnap uses the system's
+# (Debian: libpng16-16 zlib1g libfreetype6 libsqlite3-0 libjpeg62-turbo).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}; dest=${2:-}; binary=${3:-.build/release/mapsnap}
+[ -n "$mode" ] && [ -n "$dest" ] || { echo "usage: $0 install PREFIX [BINARY] | dist OUTDIR [BINARY]" >&2; exit 2; }
+[ -x "$binary" ] || { echo "$0: no binary at $binary (run: swift build -c release --product mapsnap)" >&2; exit 1; }
+
+layout() {  # layout ROOT
+  local root=$1
+  install -d "$root/bin" "$root/share/mapsnap/Fonts" "$root/share/doc/mapsnap"
+  install -m 755 "$binary" "$root/bin/mapsnap"
+  install -m 644 Fonts/*.ttf Fonts/*-LICENSE.txt Fonts/README.md "$root/share/mapsnap/Fonts/"
+  install -m 644 LICENSE THIRD_PARTY_NOTICES.md README.md "$root/share/doc/mapsnap/"
+}
+
+case $mode in
+  install)
+    layout "$dest"
+    echo "installed $dest/bin/mapsnap and $dest/share/mapsnap/Fonts"
+    ;;
+  dist)
+    version=$("$binary" --version)
+    name=mapsnap-$version-linux-$(uname -m)
+    stage=$(mktemp -d)
+    trap 'rm -rf "$stage"' EXIT
+    root=$stage/$name
+    layout "$root"
+    install -d "$root/lib"
+    # Every shared library the binary loads except the C runtime's own
+    # (glibc, libstdc++, libgcc_s, libm, the loader), which every node has.
+    ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | while read -r lib; do
+      case $(basename "$lib") in
+        libc.so.*|libm.so.*|libstdc++.so.*|libgcc_s.so.*|ld-linux*|libpthread.so.*|libdl.so.*) continue ;;
+      esac
+      cp -L "$lib" "$root/lib/$(basename "$lib")"
+    done
+    if [ -f /usr/share/proj/proj.db ]; then
+      install -d "$root/share/proj"
+      cp -L /usr/share/proj/proj.db /usr/share/proj/proj.ini "$root/share/proj/" 2>/dev/null || cp -L /usr/share/proj/proj.db "$root/share/proj/"
+    fi
+    install -d "$dest"
+    tar -C "$stage" -czf "$dest/$name.tar.gz" "$name"
+    echo "$dest/$name.tar.gz"
+    ;;
+  *) echo "usage: $0 install PREFIX [BINARY] | dist OUTDIR [BINARY]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The relocatable tarball of `make dist`, tested the way a CI image or a
+# cluster node uses it: unpacked into a temporary folder, run from another
+# working directory with an empty environment (no PATH, no HOME, no
+# MAPSNAP_FONT_DIR), so nothing of the build tree or the toolchain helps.
+#
+#   scripts/test-dist.sh TARBALL
+#
+# Checks: the binary loads no Swift runtime library and resolves its C
+# libraries from the tarball's lib/; a scene with labels renders from the
+# tarball's fonts (the same pixels as the build tree's binary); without
+# share/mapsnap/Fonts the same scene fails with the font error naming the
+# installed path (so the fonts really came from the tarball).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tarball=$(readlink -f "${1:?usage: $0 TARBALL}")
+repo=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "test-dist: FAIL: $*" >&2; exit 1; }
+
+tar -C "$work" -xzf "$tarball"
+root=$(echo "$work"/mapsnap-*)
+bin=$root/bin/mapsnap
+mkdir -p "$work/run"
+# Examples/helsinki.json: areas, roads and labels; its sources are
+# data/… relative to the scene, so the scene and data/ move together.
+mkdir -p "$work/scene"
+cp Examples/helsinki.json "$work/scene/scene.json"
+cp -r Examples/data "$work/scene/data"
+
+libs=$(env -i "$(command -v ldd)" "$bin")
+echo "$libs" | grep -q "libswift" && fail "the binary loads a Swift runtime library: $libs"
+echo "$libs" | grep -q "libFoundation" && fail "the binary loads Foundation: $libs"
+outside=$(echo "$libs" | grep "=>" | grep -Ev "^\s*(libc|libm|libstdc\+\+|libgcc_s)\.so|linux-vdso" | grep -v "$root/bin/../lib/" || true)
+[ -z "$outside" ] || fail "libraries resolve outside the tarball's lib/: $outside"
+
+cd "$work/run"
+env -i "$bin" ../scene/scene.json --scale 8000 -o out.png --report report.json || fail "render from the tarball failed"
+[ -s out.png ] || fail "no out.png"
+"$repo/.build/release/mapsnap" ../scene/scene.json --scale 8000 -o expected.png
+"$repo/.build/release/mapsnap" diff out.png expected.png >/dev/null || fail "the tarball's image differs from the build tree's"
+grep -q '"placed": *[1-9]' report.json || fail "the report has no placed labels"
+
+mv "$root/share/mapsnap/Fonts" "$work/Fonts.moved"
+if env -i "$bin" ../scene/scene.json --scale 8000 -o nofonts.png 2>err.txt; then fail "rendered without share/mapsnap/Fonts: fonts came from elsewhere"; fi
+grep -q "share/mapsnap/Fonts" err.txt || fail "the font error does not name the installed folder: $(cat err.txt)"
+[ ! -e nofonts.png ] || fail "a failed render left nofonts.png"
+# `make install`'s layout (no bundled libraries: the system's) works the same way.
+bash "$repo/scripts/dist.sh" install "$work/prefix" "$repo/.build/release/mapsnap" >/dev/null
+env -i "$work/prefix/bin/mapsnap" ../scene/scene.json --scale 8000 -o installed.png || fail "render from the installed layout failed"
+"$repo/.build/release/mapsnap" diff installed.png expected.png >/dev/null || fail "the installed binary's image differs"
+
+echo "test-dist: ok ($(du -h "$tarball" | cut -f1) tarball; rendered from $root with an empty environment)"
