@@ -84,4 +84,27 @@ struct PaletteCommandTests {
       }
     }
   }
+
+  @Test("mapsnap test: a case with \"palette\": 16 records a PNG8 and passes against it; a bad palette key cannot run")
+  func testCommandPalette() throws {
+    let clean: [String: String?] = ["CI": nil, "MAPSNAP_RECORD": nil, "GITHUB_ACTIONS": nil]
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir + "/cases/roads")
+      try Files.write(#"{"scales": [2000], "palette": 16}"#, to: dir + "/cases/roads/golden.json")
+      #expect(try CLI.run(["test", "cases", "--record", "missing"], in: dir, environment: clean).status == 1)
+      let recorded = try Files.read(dir + "/cases/roads/2000.png")
+      #expect(recorded[25] == 3, "recorded as a palette PNG")
+      let again = try CLI.run(["test", "cases"], in: dir, environment: clean)
+      #expect(again.status == 0, "\(again)")
+      // The true-colour frame is not the PNG8's pixels: without the key the case fails.
+      try Files.write(#"{"scales": [2000]}"#, to: dir + "/cases/roads/golden.json")
+      let truecolour = try CLI.run(["test", "cases"], in: dir, environment: clean)
+      #expect(truecolour.status == 1 && truecolour.stderr.contains("px differ"), "\(truecolour)")
+      for bad in [#"{"scales": [2000], "palette": 300}"#, #"{"scales": [2000], "palette": 2.5}"#, #"{"scales": [2000], "dither": true}"#] {
+        try Files.write(bad, to: dir + "/cases/roads/golden.json")
+        let r = try CLI.run(["test", "cases"], in: dir, environment: clean)
+        #expect(r.status == 2 && r.stderr.contains("palette"), "\(bad): \(r)")
+      }
+    }
+  }
 }
