@@ -4,7 +4,8 @@
 #   make test    run every test (unit, golden images, CLI end to end)
 #   make test-tsan  the same tests under the thread sanitizer (.build/tsan)
 #   make test-asan  the same tests under the address sanitizer (.build/asan)
-#   make bench   time load / render / encode on the Helsinki scenes (medians)
+#   make bench   time load / render / encode on the Helsinki scenes (medians);
+#                PNG8 against pngquant (installs Debian's pngquant, for the bench only)
 #   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
 #   make check-reports  validate every golden case's report against docs/report.schema.json
 #   make test-cluster   batch shards on a one-node Slurm cluster and GNU parallel (root)
@@ -18,7 +19,10 @@ SHARED ?= ../shared
 
 CLUSTER_PACKAGES := slurmctld slurmd slurm-client munge parallel
 BROWSER_PACKAGES := chromium chromium-driver
+# Only `make bench` needs these (the PNG8 reference), not mapsnap itself.
+BENCH_PACKAGES := pngquant
 
+.PHONY: bench-deps
 .PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser
 
 setup: deps build example
@@ -92,7 +96,16 @@ test-report-browser: browser-deps build
 check-reports: build
 	python3 scripts/validate-reports.py .build/release/mapsnap
 
-bench:
+bench-deps:
+	@missing=""; \
+	for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  echo "apt-get install$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "benchmark tools present: $(BENCH_PACKAGES)"; fi
+
+bench: bench-deps
 	$(SWIFT) build -c release --product mapsnap-bench
 	@for s in 2000 8000 25000; do \
 	  .build/release/mapsnap-bench Benchmarks/scenes/helsinki-$$s.json --runs $(BENCH_RUNS); \
@@ -105,6 +118,7 @@ bench:
 	$(SWIFT) build -c release --product mapsnap
 	python3 scripts/bench-startup.py .build/release/mapsnap
 	python3 scripts/bench-batch.py .build/release/mapsnap --frames 1000 --runs 3
+	python3 scripts/bench-palette.py .build/release/mapsnap .build/release/mapsnap-bench --runs 5
 
 peers: build
 	MAPSNAP=$(CURDIR)/.build/release/mapsnap MAPSNAP_SCENES=$(CURDIR)/Benchmarks/scenes \

@@ -683,6 +683,28 @@ for i in range(300):
 c.graphics("points", [(c.point(x, y), {"marker": {"shape": "circle", "size": 3, "fill": "#333333"}}) for x, y in crowd_pts])
 cases.append(c)
 
+# Palette output (PNG8, 16 colours): short 1-px hairlines of four colours,
+# on whole pixel rows and columns, over sixteen map fills (stripes) that
+# already ask for all 16 entries, and a disc with anti-aliased edges. k-means
+# alone would spend the entries on the fills and lose the lines; thin-line
+# protection keeps each line's colour (PaletteGoldenTests checks it pixel by
+# pixel) at the cost of merging the closest fills.
+c = Case("palette-hairlines", 240, 160, background="#f2efe9")
+c.golden["palette"] = 16
+fills = ["#f2efe9", "#e3dcd2", "#c8e6a0", "#aad3df", "#d9d0c9", "#f6b26b", "#add19e", "#fff5b0",
+         "#c9b29b", "#e6cce6", "#9fc7e8", "#ffd4a0", "#c6c6c6", "#8fbf8f", "#f0a0a0", "#b0a0d0"]
+c.graphics("stripes", [(c.poly([(i * 15, 0), (i * 15 + 15, 0), (i * 15 + 15, 160), (i * 15, 160)]), {"fill": f})
+                       for i, f in enumerate(fills)])
+c.graphics("disc", [(c.poly(disc(120, 80, 18)), {"fill": "#3a86ff"})])
+items = []
+for i, colour in enumerate(["#6a8f4f", "#c0504d", "#4f81bd", "#8064a2"]):
+    y = 20.5 + i * 35
+    items.append((c.line([(60 * i + 5, y), (60 * i + 55, y)]), {"stroke": colour, "strokeWidth": 1}))
+    x = 60 * i + 40.5
+    items.append((c.line([(x, 100), (x, 150)]), {"stroke": colour, "strokeWidth": 1}))
+c.graphics("hairlines", items)
+cases.append(c)
+
 
 for c in cases:
     c.write()

@@ -1,7 +1,8 @@
 // mapsnap-bench: times one scene's load, render and encode stages apart, as
 // medians over several runs, and reports peak resident memory.
 //
-//   mapsnap-bench <scene.json> [--scale S] [--runs N] [--threads T]
+//   mapsnap-bench <scene.json> [--scale S] [--runs N] [--threads T] [--palette N]
+//       (--palette N: encode as PNG8 of N colours; the encode time includes quantising)
 //   mapsnap-bench <scene.json> --png-survey [--runs N]   PNG settings compared on this frame
 //   mapsnap-bench <scene.json> --synthetic-view-annotations N [--scale S] [--runs R]
 //       times ViewAnnotationPlacer.place() for N coordinate annotations at
@@ -12,6 +13,8 @@
 //       on, default workers) of the scene rendered at N×N against a copy with
 //       1 % of its pixels changed (40 blocks of N/64 square, recoloured),
 //       images in memory: the comparison itself, without decoding.
+//   mapsnap-bench --oklab-error reference.png other.png
+//       mean, p99 and largest Oklab ΔE between two PNGs (OklabError.swift)
 import MapSnap
 
 #if canImport(Glibc)
@@ -19,6 +22,7 @@ import MapSnap
 #endif
 
 var args = Array(CommandLine.arguments.dropFirst())
+if args.first == "--oklab-error" { exit(oklabErrorMode(Array(args.dropFirst()))) }
 @MainActor func option(_ name: String) -> String? {
   guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
   let v = args[i + 1]
@@ -30,6 +34,7 @@ let runs = option("--runs").flatMap(Int.init) ?? 9
 let threads = option("--threads").flatMap(Int.init) ?? 0
 let syntheticViewAnnotations = option("--synthetic-view-annotations").flatMap(Int.init)
 let diffSize = option("--diff").flatMap(Int.init)
+let paletteColors = option("--palette").flatMap(Int.init)
 let survey = args.contains("--png-survey")
 args.removeAll { $0 == "--png-survey" }
 guard let scenePath = args.first else {
@@ -208,7 +213,7 @@ do {
     labelCount = snap.text.labelCounts.values.reduce((0, 0)) { ($0.0 + $1.placed, $0.1 + $1.dropped) }
     raster.append(snap.timings.rasterize)
     t0 = t1
-    let png = try snap.pngData()
+    let png = try snap.pngData(options: PNGEncodingOptions(palette: paletteColors.map { PaletteOptions(colors: $0) }))
     encode.append(monotonicSeconds() - t0)
     bytes = png.count
     size = (snap.canvas.width, snap.canvas.height)

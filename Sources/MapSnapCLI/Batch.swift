@@ -49,6 +49,8 @@ struct Batch: ParsableCommand {
   @Option(help: "PNG compression: fast (zlib level 2) or small (level 9).")
   var compression: Render.Compression = .fast
 
+  @OptionGroup var paletteFlags: PaletteFlags
+
   @Option(name: .customLong("font-dir"), help: ArgumentHelp("A folder of .ttf/.otf fonts to use before the bundled ones (repeatable).", valueName: "folder"))
   var fontDirs: [String] = []
 
@@ -66,7 +68,7 @@ struct Batch: ParsableCommand {
     options.jobs = jobs
     options.shard = shard.flatMap(parseShard) ?? (0, 1)
     options.resume = resume
-    options.encoding = compression == .fast ? .fast : .small
+    options.encoding = paletteFlags.applied(to: compression == .fast ? .fast : .small)
     options.reportDetail = reportDetail == .full ? .full : .counts
     options.fontDirectories = fontDirs
     options.strict = strict

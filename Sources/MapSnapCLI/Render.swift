@@ -47,6 +47,8 @@ struct Render: ParsableCommand {
     case fast, small
   }
 
+  @OptionGroup var paletteFlags: PaletteFlags
+
   mutating func validate() throws {
     if !(0...maximumWorkers).contains(threads) { throw ValidationError("--threads must be 0 (one per processor) to \(maximumWorkers), got \(threads)") }
     if !(1...maximumTileRows).contains(tileRows) { throw ValidationError("--tile-rows must be 1 to \(maximumTileRows), got \(tileRows)") }
@@ -81,7 +83,7 @@ struct Render: ParsableCommand {
     var pending: [PendingOutput] = []
     do {
       let png = try snapshot.pngData(
-        options: compression == .fast ? .fast : .small, report: report == nil ? nil : (reportDetail == .full ? .full : .counts))
+        options: paletteFlags.applied(to: compression == .fast ? .fast : .small), report: report == nil ? nil : (reportDetail == .full ? .full : .counts))
       var reportBytes: [UInt8]? = nil
       if report != nil {
         reportBytes = JSONWriter().writeBytes(snapshot.report(detail: reportDetail == .full ? .full : .counts))

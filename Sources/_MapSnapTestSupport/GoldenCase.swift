@@ -27,6 +27,16 @@ public struct GoldenCase: Sendable, CustomStringConvertible {
   /// What is wrong with the case's `golden.json` (a tolerance without a
   /// reason); `checkGolden` fails such a case.
   public let problem: String?
+  /// The palette size the frame is written with (PNG8), from `golden.json`'s
+  /// `palette`; nil writes true colour.
+  public var palette: Int? = nil
+  /// `golden.json`'s `dither`, with a `palette`.
+  public var dither = false
+
+  /// The PNG encoding the golden is written and checked with.
+  public var encoding: PNGEncodingOptions {
+    PNGEncodingOptions(palette: palette.map { PaletteOptions(colors: $0, dither: dither) })
+  }
 
   public var directory: String { Repository.root + "/Golden/" + name }
   public var scenePath: String { directory + "/scene.json" }
@@ -43,7 +53,7 @@ public struct GoldenCase: Sendable, CustomStringConvertible {
   ///
   /// `golden.json` holds `{"scales": [...], "pixelRatios": [...]?,
   /// "floors": [...]?, "channelTolerance": n?, "allowedPixels": n?,
-  /// "toleranceReason": "…"?}`; defaults: pixel ratio and floor from the
+  /// "toleranceReason": "…"?, "palette": n?, "dither": bool?}`; defaults: pixel ratio and floor from the
   /// scene, and an exact comparison (tolerance 0, no differing pixels
   /// allowed): the renderer is deterministic. A tolerance is taken only with
   /// a non-empty `toleranceReason` saying why; without one the case is
@@ -87,13 +97,19 @@ public struct GoldenCase: Sendable, CustomStringConvertible {
         + "goldens compare exactly unless a reason says why not"
       (tolerance, allowed) = (0, 0)
     }
+    var palette: Int? = nil
+    if case .number(let n)? = meta["palette"] { palette = Int(n) }
+    var dither = false
+    if case .bool(let b)? = meta["dither"] { dither = b }
     for s in scales {
       for r in ratios {
         for f in floors {
-          cases.append(
-            GoldenCase(
-              name: name, scale: s, pixelRatio: r, floor: f, channelTolerance: tolerance, allowedPixels: allowed,
-              toleranceReason: reason, problem: problem))
+          var c = GoldenCase(
+            name: name, scale: s, pixelRatio: r, floor: f, channelTolerance: tolerance, allowedPixels: allowed,
+            toleranceReason: reason, problem: problem)
+          c.palette = palette
+          c.dither = dither
+          cases.append(c)
         }
       }
     }

@@ -22,7 +22,7 @@ public func checkGolden(_ c: GoldenCase, snapshot: Snapshot, mode: RecordMode = 
   let png: [UInt8]
   let actual: DecodedImage
   do {
-    png = try snapshot.pngData()
+    png = try snapshot.pngData(options: c.encoding)
     actual = try PNGDecoder.decode(png)
   } catch {
     return GoldenOutcome(failure: "\(c): could not encode or decode the rendered frame: \(error)", recorded: false)

@@ -6,7 +6,7 @@
 /// CASES/<case>/golden.json    {"scales": [2000, 8000], "pixelRatios": [1, 2], "floors": ["1"],
 ///                              "variants": {"marker": {"scale": 4000, "overlays": [...]}},
 ///                              "threshold": 0.05, "maxDiffPixels": 10, "includeAA": false,
-///                              "toleranceReason": "why"}
+///                              "toleranceReason": "why", "palette": 16, "dither": false}
 /// CASES/<case>/<scale>[@<ratio>x][-floor<F>].png    one expected image per combination
 /// CASES/<case>/<variant>.png                         one per variant
 /// CASES/<case>/<image>.report.json                   optional expected report
@@ -23,6 +23,9 @@
 /// - Comparison: exact by default (every channel of every pixel equal);
 ///   `threshold`, `includeAA` and `maxDiffPixels` in `mapsnap diff`'s
 ///   terms, each only with a `toleranceReason`.
+/// - `palette` (2…256) renders every image of the case as a palette PNG
+///   (PNG8) of that many colours, `dither` with dithering (only with a
+///   `palette`); the expected images are compared as decoded pixels, as always.
 /// - A folder without `golden.json` is not a case.
 public struct CaseLoader {
   public let root: String
@@ -69,7 +72,9 @@ public struct CaseLoader {
     }
     let r = try ObjectReader(
       json, at: JSONPath(), file: metaPath, what: "a case's golden.json",
-      allowed: ["scales", "pixelRatios", "floors", "variants", "threshold", "includeAA", "maxDiffPixels", "toleranceReason"])
+      allowed: [
+        "scales", "pixelRatios", "floors", "variants", "threshold", "includeAA", "maxDiffPixels", "toleranceReason", "palette", "dither",
+      ])
     var comparison = ImageCase.Comparison()
     comparison.threshold = try r.number("threshold", "a colour distance from 0 to 1") { $0 >= 0 && $0 <= 1 } ?? 0
     comparison.includeAA = try r.bool("includeAA") ?? true
@@ -77,6 +82,12 @@ public struct CaseLoader {
     comparison.reason = try r.string("toleranceReason", nonEmpty: true)
     if !comparison.isExact && comparison.reason == nil {
       throw r.missing("toleranceReason", "a reason for comparing with a tolerance (cases compare exactly unless one says why)")
+    }
+    var palette: PaletteOptions? = nil
+    if let n = try r.number("palette", "a palette size, a whole number from 2 to 256", where: { $0 >= 2 && $0 <= 256 && $0 == $0.rounded() }) {
+      palette = PaletteOptions(colors: Int(n), dither: try r.bool("dither") ?? false)
+    } else if r.object["dither"] != nil {
+      throw r.missing("palette", "a palette size for \"dither\" (dithering applies to palette output only)")
     }
     let reader = ManifestReader(path: metaPath)
     func line(_ stem: String, _ object: JSONObject, at path: JSONPath) throws(SceneError) -> ManifestLine {
@@ -118,7 +129,8 @@ public struct CaseLoader {
             o["floor"] = .string(floor)
             stem += "-floor\(floor)"
           }
-          images.append(ImageCase(caseName: name, directory: dir, stem: stem, line: try line(stem, o, at: JSONPath()), comparison: comparison))
+          images.append(
+            ImageCase(caseName: name, directory: dir, stem: stem, line: try line(stem, o, at: JSONPath()), comparison: comparison, palette: palette))
         }
       }
     }
@@ -135,7 +147,8 @@ public struct CaseLoader {
         for key in ["scene", "output", "report"] where o[key] != nil {
           throw SceneError(file: metaPath, at: path.key(key), kind: .unknownKey, expected: "a variant (the scene is the case's, the image is named after the variant)", found: "\"\(key)\"")
         }
-        images.append(ImageCase(caseName: name, directory: dir, stem: variant, line: try line(variant, o, at: path), comparison: comparison))
+        images.append(
+          ImageCase(caseName: name, directory: dir, stem: variant, line: try line(variant, o, at: path), comparison: comparison, palette: palette))
       }
     }
     if images.isEmpty { throw r.missing("scales", "at least one scale or variant") }

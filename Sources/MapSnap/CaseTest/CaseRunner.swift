@@ -90,6 +90,7 @@ public final class CaseRunner: Sendable {
     let snapshot = Snapshot.render(plan, options: RenderOptions(threads: 1))
     var encoding = PNGEncodingOptions.fast
     encoding.threads = 1
+    encoding.palette = c.palette
     let png: [UInt8]
     let actual: DecodedImage
     do {

@@ -12,6 +12,9 @@ public struct ImageCase: Sendable {
   /// (`output` is the expected image).
   public var line: ManifestLine
   public var comparison: Comparison
+  /// `golden.json`'s `palette` (and `dither`): the image is rendered as a
+  /// palette PNG; nil for true colour.
+  public var palette: PaletteOptions? = nil
 
   /// `case/stem`: what `--filter` matches and reports name.
   public var id: String { caseName + "/" + stem }

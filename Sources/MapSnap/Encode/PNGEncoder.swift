@@ -15,6 +15,11 @@ internal import _MapSnapRaster
 ///   each colour channel becomes `min(255, (c * 255 + a / 2) / a)` in exact
 ///   integer arithmetic, and pixels with `a == 0` become `0, 0, 0, 0`.
 ///
+/// With ``PNGEncodingOptions/palette`` set, the rule is instead: an
+/// 8-bit-or-less **palette** PNG (colour type 3) with the colours
+/// ``PaletteQuantizer`` chooses, written by ``PalettePNGWriter`` (`PLTE`,
+/// and `tRNS` only when an entry is translucent).
+///
 /// No ancillary chunks (gamma, sRGB, text, time) are written, so equal input
 /// and options always produce byte-identical files.
 public enum PNGEncoder {
@@ -31,7 +36,8 @@ public enum PNGEncoder {
   /// - Returns: The complete PNG file.
   /// - Throws: ``PNGError/invalidDimensions(width:height:)``,
   ///   ``PNGError/pixelBufferTooSmall(required:actual:)``,
-  ///   ``PNGError/invalidCompressionLevel(_:)``, ``PNGError/outOfMemory`` or
+  ///   ``PNGError/invalidCompressionLevel(_:)``,
+  ///   ``PNGError/invalidPaletteColors(_:)``, ``PNGError/outOfMemory`` or
   ///   ``PNGError/encodingFailed(_:)``.
   ///
   /// Opaque images (all alpha 255) are written as RGB without copying;
@@ -61,6 +67,11 @@ public enum PNGEncoder {
     }
 
     let image = UnsafeBufferPointer(start: base, count: count)
+    if let palette = options.palette {
+      let quantized = try PaletteQuantizer.quantize(
+        premultipliedRGBA: image, width: width, height: height, options: palette, threads: options.threads)
+      return try PalettePNGWriter.write(quantized, options: options)
+    }
     if isOpaque(image) {
       return try writePNG(
         UnsafeRawPointer(base), width: width, height: height, writeRGB: true, options: options)

@@ -13,10 +13,16 @@ public struct PNGEncodingOptions: Sendable, Equatable, Hashable {
   /// stream is cut into segments by image width alone.
   public var threads: Int
 
-  public init(compressionLevel: Int = 2, filter: PNGFilter = .none, threads: Int = 0) {
+  /// Palette (PNG8) output: nil (the default) writes true colour (RGB or
+  /// RGBA); a ``PaletteOptions`` writes colour type 3 with at most that many
+  /// colours (``PNGEncoder``'s palette rule).
+  public var palette: PaletteOptions?
+
+  public init(compressionLevel: Int = 2, filter: PNGFilter = .none, threads: Int = 0, palette: PaletteOptions? = nil) {
     self.compressionLevel = compressionLevel
     self.filter = filter
     self.threads = threads
+    self.palette = palette
   }
 
   /// Level 2, no filtering: the default, tuned for encode speed.

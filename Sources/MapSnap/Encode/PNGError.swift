@@ -18,6 +18,9 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
   case pixelBufferTooSmall(required: Int, actual: Int)
   /// The zlib compression level was outside `0...9`.
   case invalidCompressionLevel(Int)
+  /// A palette (``PaletteOptions/colors``) was asked for with a size
+  /// outside ``PaletteOptions/allowedColors`` (`2...256`).
+  case invalidPaletteColors(Int)
   /// libpng (or zlib underneath it) failed while writing; the payload is its message.
   case encodingFailed(String)
   /// The bytes do not begin with the 8-byte PNG signature.
@@ -49,6 +52,8 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
       (place, what) = ("PNG", "expected a pixel buffer of \(required) pixels (width × rows), found \(actual)")
     case .invalidCompressionLevel(let level):
       (place, what) = ("PNG encoder", "expected a compression level in zlib's range 0...9, found \(level)")
+    case .invalidPaletteColors(let colors):
+      (place, what) = ("PNG encoder", "expected a palette of 2...256 colours, found \(colors)")
     case .encodingFailed(let message):
       (place, what) = ("PNG encoder", "libpng failed: \(message)")
     case .notAPNG:

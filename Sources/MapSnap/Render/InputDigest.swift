@@ -23,7 +23,8 @@ import Synchronization
 /// - the frame as resolved: centre (map units), scale, size, pixel ratio,
 ///   dpi, spatial reference and floor, so `--zoom` and the equivalent
 ///   `--scale` agree;
-/// - the PNG encoding options, and whether a report is written with the
+/// - the PNG encoding options (the palette's size and dithering when a
+///   palette is asked for: a line only then), and whether a report is written with the
 ///   frame and in which detail (so `--resume` redraws a frame whose report
 ///   was asked for in another detail).
 /// Thread counts and band heights are not part of it: they never change a
@@ -48,6 +49,7 @@ public enum InputDigest {
       "frame \(v.centerMap.x) \(v.centerMap.y) \(v.scale) \(v.width)x\(v.height) \(v.pixelRatio) \(v.dpi) \(v.projection.code)")
     lines.append("floor \(plan.state.floor.map { "\"\($0.text)\"" } ?? "none")")
     lines.append("png \(encoding.compressionLevel) \(encoding.filter)")
+    if let palette = encoding.palette { lines.append("palette \(palette.colors) \(palette.dither ? "dither" : "plain")") }
     lines.append("report \(report?.rawValue ?? "none")")
     var sha = SHA256()
     for line in lines { sha.update(line + "\n") }

@@ -221,4 +221,7 @@ int png_shim_encode_parallel(const void *pixels, uint32_t width, uint32_t height
 }
 #endif
 
+/* Palette (colour type 3) encoding, for PNG8 output. */
+#include "png_palette.h"
+
 #endif /* MAPSNAP_PNG_SHIMS_H */
