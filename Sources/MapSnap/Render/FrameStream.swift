@@ -1,0 +1,99 @@
+public import _MapSnapRaster
+
+/// Draws a planned frame into a PNG a strip of rows at a time, so that
+/// memory is O(width × strip), not O(width × height): the frame is never
+/// held whole. What `mapsnap render` and `mapsnap batch` write.
+///
+/// Each strip is drawn by the tile workers (`StripRenderer`: the bands that
+/// meet it, in parallel), then compressed (`PNGStreamWriter`: its deflate
+/// segments, in parallel) and handed to the output. The colour type is
+/// decided before drawing (`FramePlan.isOpaque`), the `mapsnap-inputs` chunk
+/// follows `IHDR`, and strips hold whole deflate segments, so the file is
+/// byte-identical to `Snapshot.pngData` of the same plan, for any strip
+/// height, thread count and band height.
+///
+/// Peak memory: the plan (its display list), one strip (`stripBytes` of
+/// pixels, at least one deflate segment), its scanlines and compressed
+/// bytes, a straight-alpha copy of the strip when the frame is RGBA, and per
+/// worker one band of cells.
+public enum FrameStream {
+  /// Pixel bytes a strip aims at (16 MiB: 256 rows of a 16384-pixel frame):
+  /// enough bands and deflate segments to keep every worker busy, small
+  /// beside a print-size frame.
+  public static let stripBytes = 16 << 20
+
+  /// Rows per strip for a frame `width` pixels wide whose encoder takes
+  /// multiples of `granularity` rows: about `stripBytes` of pixels, a
+  /// multiple of `granularity` (at least one), and a multiple of `tileRows`
+  /// too when that costs at most twice the target (so no band is cut in
+  /// two); `preferred` (tests) replaces the target.
+  public static func stripRows(width: Int, granularity: Int, tileRows: Int, preferred: Int? = nil) -> Int {
+    let target = preferred ?? max(1, stripBytes / max(1, width * 4))
+    var rows = max(granularity, target / granularity * granularity)
+    if preferred == nil {
+      let both = lcm(granularity, max(1, tileRows))
+      if both <= 2 * max(target, granularity) { rows = max(both, target / both * both) }
+    }
+    return rows
+  }
+
+  /// Draws `plan` with `options` and writes its PNG (`encoding`, and the
+  /// `mapsnap-inputs` chunk holding `inputDigest` when given) to `sink`,
+  /// in order, as the strips are compressed. `stripRows` replaces the
+  /// strip height `stripRows(width:granularity:tileRows:)` chooses (rounded
+  /// down to whole deflate segments).
+  /// - Throws: `FrameWriteError`: the encoder's error, or the sink's.
+  public static func writePNG(
+    _ plan: FramePlan, options: RenderOptions = RenderOptions(), encoding: PNGEncodingOptions = .fast,
+    inputDigest: String?, stripRows: Int? = nil, to sink: (UnsafeRawBufferPointer) throws(FileError) -> Void
+  ) throws(FrameWriteError) {
+    let list = plan.displayList
+    let width = list.width
+    let height = list.height
+    let writer: PNGStreamWriter
+    do throws(PNGError) {
+      writer = try PNGStreamWriter(
+        width: width, height: height, opaque: plan.isOpaque, options: encoding,
+        text: inputDigest.map { (PNGTextChunk.inputsKeyword, $0) })
+    } catch {
+      throw .encoding(error)
+    }
+    let rows = min(height, Self.stripRows(width: width, granularity: writer.rowGranularity, tileRows: options.tileRows, preferred: stripRows))
+    let renderer = StripRenderer(list, options: options)
+    let strip = UnsafeMutablePointer<UInt32>.allocate(capacity: rows * width)
+    defer { strip.deallocate() }
+    do throws(FileError) { try writer.drain(sink) } catch { throw .output(error) }
+    var top = 0
+    while top < height {
+      let n = min(rows, height - top)
+      renderer.render(rows: top..<(top + n), into: strip)
+      do throws(PNGError) {
+        try writer.write(premultipliedRows: UnsafeBufferPointer(start: strip, count: n * width), count: n)
+      } catch {
+        throw .encoding(error)
+      }
+      do throws(FileError) { try writer.drain(sink) } catch { throw .output(error) }
+      top += n
+    }
+  }
+
+  /// Draws `plan` and writes its PNG to `output` (see the other
+  /// `writePNG`); the caller then commits `output.finish()`. On failure
+  /// nothing reaches the target (the output is left unfinished: discard it
+  /// or let it go).
+  public static func writePNG(
+    _ plan: FramePlan, options: RenderOptions = RenderOptions(), encoding: PNGEncodingOptions = .fast,
+    inputDigest: String?, to output: StreamingOutput
+  ) throws(FrameWriteError) {
+    try writePNG(plan, options: options, encoding: encoding, inputDigest: inputDigest) { (bytes: UnsafeRawBufferPointer) throws(FileError) in
+      try output.write(bytes)
+    }
+  }
+
+  private static func lcm(_ a: Int, _ b: Int) -> Int {
+    var (x, y) = (a, b)
+    while y != 0 { (x, y) = (y, x % y) }
+    let (product, overflow) = (a / x).multipliedReportingOverflow(by: b)
+    return overflow ? Int.max : product
+  }
+}
