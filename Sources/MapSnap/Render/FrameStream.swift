@@ -1,4 +1,5 @@
 public import _MapSnapRaster
+import Dispatch
 
 /// Draws a planned frame into a PNG a strip of rows at a time, so that
 /// memory is O(width × strip), not O(width × height): the frame is never
@@ -12,10 +13,11 @@ public import _MapSnapRaster
 /// byte-identical to `Snapshot.pngData` of the same plan, for any strip
 /// height, thread count and band height.
 ///
-/// Peak memory: the plan (its display list), one strip (`stripBytes` of
-/// pixels, at least one deflate segment), its scanlines and compressed
-/// bytes, a straight-alpha copy of the strip when the frame is RGBA, and per
-/// worker one band of cells.
+/// With more than one thread, strip k is compressed while strip k + 1 is
+/// drawn. Peak memory: the plan (its display list), two strips (`stripBytes`
+/// of pixels each, at least one deflate segment; one with one thread), the
+/// scanlines and compressed bytes of one, a straight-alpha copy of it when
+/// the frame is RGBA, and per worker one band of cells.
 public enum FrameStream {
   /// Pixel bytes a strip aims at (16 MiB: 256 rows of a 16384-pixel frame):
   /// enough bands and deflate segments to keep every worker busy, small
@@ -60,20 +62,59 @@ public enum FrameStream {
     }
     let rows = min(height, Self.stripRows(width: width, granularity: writer.rowGranularity, tileRows: options.tileRows, preferred: stripRows))
     let renderer = StripRenderer(list, options: options)
-    let strip = UnsafeMutablePointer<UInt32>.allocate(capacity: rows * width)
-    defer { strip.deallocate() }
+    // With more than one thread, strip k is compressed while strip k + 1 is
+    // drawn, so neither phase waits for the other's slowest band or segment.
+    let threads = options.threads > 0 ? options.threads : activeProcessorCount()
+    let pipelined = threads > 1 && height > rows
+    let strips = UnsafeMutablePointer<UInt32>.allocate(capacity: (pipelined ? 2 : 1) * rows * width)
+    defer { strips.deallocate() }
     do throws(FileError) { try writer.drain(sink) } catch { throw .output(error) }
+    var current = strips
     var top = 0
+    renderer.render(rows: 0..<min(rows, height), into: current)
     while top < height {
       let n = min(rows, height - top)
-      renderer.render(rows: top..<(top + n), into: strip)
-      do throws(PNGError) {
-        try writer.write(premultipliedRows: UnsafeBufferPointer(start: strip, count: n * width), count: n)
-      } catch {
-        throw .encoding(error)
+      let next = top + n
+      let pixels = UnsafeBufferPointer(start: current, count: n * width)
+      var failure: PNGError? = nil
+      if pipelined && next < height {
+        let other = current == strips ? strips + rows * width : strips
+        let job = EncodeJob(writer: writer, pixels: pixels, rows: n)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+          job.run()
+          done.signal()
+        }
+        renderer.render(rows: next..<min(height, next + rows), into: other)
+        done.wait()
+        failure = job.failure
+        current = other
+      } else {
+        do throws(PNGError) { try writer.write(premultipliedRows: pixels, count: n) } catch { failure = error }
+        if next < height { renderer.render(rows: next..<min(height, next + rows), into: current) }
       }
+      if let failure { throw .encoding(failure) }
       do throws(FileError) { try writer.drain(sink) } catch { throw .output(error) }
-      top += n
+      top = next
+    }
+  }
+
+  /// One strip handed to the writer on another thread (the writer is used
+  /// by one thread at a time: the caller waits for the job before using it).
+  private final class EncodeJob: @unchecked Sendable {
+    let writer: PNGStreamWriter
+    let pixels: UnsafeBufferPointer<UInt32>
+    let rows: Int
+    var failure: PNGError? = nil
+
+    init(writer: PNGStreamWriter, pixels: UnsafeBufferPointer<UInt32>, rows: Int) {
+      self.writer = writer
+      self.pixels = pixels
+      self.rows = rows
+    }
+
+    func run() {
+      do throws(PNGError) { try writer.write(premultipliedRows: pixels, count: rows) } catch { failure = error }
     }
   }
 
