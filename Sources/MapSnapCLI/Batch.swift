@@ -54,9 +54,17 @@ struct Batch: ParsableCommand {
   @Option(name: .customLong("font-dir"), help: ArgumentHelp("A folder of .ttf/.otf fonts to use before the bundled ones (repeatable).", valueName: "folder"))
   var fontDirs: [String] = []
 
+  @Option(
+    name: .customLong("max-pixels"), parsing: .unconditional,
+    help: ArgumentHelp("The most device pixels a frame may have (a larger frame fails). Default 1073741824 (2^30); at most 2^36.", valueName: "pixels"))
+  var maxPixels: Int = FrameSizeLimit.defaultMaxPixels
+
   @OptionGroup var files: FileOptions
 
   mutating func validate() throws {
+    if !(1...FrameSizeLimit.absoluteMaxPixels).contains(maxPixels) {
+      throw ValidationError("--max-pixels must be 1 to \(FrameSizeLimit.absoluteMaxPixels) (2^36), got \(maxPixels)")
+    }
     if !(0...maximumWorkers).contains(jobs) { throw ValidationError("--jobs must be 0 (one per processor) to \(maximumWorkers), got \(jobs)") }
     if let s = shard, parseShard(s) == nil {
       throw ValidationError("--shard must be I/N with 0 ≤ I < N (for example 0/4 … 3/4), got \(Echo.quoted(s))")
@@ -74,6 +82,7 @@ struct Batch: ParsableCommand {
     options.strict = strict
     options.root = try files.confinement()
     options.maximumSourceBytes = files.maxSourceBytes.value
+    options.maxPixels = maxPixels
     let reader = ManifestReader(path: manifest)
     let started = monotonicSeconds()
     let counted: (frames: Int, inShard: Int, lines: Int)

@@ -72,26 +72,31 @@ struct Render: ParsableCommand {
   }
 
   func run() throws {
-    let snapshot = Snapshot.render(try view.plan(sceneAt: scene, threads: threads, files: files), options: RenderOptions(threads: threads, tileRows: tileRows))
-    if strict, snapshot.state.layers.contains(where: { $0.status.contains(.error) }) {
+    let plan = try view.plan(sceneAt: scene, threads: threads, files: files)
+    if strict, plan.state.layers.contains(where: { $0.status.contains(.error) }) {
       printError("error: --strict: a layer's source could not be loaded; no output written")
       throw ExitStatus.renderFailed
     }
     // All or nothing: every file is staged next to its target first and
     // renamed into place only when all of them were written; devices, FIFOs
-    // and standard output are written after (OutputTarget's rule).
+    // and standard output are written after (OutputTarget's rule). The PNG
+    // is drawn and compressed a strip at a time straight into its staged
+    // file (FrameStream), so the frame is never held whole.
     var pending: [PendingOutput] = []
     do {
-      let png = try snapshot.pngData(
-        options: paletteFlags.applied(to: compression == .fast ? .fast : .small), report: report == nil ? nil : (reportDetail == .full ? .full : .counts))
-      var reportBytes: [UInt8]? = nil
-      if report != nil {
-        reportBytes = JSONWriter().writeBytes(snapshot.report(detail: reportDetail == .full ? .full : .counts))
-        reportBytes!.append(10)
+      let detail: ReportDetail = reportDetail == .full ? .full : .counts
+      var encoding = paletteFlags.applied(to: compression == .fast ? .fast : .small)
+      encoding.threads = threads
+      let digest = InputDigest.of(plan, encoding: encoding, report: report == nil ? nil : detail, files: FileDigests())
+      if let report {
+        var bytes = JSONWriter().writeBytes(plan.report(detail: detail))
+        bytes.append(10)
+        pending.append(try OutputTarget(report).prepare(bytes))
       }
-      let target = output ?? defaultOutput(for: scene)
-      if let report, let reportBytes { pending.append(try OutputTarget(report).prepare(reportBytes)) }
-      pending.append(try OutputTarget(target).prepare(png))
+      let png = try OutputTarget(output ?? defaultOutput(for: scene)).openStreaming()
+      try FrameStream.writePNG(
+        plan, options: RenderOptions(threads: threads, tileRows: tileRows), encoding: encoding, inputDigest: digest, to: png)
+      pending.append(try png.finish())
       let outputs = pending
       pending.removeAll()
       try PendingOutput.commitAll(outputs)

@@ -40,6 +40,13 @@ struct ViewOptions: ParsableArguments {
   @Option(help: "The floor to show; things on other floors are hidden.")
   var floor: String?
 
+  @Option(
+    name: .customLong("max-pixels"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "The most device pixels (width × height × pixel ratio²) a frame may have: a guard on time and memory. Default 1073741824 (2^30, 32768×32768); at most 68719476736 (2^36).",
+      valueName: "pixels"))
+  var maxPixels: Int = FrameSizeLimit.defaultMaxPixels
+
   @Option(name: .customLong("font-dir"), help: ArgumentHelp("A folder of .ttf/.otf fonts to use before the bundled ones (repeatable).", valueName: "folder"))
   var fontDirs: [String] = []
 
@@ -51,6 +58,9 @@ struct ViewOptions: ParsableArguments {
     if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
     if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (longitude within ±180, latitude within ±90), got \(Echo.quoted(c))") }
     if let s = size, parseSize(s) == nil { throw ValidationError("--size must be WxH in whole logical pixels (1…32768), got \(Echo.quoted(s))") }
+    if !(1...FrameSizeLimit.absoluteMaxPixels).contains(maxPixels) {
+      throw ValidationError("--max-pixels must be 1 to \(FrameSizeLimit.absoluteMaxPixels) (2^36), got \(maxPixels)")
+    }
     if let r = pixelRatio, !(r > 0 && r <= 16) { throw ValidationError("--pixel-ratio must be > 0 and <= 16, got \(r)") }
     if let b = bounds, parseBounds(b) == nil {
       throw ValidationError("--bounds must be west,south,east,north in degrees (west ≤ east, south ≤ north, within ±180 and ±90), got \(Echo.quoted(b))")
@@ -82,7 +92,7 @@ struct ViewOptions: ParsableArguments {
     ViewOverrides(
       scale: scale, zoom: zoom, center: center.flatMap(parseCenter), size: size.flatMap(parseSize),
       pixelRatio: pixelRatio, floor: floor.map(FloorValue.init), bounds: bounds.flatMap(parseBounds),
-      padding: padding.flatMap(parsePadding), fit: fit.flatMap(parseFit))
+      padding: padding.flatMap(parsePadding), fit: fit.flatMap(parseFit), maxPixels: maxPixels)
   }
 
   /// Loads the scene at `path` and resolves its frame with these options,
@@ -121,14 +131,17 @@ struct ViewOptions: ParsableArguments {
   }
 
   /// Checks the image the options ask for: a size the scene accepts can grow
-  /// too large through `--size` or `--pixel-ratio`, which is a usage error
+  /// too large through `--size` or `--pixel-ratio` (or a lowered
+  /// `--max-pixels`), which is a usage error
   /// (exit 64) naming the options, not an invalid scene.
   func checkImageSize(for scene: Scene) throws {
-    guard size != nil || pixelRatio != nil else { return }
+    guard size != nil || pixelRatio != nil || maxPixels < FrameSizeLimit.defaultMaxPixels else { return }
     do {
       _ = try overrides.viewport(for: scene)
     } catch {
-      if case .imageTooLarge = error.kind { throw ValidationError("--size/--pixel-ratio: \(error.message)") }
+      if case .imageTooLarge = error.kind {
+        throw ValidationError("--size/--pixel-ratio: \(error.message)\(error.hint.map { " (\($0))" } ?? "")")
+      }
     }
   }
 

@@ -1,31 +1,53 @@
 /*
- * png_parallel.c — PNG encoding with the zlib stream compressed in parallel.
+ * png_parallel.c — PNG encoding with the zlib stream compressed in parallel,
+ * whole or as a stream of row strips.
  *
  * The image's scanlines (filter byte 0, then RGB or RGBA bytes) are cut into
- * segments of a fixed number of rows that depends only on the image width.
- * Each segment is compressed as raw deflate on its own thread, primed with the
- * previous segment's last 32 KiB as its dictionary (so matches may reach back
- * across the cut, as pigz does) and ended with a sync flush; the last segment
- * ends the stream. The zlib header, the segments and the combined Adler-32
- * form one valid zlib stream, written as IDAT chunks through libpng, which
- * also writes the signature, IHDR, IEND and every CRC.
+ * segments of a fixed number of rows that depends only on the image width
+ * (png_shim_segment_rows). Each segment is compressed as raw deflate on its
+ * own thread, primed with the 32 KiB of scanlines before it as its dictionary
+ * (so matches may reach back across the cut, as pigz does) and ended with a
+ * sync flush; the last segment ends the stream. The zlib header, the segments
+ * and the combined Adler-32 form one valid zlib stream, written as IDAT
+ * chunks of 1 MiB (the last one shorter) through libpng, which also writes
+ * the signature, IHDR, IEND and every CRC.
  *
- * The bytes written do not depend on the number of threads.
+ * A stream (png_stream.h) takes the rows a strip at a time, whole segments
+ * per strip, and keeps only the last 32 KiB of scanlines and the part of the
+ * zlib stream that does not fill an IDAT chunk yet; the whole-image encoder
+ * is that stream fed in blocks of segments. So the bytes written do not
+ * depend on the number of threads or on how the rows are cut into strips.
  */
 #include <png.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "png_shims.h"
+#include "png_stream.h"
 #include "png_shim_io.h"
 
-enum { SEGMENT_TARGET_BYTES = 256 * 1024, WINDOW = 32768, MAX_THREADS = 64 };
+enum {
+  /* Scanline bytes per segment: large enough that the sync flush between
+   * segments costs little, small enough that a frame has many to share out. */
+  SEGMENT_TARGET_BYTES = 256 * 1024,
+  /* Fewest rows per segment, for very wide images. */
+  SEGMENT_MIN_ROWS = 8,
+  /* deflate's window: a segment's dictionary. */
+  WINDOW = 32768,
+  MAX_THREADS = 64,
+  /* Bytes of the zlib stream per IDAT chunk. */
+  IDAT_BYTES = 1 << 20,
+  /* Segments the whole-image encoder hands the stream at a time (about
+   * 16 MiB of scanlines). */
+  BLOCK_SEGMENTS = 64,
+};
 
 typedef struct segment {
-  size_t start;   /* offset of the first raw byte */
+  size_t start;   /* offset of the first raw byte in the job's buffer */
   size_t length;  /* raw bytes */
   uint8_t *out;   /* compressed bytes (malloc) */
   size_t out_size;
@@ -33,18 +55,21 @@ typedef struct segment {
   int failed;
 } segment;
 
+/* One strip's worth of segments. */
 typedef struct job {
-  const uint8_t *pixels;
+  const uint8_t *pixels;  /* the strip's first row */
   size_t row_stride;
   uint32_t width;
-  uint32_t height;
+  uint32_t rows;          /* rows in the strip */
   int write_rgb;
   int level;
-  size_t raw_row;      /* bytes per scanline including the filter byte */
+  size_t raw_row;         /* bytes per scanline including the filter byte */
   uint32_t segment_rows;
-  uint8_t *raw;        /* all scanlines */
+  size_t prefix;          /* bytes of earlier scanlines before the strip's (the dictionary) */
+  uint8_t *raw;           /* prefix, then the strip's scanlines */
   segment *segments;
   size_t count;
+  int ends_image;         /* the strip's last segment ends the zlib stream */
   atomic_size_t next;
 } job;
 
@@ -52,9 +77,9 @@ typedef struct job {
 static void build_rows(job *j, size_t s) {
   uint32_t y0 = (uint32_t)(s * j->segment_rows);
   uint32_t y1 = y0 + j->segment_rows;
-  if (y1 > j->height) y1 = j->height;
+  if (y1 > j->rows) y1 = j->rows;
   for (uint32_t y = y0; y < y1; y++) {
-    uint8_t *dst = j->raw + (size_t)y * j->raw_row;
+    uint8_t *dst = j->raw + j->prefix + (size_t)y * j->raw_row;
     const uint8_t *src = j->pixels + (size_t)y * j->row_stride;
     *dst++ = 0;
     if (j->write_rgb) {
@@ -93,7 +118,7 @@ static void compress_segment(job *j, size_t s) {
   z.avail_in = (uInt)seg->length;
   z.next_out = seg->out;
   z.avail_out = (uInt)bound;
-  int last = s + 1 == j->count;
+  int last = j->ends_image && s + 1 == j->count;
   int rc = deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
   if ((last && rc != Z_STREAM_END) || (!last && rc != Z_OK) || z.avail_in != 0) seg->failed = 1;
   seg->out_size = bound - z.avail_out;
@@ -129,6 +154,264 @@ static void run_phase(job *j, int phase, int threads) {
   for (int t = 0; t < started; t++) pthread_join(ids[t], NULL);
 }
 
+uint32_t png_shim_segment_rows(uint32_t width, int write_rgb) {
+  size_t raw_row = 1 + (size_t)width * (write_rgb ? 3 : 4);
+  size_t rows = SEGMENT_TARGET_BYTES / raw_row;
+  return rows < SEGMENT_MIN_ROWS ? SEGMENT_MIN_ROWS : (uint32_t)rows;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The stream                                                                */
+
+struct PNGShimStream {
+  uint32_t width;
+  uint32_t height;
+  int write_rgb;
+  int level;
+  int filter;
+  int threads;
+  size_t raw_row;
+  uint32_t segment_rows;
+  uint32_t rows_written;
+  int failed;
+  /* The last scanline bytes written (at most WINDOW): the next segment's
+   * dictionary. */
+  uint8_t window[WINDOW];
+  size_t window_size;
+  /* Adler-32 of every scanline so far. */
+  uLong adler;
+  /* zlib stream bytes not yet in an IDAT chunk (fewer than IDAT_BYTES
+   * between calls). */
+  uint8_t *pending;
+  size_t pending_size;
+  size_t pending_capacity;
+  /* File bytes ready for the caller. */
+  shim_output output;
+  shim_error error;
+  png_structp png;
+  png_infop info;
+};
+
+static int stream_fail(PNGShimStream *s, int status, const char *message) {
+  s->failed = 1;
+  if (message != NULL) shim_set_message(&s->error, NULL, message);
+  return status;
+}
+
+int png_shim_stream_open(uint32_t width, uint32_t height, int write_rgb, int zlib_level, int filter,
+                         int threads, PNGShimStream **out, char *error_message, size_t error_capacity) {
+  shim_error error = {error_message, error_capacity, 0};
+  if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
+  if (out == NULL || width == 0 || height == 0 || width > PNG_SHIM_MAX_DIMENSION ||
+      height > PNG_SHIM_MAX_DIMENSION || zlib_level < 0 || zlib_level > 9 ||
+      (filter != PNG_SHIM_FILTER_NONE && filter != PNG_SHIM_FILTER_ADAPTIVE)) {
+    shim_set_message(&error, "png_shim_stream_open: ", "invalid argument");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+  *out = NULL;
+  PNGShimStream *s = (PNGShimStream *)calloc(1, sizeof(PNGShimStream));
+  if (s == NULL) {
+    shim_set_message(&error, NULL, "out of memory creating the PNG stream");
+    return PNG_SHIM_OUT_OF_MEMORY;
+  }
+  s->width = width;
+  s->height = height;
+  s->write_rgb = write_rgb;
+  s->level = zlib_level;
+  s->filter = filter;
+  s->threads = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
+  s->raw_row = 1 + (size_t)width * (write_rgb ? 3 : 4);
+  s->segment_rows = png_shim_segment_rows(width, write_rgb);
+  s->adler = 1L;
+  s->error = error;
+  s->output.error = &s->error;
+  s->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &s->error, shim_on_error, shim_on_warning);
+  s->info = s->png ? png_create_info_struct(s->png) : NULL;
+  if (s->png == NULL || s->info == NULL) {
+    png_shim_stream_close(s);
+    shim_set_message(&error, NULL, "out of memory creating the libpng writer");
+    return PNG_SHIM_OUT_OF_MEMORY;
+  }
+  if (setjmp(png_jmpbuf(s->png))) {
+    int status = s->error.out_of_memory ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_ENCODE_FAILED;
+    png_shim_stream_close(s);
+    return status;
+  }
+  png_set_write_fn(s->png, &s->output, shim_write, shim_flush);
+  /* libpng's defaults (1,000,000) would refuse legal wide images. */
+  png_set_user_limits(s->png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
+  if (filter == PNG_SHIM_FILTER_ADAPTIVE) {
+    /* Exactly png_shim_encode_rgba8's settings. */
+    png_set_compression_level(s->png, zlib_level);
+    png_set_compression_strategy(s->png, PNG_SHIM_STRATEGY_DEFAULT);
+    png_set_compression_buffer_size(s->png, 256u * 1024u);
+    png_set_filter(s->png, PNG_FILTER_TYPE_BASE, PNG_ALL_FILTERS);
+  }
+  png_set_IHDR(s->png, s->info, width, height, 8, write_rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+  png_write_info(s->png, s->info);
+  if (filter == PNG_SHIM_FILTER_ADAPTIVE && write_rgb) png_set_filler(s->png, 0, PNG_FILLER_AFTER);
+  *out = s;
+  return PNG_SHIM_OK;
+}
+
+/* Appends zlib stream bytes to the pending buffer (no libpng call). */
+static int stream_append(PNGShimStream *s, const uint8_t *bytes, size_t length) {
+  if (length > s->pending_capacity - s->pending_size) {
+    size_t needed = s->pending_size + length;
+    size_t capacity = s->pending_capacity != 0 ? s->pending_capacity : (size_t)IDAT_BYTES;
+    while (capacity < needed) capacity *= 2;
+    uint8_t *grown = (uint8_t *)realloc(s->pending, capacity);
+    if (grown == NULL) return 0;
+    s->pending = grown;
+    s->pending_capacity = capacity;
+  }
+  memcpy(s->pending + s->pending_size, bytes, length);
+  s->pending_size += length;
+  return 1;
+}
+
+/* Writes the pending bytes as IDAT chunks of IDAT_BYTES, the last one shorter
+ * when `all`; keeps the rest. Call under the caller's setjmp. */
+static void stream_emit(PNGShimStream *s, int all) {
+  size_t at = 0;
+  while (s->pending_size - at >= IDAT_BYTES || (all && at < s->pending_size)) {
+    size_t n = s->pending_size - at < IDAT_BYTES ? s->pending_size - at : IDAT_BYTES;
+    png_write_chunk(s->png, (png_const_bytep) "IDAT", s->pending + at, n);
+    at += n;
+  }
+  memmove(s->pending, s->pending + at, s->pending_size - at);
+  s->pending_size -= at;
+}
+
+/* The parallel path: compresses `rows` rows (whole segments unless the last). */
+static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_stride, uint32_t rows) {
+  int ends = s->rows_written + rows == s->height;
+  job j;
+  memset(&j, 0, sizeof j);
+  j.pixels = pixels;
+  j.row_stride = row_stride;
+  j.width = s->width;
+  j.rows = rows;
+  j.write_rgb = s->write_rgb;
+  j.level = s->level;
+  j.raw_row = s->raw_row;
+  j.segment_rows = s->segment_rows;
+  j.prefix = s->window_size;
+  j.ends_image = ends;
+  j.count = (rows + j.segment_rows - 1) / j.segment_rows;
+  j.raw = (uint8_t *)malloc(j.prefix + j.raw_row * rows);
+  j.segments = (segment *)calloc(j.count, sizeof(segment));
+  if (j.raw == NULL || j.segments == NULL) {
+    free(j.raw);
+    free(j.segments);
+    return stream_fail(s, PNG_SHIM_OUT_OF_MEMORY, "out of memory preparing scanlines");
+  }
+  memcpy(j.raw, s->window, j.prefix);
+  for (size_t k = 0; k < j.count; k++) {
+    uint32_t y0 = (uint32_t)(k * j.segment_rows);
+    uint32_t y1 = y0 + j.segment_rows > rows ? rows : y0 + j.segment_rows;
+    j.segments[k].start = j.prefix + (size_t)y0 * j.raw_row;
+    j.segments[k].length = (size_t)(y1 - y0) * j.raw_row;
+  }
+  int workers = s->threads < (int)j.count ? s->threads : (int)j.count;
+  run_phase(&j, 1, workers);
+  run_phase(&j, 2, workers);
+
+  int status = PNG_SHIM_OK;
+  for (size_t k = 0; k < j.count; k++)
+    if (j.segments[k].failed) status = PNG_SHIM_ENCODE_FAILED;
+  if (status == PNG_SHIM_OK && s->rows_written == 0) {
+    /* The zlib header: deflate, 32 KiB window, the level's FLEVEL, no dictionary. */
+    unsigned flevel = s->level < 2 ? 0 : s->level < 6 ? 1 : s->level == 6 ? 2 : 3;
+    unsigned cmf = 0x78, flg = flevel << 6;
+    flg += 31 - ((cmf * 256 + flg) % 31);
+    uint8_t header[2] = {(uint8_t)cmf, (uint8_t)flg};
+    if (!stream_append(s, header, 2)) status = PNG_SHIM_OUT_OF_MEMORY;
+  }
+  for (size_t k = 0; k < j.count && status == PNG_SHIM_OK; k++) {
+    if (!stream_append(s, j.segments[k].out, j.segments[k].out_size)) status = PNG_SHIM_OUT_OF_MEMORY;
+    s->adler = adler32_combine(s->adler, j.segments[k].adler, (z_off_t)j.segments[k].length);
+  }
+  if (status == PNG_SHIM_OK && ends) {
+    uint8_t trailer[4] = {(uint8_t)(s->adler >> 24), (uint8_t)(s->adler >> 16), (uint8_t)(s->adler >> 8),
+                          (uint8_t)s->adler};
+    if (!stream_append(s, trailer, 4)) status = PNG_SHIM_OUT_OF_MEMORY;
+  }
+  /* The next strip's dictionary: the last WINDOW bytes of scanlines. */
+  size_t total = j.prefix + j.raw_row * rows;
+  s->window_size = total < WINDOW ? total : WINDOW;
+  memcpy(s->window, j.raw + total - s->window_size, s->window_size);
+  for (size_t k = 0; k < j.count; k++) free(j.segments[k].out);
+  free(j.segments);
+  free(j.raw);
+  if (status != PNG_SHIM_OK)
+    return stream_fail(s, status, status == PNG_SHIM_OUT_OF_MEMORY ? "out of memory compressing"
+                                                                    : "zlib failed to compress a segment");
+  return PNG_SHIM_OK;
+}
+
+int png_shim_stream_write_rows(PNGShimStream *s, const void *pixels, size_t row_stride, uint32_t rows,
+                               char *error_message, size_t error_capacity) {
+  if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
+  if (s == NULL) return PNG_SHIM_INVALID_ARGUMENT;
+  s->error.message = error_message;
+  s->error.capacity = error_capacity;
+  if (s->failed) {
+    shim_set_message(&s->error, NULL, "the PNG stream failed earlier");
+    return PNG_SHIM_ENCODE_FAILED;
+  }
+  if (rows == 0) return PNG_SHIM_OK;
+  if (pixels == NULL || row_stride / 4 < s->width || rows > s->height - s->rows_written ||
+      (s->filter == PNG_SHIM_FILTER_NONE && s->rows_written + rows < s->height && rows % s->segment_rows != 0)) {
+    shim_set_message(&s->error, "png_shim_stream_write_rows: ",
+                     "invalid argument (more rows than are left, or not whole segments)");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+  const uint8_t *bytes = (const uint8_t *)pixels;
+  if (s->filter == PNG_SHIM_FILTER_NONE) {
+    int status = stream_compress(s, bytes, row_stride, rows);
+    if (status != PNG_SHIM_OK) return status;
+  }
+  if (setjmp(png_jmpbuf(s->png))) {
+    s->failed = 1;
+    return s->error.out_of_memory ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_ENCODE_FAILED;
+  }
+  if (s->filter == PNG_SHIM_FILTER_NONE) {
+    stream_emit(s, s->rows_written + rows == s->height);
+  } else {
+    for (uint32_t y = 0; y < rows; y++) png_write_row(s->png, bytes + (size_t)y * row_stride);
+  }
+  s->rows_written += rows;
+  if (s->rows_written == s->height) {
+    if (s->filter == PNG_SHIM_FILTER_NONE)
+      png_write_chunk(s->png, (png_const_bytep) "IEND", NULL, 0);
+    else
+      png_write_end(s->png, NULL);
+  }
+  return PNG_SHIM_OK;
+}
+
+const uint8_t *png_shim_stream_output(const PNGShimStream *s, size_t *size) {
+  *size = s->output.size;
+  return s->output.data;
+}
+
+void png_shim_stream_clear_output(PNGShimStream *s) { s->output.size = 0; }
+
+uint32_t png_shim_stream_rows_written(const PNGShimStream *s) { return s->rows_written; }
+
+void png_shim_stream_close(PNGShimStream *s) {
+  if (s == NULL) return;
+  if (s->png != NULL) png_destroy_write_struct(&s->png, s->info != NULL ? &s->info : NULL);
+  free(s->output.data);
+  free(s->pending);
+  free(s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The whole image                                                           */
+
 int png_shim_encode_parallel(const void *pixels, uint32_t width, uint32_t height,
                              size_t row_stride, int write_rgb, int zlib_level, int threads,
                              PNGShimBuffer *out, char *error_message, size_t error_capacity) {
@@ -141,104 +424,23 @@ int png_shim_encode_parallel(const void *pixels, uint32_t width, uint32_t height
   }
   out->data = NULL;
   out->size = 0;
-  if (threads < 1) threads = 1;
-  if (threads > MAX_THREADS) threads = MAX_THREADS;
-
-  job j;
-  memset(&j, 0, sizeof j);
-  j.pixels = (const uint8_t *)pixels;
-  j.row_stride = row_stride;
-  j.width = width;
-  j.height = height;
-  j.write_rgb = write_rgb;
-  j.level = zlib_level;
-  j.raw_row = 1 + (size_t)width * (write_rgb ? 3 : 4);
-  j.segment_rows = (uint32_t)(SEGMENT_TARGET_BYTES / j.raw_row);
-  if (j.segment_rows < 8) j.segment_rows = 8;
-  j.count = (height + j.segment_rows - 1) / j.segment_rows;
-  j.raw = (uint8_t *)malloc(j.raw_row * height);
-  j.segments = (segment *)calloc(j.count, sizeof(segment));
-  if (j.raw == NULL || j.segments == NULL) {
-    free(j.raw);
-    free(j.segments);
-    shim_set_message(&error, NULL, "out of memory preparing scanlines");
-    return PNG_SHIM_OUT_OF_MEMORY;
+  PNGShimStream *s = NULL;
+  int status = png_shim_stream_open(width, height, write_rgb, zlib_level, PNG_SHIM_FILTER_NONE, threads, &s,
+                                    error_message, error_capacity);
+  if (status != PNG_SHIM_OK) return status;
+  const uint8_t *rows = (const uint8_t *)pixels;
+  uint32_t block = s->segment_rows * BLOCK_SEGMENTS;
+  if (block / BLOCK_SEGMENTS != s->segment_rows) block = height; /* overflow: one block */
+  for (uint32_t y = 0; y < height && status == PNG_SHIM_OK; y += block) {
+    uint32_t n = height - y < block ? height - y : block;
+    status = png_shim_stream_write_rows(s, rows + (size_t)y * row_stride, row_stride, n, error_message, error_capacity);
   }
-  for (size_t s = 0; s < j.count; s++) {
-    uint32_t y0 = (uint32_t)(s * j.segment_rows);
-    uint32_t y1 = y0 + j.segment_rows > height ? height : y0 + j.segment_rows;
-    j.segments[s].start = (size_t)y0 * j.raw_row;
-    j.segments[s].length = (size_t)(y1 - y0) * j.raw_row;
+  if (status == PNG_SHIM_OK) {
+    /* Hand the stream's buffer over instead of copying it. */
+    out->data = s->output.data;
+    out->size = s->output.size;
+    s->output.data = NULL;
   }
-  int workers = threads < (int)j.count ? threads : (int)j.count;
-  run_phase(&j, 1, workers);
-  run_phase(&j, 2, workers);
-  free(j.raw);
-
-  /* One zlib stream: header, segments, Adler-32 of all scanlines. */
-  int status = PNG_SHIM_OK;
-  size_t total = 2 + 4;
-  uLong adler = 1L;
-  for (size_t s = 0; s < j.count; s++) {
-    if (j.segments[s].failed) status = PNG_SHIM_ENCODE_FAILED;
-    total += j.segments[s].out_size;
-    adler = adler32_combine(adler, j.segments[s].adler, (z_off_t)j.segments[s].length);
-  }
-  uint8_t *stream = status == PNG_SHIM_OK ? (uint8_t *)malloc(total) : NULL;
-  if (status == PNG_SHIM_OK && stream == NULL) status = PNG_SHIM_OUT_OF_MEMORY;
-  if (stream != NULL) {
-    unsigned flevel = zlib_level < 2 ? 0 : zlib_level < 6 ? 1 : zlib_level == 6 ? 2 : 3;
-    unsigned cmf = 0x78, flg = flevel << 6;
-    flg += 31 - ((cmf * 256 + flg) % 31);
-    size_t at = 0;
-    stream[at++] = (uint8_t)cmf;
-    stream[at++] = (uint8_t)flg;
-    for (size_t s = 0; s < j.count; s++) {
-      memcpy(stream + at, j.segments[s].out, j.segments[s].out_size);
-      at += j.segments[s].out_size;
-    }
-    stream[at++] = (uint8_t)(adler >> 24);
-    stream[at++] = (uint8_t)(adler >> 16);
-    stream[at++] = (uint8_t)(adler >> 8);
-    stream[at++] = (uint8_t)adler;
-  }
-  for (size_t s = 0; s < j.count; s++) free(j.segments[s].out);
-  free(j.segments);
-  if (status != PNG_SHIM_OK) {
-    shim_set_message(&error, NULL, status == PNG_SHIM_OUT_OF_MEMORY ? "out of memory compressing" : "zlib failed to compress a segment");
-    return status;
-  }
-
-  /* Signature, IHDR, IDAT chunks and IEND through libpng. */
-  shim_output output = {NULL, 0, 0, &error};
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &error, shim_on_error, shim_on_warning);
-  png_infop info = png ? png_create_info_struct(png) : NULL;
-  if (png == NULL || info == NULL) {
-    png_destroy_write_struct(&png, &info);
-    free(stream);
-    shim_set_message(&error, NULL, "out of memory creating the libpng writer");
-    return PNG_SHIM_OUT_OF_MEMORY;
-  }
-  if (setjmp(png_jmpbuf(png))) {
-    png_destroy_write_struct(&png, &info);
-    free(stream);
-    free(output.data);
-    return error.out_of_memory ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_ENCODE_FAILED;
-  }
-  png_set_write_fn(png, &output, shim_write, shim_flush);
-  png_set_user_limits(png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
-  png_set_IHDR(png, info, width, height, 8, write_rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
-               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-  png_write_info(png, info);
-  const size_t chunk = 1 << 20;
-  for (size_t at = 0; at < total; at += chunk) {
-    size_t n = total - at < chunk ? total - at : chunk;
-    png_write_chunk(png, (png_const_bytep) "IDAT", stream + at, n);
-  }
-  png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
-  png_destroy_write_struct(&png, &info);
-  free(stream);
-  out->data = output.data;
-  out->size = output.size;
-  return PNG_SHIM_OK;
+  png_shim_stream_close(s);
+  return status;
 }

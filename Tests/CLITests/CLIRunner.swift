@@ -69,14 +69,21 @@ enum CLI {
   ///   `nil` gives an empty standard input (end of file at once).
   /// - Parameter environment: variables set for the child on top of this
   ///   process's (nil removes one, as `CI` must be for record-mode tests).
+  /// - Parameter shell: shell commands run before `mapsnap` is exec'd in
+  ///   the same process (`ulimit -f 64` limits the files it may write).
   static func run(
     _ arguments: [String], in directory: String, stdin: [UInt8]? = nil, timeout: TimeInterval = 300,
-    environment: [String: String?] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    environment: [String: String?] = [:], shell: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> CLIResult {
     let exe = try #require(executable, "mapsnap executable not found next to the test bundle (\(CommandLine.arguments.first ?? "?"))", sourceLocation: sourceLocation)
     let process = Process()
-    process.executableURL = exe
-    process.arguments = arguments
+    if let shell {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", shell + "; exec \"$0\" \"$@\"", exe.path] + arguments
+    } else {
+      process.executableURL = exe
+      process.arguments = arguments
+    }
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     if !environment.isEmpty {
       var env = ProcessInfo.processInfo.environment

@@ -724,37 +724,33 @@ private let viewAnnotationCases: [ErrorCase] = [
     #expect(try ViewOverrides(scale: 2000).viewport(for: scene).scale == 2000)
   }
 
-  @Test func imageOver32768PixelsPerSideIsRejected() throws {
+  @Test func wideImagesAreFineWithinThePixelLimit() throws {
+    // 40000 device pixels wide: over the logical side limit of the format,
+    // reached through the pixel ratio, and fine (FrameSizeLimit).
     let scene = try decodeOK(sceneWithMap(#""center": [0, 0], "scale": 2000, "size": [20000, 100], "pixelRatio": 2"#))
-    do {
-      _ = try ViewOverrides().viewport(for: scene)
-      Issue.record("a 40000-pixel-wide image was accepted")
-    } catch {
-      #expect(error.path == "map.size")
-      #expect(error.kind == .imageTooLarge(width: 40000, height: 200))
-      #expect(error.message.contains("40000×200"))
-      #expect(error.message.contains("at most 32768 pixels per side"))
-    }
-    // Exactly 32768 is allowed.
+    #expect(try ViewOverrides().viewport(for: scene).deviceWidth == 40000)
     let v = try ViewOverrides(size: (16384, 100)).viewport(for: scene)
     #expect(v.deviceWidth == 32768)
-    // An override pixel ratio can push it over.
-    let small = try decodeOK(sceneWithMap(#""center": [0, 0], "scale": 2000, "size": [11000, 10]"#))
-    #expect(throws: SceneError.self) { try ViewOverrides(pixelRatio: 3).viewport(for: small) }
   }
 
   @Test func imageOverTheTotalPixelLimitIsRejected() throws {
-    let ok = try decodeOK(sceneWithMap(#""center": [0, 0], "scale": 2000, "size": [16384, 16384]"#))
-    #expect(try ViewOverrides().viewport(for: ok).deviceWidth == 16384)
-    let big = try decodeOK(sceneWithMap(#""center": [0, 0], "scale": 2000, "size": [16384, 16385]"#))
+    let ok = try decodeOK(sceneWithMap(#""center": [0, 0], "scale": 2000, "size": [32768, 32768]"#))
+    #expect(try ViewOverrides().viewport(for: ok).deviceWidth == 32768)
+    let big = try decodeOK(sceneWithMap(#""center": [0, 0], "scale": 2000, "size": [32768, 32768], "pixelRatio": 1.001"#))
     do {
       _ = try ViewOverrides().viewport(for: big)
-      Issue.record("an image of more than 2^28 pixels was accepted")
+      Issue.record("an image of more than 2^30 pixels was accepted")
     } catch {
       #expect(error.path == "map.size")
-      #expect(error.kind == .imageTooLarge(width: 16384, height: 16385))
-      #expect(error.message.contains("16384×16385"))
-      #expect(error.message.contains("268435456 pixels in all"))
+      #expect(error.kind == .imageTooLarge(width: 32801, height: 32801))
+      #expect(error.message.contains("32801×32801"))
+      #expect(error.message.contains("1073741824 pixels in all"))
+      #expect(error.hint?.contains("--max-pixels") == true)
     }
+    // The limit is the caller's: raised, the same frame is fine; lowered, a small one is not.
+    #expect(try ViewOverrides(maxPixels: 1 << 31).viewport(for: big).deviceWidth == 32801)
+    #expect(throws: SceneError.self) { try ViewOverrides(maxPixels: 1 << 29).viewport(for: ok) }
+    // Never past the absolute bound, whatever is asked.
+    #expect(ViewOverrides(maxPixels: .max).maxPixels == FrameSizeLimit.absoluteMaxPixels)
   }
 }

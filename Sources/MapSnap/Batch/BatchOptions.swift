@@ -22,6 +22,9 @@ public struct BatchOptions: Sendable {
   public var confinesScenes = true
   /// The largest scene or GeoJSON source file read (`--max-source-bytes`).
   public var maximumSourceBytes = SourceLoader.defaultMaximumSourceBytes
+  /// The most device pixels a frame may have (`--max-pixels`,
+  /// `FrameSizeLimit`); a line asking for more fails.
+  public var maxPixels = FrameSizeLimit.defaultMaxPixels
 
   public init() {}
 }

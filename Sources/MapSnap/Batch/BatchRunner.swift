@@ -22,8 +22,9 @@ internal import _MapSnapRaster
 ///
 /// Memory is bounded by the caches' limits (`BatchRunner.keptScenes`
 /// scenes, `SourceLoader.limitBytes`, `TileCache.limitBytes` and its
-/// mosaics, `IconCache.maximumIcons`) plus one frame per job; lines are
-/// streamed from the manifest.
+/// mosaics, `IconCache.maximumIcons`) plus, per job, one frame's plan and
+/// one strip of its pixels (frames are streamed to PNG: `FrameStream`);
+/// lines are streamed from the manifest.
 public final class BatchRunner: Sendable {
   public let manifest: ManifestReader
   public let options: BatchOptions
@@ -115,21 +116,22 @@ public final class BatchRunner: Sendable {
       outcome.status = .skipped
       return outcome
     }
-    let snapshot = Snapshot.render(plan, options: RenderOptions(threads: 1))
     var pending: [PendingOutput] = []
     do {
-      let png = try snapshot.pngData(options: encoding, inputDigest: digest)
       // The report is committed first and the PNG last: `--resume` trusts a
       // PNG holding the digest, so it must never stand beside a stale report.
       // Outputs follow `OutputTarget` (as the single-frame `-o` does: through
       // a link to its file, a device written in place), confined to --root;
-      // missing folders are created.
+      // missing folders are created. The PNG is drawn and compressed a strip
+      // at a time into its staged file (`FrameStream`).
       if let report = line.report {
-        var bytes = JSONWriter().writeBytes(snapshot.report(detail: options.reportDetail))
+        var bytes = JSONWriter().writeBytes(plan.report(detail: options.reportDetail))
         bytes.append(10)
         pending.append(try OutputTarget(report, confinement: options.root).prepare(bytes, createDirectories: true))
       }
-      pending.append(try OutputTarget(line.output, confinement: options.root).prepare(png, createDirectories: true))
+      let png = try OutputTarget(line.output, confinement: options.root).openStreaming(createDirectories: true)
+      try FrameStream.writePNG(plan, options: RenderOptions(threads: 1), encoding: encoding, inputDigest: digest, to: png)
+      pending.append(try png.finish())
       let outputs = pending
       pending.removeAll()
       try PendingOutput.commitAll(outputs)
@@ -153,7 +155,9 @@ public final class BatchRunner: Sendable {
     let fonts = takeFonts()
     let lease = fonts.map { FontLease($0) { [self] in returnFonts($0) } }
     let scene = try self.scene(at: line.scene).adding(line.overlays, sources: sources)
-    var plan = try FramePlan.make(scene, overrides: line.overrides, sources: sources, fonts: fonts, icons: icons, tiles: tiles, threads: 1)
+    var overrides = line.overrides
+    overrides.maxPixels = options.maxPixels
+    var plan = try FramePlan.make(scene, overrides: overrides, sources: sources, fonts: fonts, icons: icons, tiles: tiles, threads: 1)
     plan.fontLease = lease
     return plan
   }

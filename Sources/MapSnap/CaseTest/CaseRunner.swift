@@ -50,6 +50,10 @@ public final class CaseRunner: Sendable {
     b.root = options.root
     b.confinesScenes = false
     b.maximumSourceBytes = options.maximumSourceBytes
+    // A case's frame is held whole, beside its decoded golden (4 bytes a
+    // pixel each), so it stays within what the PNG decoder reads (2^28
+    // pixels), not the streamed renderer's limit.
+    b.maxPixels = PNGDecoder.maximumPixelCount
     batch = BatchRunner(manifest: ManifestReader(path: "mapsnap-test"), options: b)
   }
 

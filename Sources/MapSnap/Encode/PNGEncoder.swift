@@ -3,7 +3,9 @@ internal import _MapSnapRaster
 
 /// Encodes premultiplied RGBA8 pixel buffers as PNG files through libpng.
 ///
-/// **The colour-type rule.** The encoder first scans the alpha of every pixel
+/// **The colour-type rule.** Given `opaque`, the caller decides (a map
+/// frame is opaque when its background is: scene format section 6, decided
+/// before drawing). Otherwise the encoder first scans the alpha of every pixel
 /// (a vectorisable AND over the `UInt32`s that stops at the first block that
 /// is not fully opaque):
 ///
@@ -49,6 +51,53 @@ public enum PNGEncoder {
     height: Int,
     options: PNGEncodingOptions = .fast
   ) throws(PNGError) -> [UInt8] {
+    let image = try checked(pixels, width: width, height: height, options: options)
+    return try encode(image, width: width, height: height, opaque: isOpaque(image), options: options)
+  }
+
+  /// Encodes an image to PNG bytes with the colour type chosen by the
+  /// caller: RGB when `opaque` (the alpha bytes are dropped, so every pixel
+  /// must have alpha 255 for the image to be what was drawn), RGBA with
+  /// straight alpha otherwise. A map frame's colour type is decided before
+  /// it is drawn, from its background (`FramePlan.isOpaque`, scene format
+  /// section 6), so that it can be streamed (`PNGStreamWriter`).
+  /// - Throws: as ``encode(premultipliedRGBA:width:height:options:)``.
+  public static func encode(
+    premultipliedRGBA pixels: UnsafeBufferPointer<UInt32>,
+    width: Int,
+    height: Int,
+    opaque: Bool,
+    options: PNGEncodingOptions = .fast
+  ) throws(PNGError) -> [UInt8] {
+    try encode(checked(pixels, width: width, height: height, options: options), width: width, height: height, opaque: opaque, options: options)
+  }
+
+  private static func encode(
+    _ image: UnsafeBufferPointer<UInt32>, width: Int, height: Int, opaque: Bool, options: PNGEncodingOptions
+  ) throws(PNGError) -> [UInt8] {
+    // Palette output (PNG8) chooses its colour type itself: type 3, with
+    // tRNS when an entry is translucent (PalettePNGWriter).
+    if let palette = options.palette {
+      let quantized = try PaletteQuantizer.quantize(
+        premultipliedRGBA: image, width: width, height: height, options: palette, threads: options.threads)
+      return try PalettePNGWriter.write(quantized, options: options)
+    }
+    if opaque {
+      return try writePNG(
+        UnsafeRawPointer(image.baseAddress!), width: width, height: height, writeRGB: true, options: options)
+    }
+    let straight = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: image.count)
+    defer { straight.deallocate() }
+    unpremultiply(image, into: straight)
+    return try writePNG(
+      UnsafeRawPointer(straight.baseAddress!), width: width, height: height, writeRGB: false,
+      options: options)
+  }
+
+  /// The first `width * height` pixels, after checking the arguments.
+  static func checked(
+    _ pixels: UnsafeBufferPointer<UInt32>, width: Int, height: Int, options: PNGEncodingOptions
+  ) throws(PNGError) -> UnsafeBufferPointer<UInt32> {
     let maxSide = Int(PNG_SHIM_MAX_DIMENSION)
     guard (1...maxSide).contains(width), (1...maxSide).contains(height) else {
       throw .invalidDimensions(width: width, height: height)
@@ -66,22 +115,7 @@ public enum PNGEncoder {
       throw .invalidCompressionLevel(options.compressionLevel)
     }
 
-    let image = UnsafeBufferPointer(start: base, count: count)
-    if let palette = options.palette {
-      let quantized = try PaletteQuantizer.quantize(
-        premultipliedRGBA: image, width: width, height: height, options: palette, threads: options.threads)
-      return try PalettePNGWriter.write(quantized, options: options)
-    }
-    if isOpaque(image) {
-      return try writePNG(
-        UnsafeRawPointer(base), width: width, height: height, writeRGB: true, options: options)
-    }
-    let straight = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
-    defer { straight.deallocate() }
-    unpremultiply(image, into: straight)
-    return try writePNG(
-      UnsafeRawPointer(straight.baseAddress!), width: width, height: height, writeRGB: false,
-      options: options)
+    return UnsafeBufferPointer(start: base, count: count)
   }
 
   // MARK: - Implementation

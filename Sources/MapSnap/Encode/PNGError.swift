@@ -31,6 +31,9 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
   /// The PNG declares more pixels than the decoder accepts
   /// (``PNGDecoder/maximumPixelCount``); nothing was allocated.
   case imageTooLarge(width: Int, height: Int, limit: Int)
+  /// A palette PNG was asked for a frame larger than
+  /// ``PaletteOptions/maximumPixels``; nothing was drawn.
+  case paletteFrameTooLarge(width: Int, height: Int, limit: Int)
   /// Memory for the encoded file or the decoded pixels could not be allocated.
   case outOfMemory
   /// ``PNGRowReader/read(rows:into:)`` was asked for more rows than are left
@@ -62,6 +65,8 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
       (place, what) = ("PNG decoder", "libpng failed: \(message)")
     case .imageTooLarge(let width, let height, let limit):
       (place, what) = ("PNG decoder", "expected at most \(limit) pixels (width × height), found \(width)×\(height)")
+    case .paletteFrameTooLarge(let width, let height, let limit):
+      (place, what) = ("PNG encoder", "expected a frame of at most \(limit) pixels for a palette (it is quantised whole), found \(width)×\(height); write true colour for larger frames")
     case .rowsExhausted(let requested, let remaining):
       (place, what) = ("PNG row reader", "expected a request of at most \(remaining) rows (the rest of the image), found \(requested)")
     case .outOfMemory:

@@ -16,6 +16,17 @@ public enum PNGTextChunk {
     // Signature (8 bytes), then IHDR: length (4), type (4), 13 data bytes, CRC (4).
     let afterHeader = 8 + 12 + 13
     precondition(png.count >= afterHeader && Array(png[12..<16]) == Array("IHDR".utf8), "not a PNG from PNGEncoder")
+    var out = png
+    out.insert(contentsOf: chunk(keyword: keyword, text: text), at: afterHeader)
+    return out
+  }
+
+  /// The bytes of a `tEXt` chunk of `keyword` and `text` (length, type,
+  /// data, CRC), as `inserting` places it; `PNGStreamWriter` writes the same
+  /// bytes right after `IHDR`, so a streamed file is byte-identical.
+  public static func chunk(keyword: String, text: String) -> [UInt8] {
+    precondition(isValidKeyword(keyword), "invalid PNG keyword")
+    precondition(text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "text must be printable ASCII")
     let data = Array(keyword.utf8) + [0] + Array(text.utf8)
     var chunk: [UInt8] = []
     chunk.reserveCapacity(data.count + 12)
@@ -23,9 +34,7 @@ public enum PNGTextChunk {
     let typeAndData = Array("tEXt".utf8) + data
     chunk += typeAndData
     appendBigEndian(crc32(typeAndData), to: &chunk)
-    var out = png
-    out.insert(contentsOf: chunk, at: afterHeader)
-    return out
+    return chunk
   }
 
   /// The text of the first `tEXt` chunk named `keyword` before the image

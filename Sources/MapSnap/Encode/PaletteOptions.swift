@@ -19,6 +19,12 @@ public struct PaletteOptions: Sendable, Equatable, Hashable {
   /// The palette sizes that may be asked for: 2 to 256 entries (PNG's
   /// palette holds at most 256; a one-colour palette is no useful choice).
   public static let allowedColors = 2...256
+  /// The largest frame written as a palette PNG: 2^28 pixels (16384²). A
+  /// palette is chosen from the whole frame, so unlike true-colour output
+  /// (streamed a strip at a time) the frame is held whole: 1 GiB of RGBA
+  /// plus 256 MiB of indices at this bound. Larger frames are refused
+  /// (``PNGError/paletteFrameTooLarge(width:height:limit:)``).
+  public static let maximumPixels = 1 << 28
 
   public init(colors: Int = 256, dither: Bool = false) {
     self.colors = colors

@@ -13,10 +13,16 @@ public struct ViewOverrides: Sendable {
   public var padding: Padding?
   /// Fit the view to one feature's bounds: a layer id and a feature id.
   public var fit: (layer: String, id: FloorValue)?
+  /// The most device pixels the frame may have (`FrameSizeLimit`; the CLI's
+  /// `--max-pixels`): `FrameSizeLimit.defaultMaxPixels` unless raised, at
+  /// most `FrameSizeLimit.absoluteMaxPixels`.
+  public var maxPixels: Int
 
   public init(scale: Double? = nil, zoom: Double? = nil, center: (lon: Double, lat: Double)? = nil,
               size: (width: Int, height: Int)? = nil, pixelRatio: Double? = nil, floor: FloorValue? = nil,
-              bounds: MapBounds? = nil, padding: Padding? = nil, fit: (layer: String, id: FloorValue)? = nil) {
+              bounds: MapBounds? = nil, padding: Padding? = nil, fit: (layer: String, id: FloorValue)? = nil,
+              maxPixels: Int = FrameSizeLimit.defaultMaxPixels) {
+    self.maxPixels = min(maxPixels, FrameSizeLimit.absoluteMaxPixels)
     self.scale = scale
     self.zoom = zoom
     self.center = center
@@ -78,11 +84,14 @@ public struct ViewOverrides: Sendable {
     let v = Viewport(
       center: center, scale: scale, width: size.width, height: size.height, pixelRatio: ratio, dpi: m.dpi,
       projection: projection)
-    if v.deviceWidth > SceneDecoder.maxSide || v.deviceHeight > SceneDecoder.maxSide || v.deviceWidth * v.deviceHeight > SceneDecoder.maxPixels {
+    let side = FrameSizeLimit.maxSide
+    if v.deviceWidth > side || v.deviceHeight > side || v.deviceWidth * v.deviceHeight > maxPixels {
       throw SceneError(
         file: scene.file, path: "map.size", kind: .imageTooLarge(width: v.deviceWidth, height: v.deviceHeight),
-        expected: "an image of at most \(SceneDecoder.maxSide) pixels per side and \(SceneDecoder.maxPixels) pixels in all",
-        found: "\(v.deviceWidth)×\(v.deviceHeight) pixels (size × pixelRatio, after command-line overrides)")
+        expected: "an image of at most \(maxPixels) pixels in all and \(side) per side",
+        found: "\(v.deviceWidth)×\(v.deviceHeight) pixels (size × pixelRatio, after command-line overrides)",
+        hint: maxPixels < FrameSizeLimit.absoluteMaxPixels && v.deviceWidth <= side && v.deviceHeight <= side
+          ? "--max-pixels raises the limit, up to \(FrameSizeLimit.absoluteMaxPixels)" : nil)
     }
     return v
   }

@@ -69,6 +69,17 @@ public struct FramePlan {
       textTime: textTime, displayListTime: lap(&clock))
   }
 
+  /// True when the frame's background is opaque: its PNG is then RGB, else
+  /// RGBA (scene format section 6), decided before anything is drawn so that
+  /// the frame can be streamed. The rule holds for every pixel: each band
+  /// starts as the background, and every draw (fills, strokes, glyphs,
+  /// images, group layers at any opacity) is source-over or replaces a pixel
+  /// with an opaque one, and source-over onto an opaque pixel is opaque.
+  public var isOpaque: Bool { displayList.background.a == 255 }
+
+  /// The frame's size in device pixels.
+  public var deviceSize: (width: Int, height: Int) { (displayList.width, displayList.height) }
+
   /// The warning for characters no font covers (they are not drawn), or nil.
   public var missingCodePointsWarning: String? {
     guard !text.missingCodePoints.isEmpty else { return nil }

@@ -58,8 +58,8 @@ public struct Snapshot {
     return Snapshot(plan: plan, canvas: canvas, timings: t)
   }
 
-  /// The frame as PNG bytes (RGB when every pixel is opaque, RGBA
-  /// otherwise), with one `tEXt` chunk, `mapsnap-inputs`, holding the
+  /// The frame as PNG bytes (RGB when the background is opaque, RGBA
+  /// otherwise: `FramePlan.isOpaque`), with one `tEXt` chunk, `mapsnap-inputs`, holding the
   /// frame's `InputDigest`: `report` is the detail of the report written
   /// beside it (nil: none), `files` caches the digests of the files it
   /// reads, across frames.
@@ -68,8 +68,9 @@ public struct Snapshot {
   }
 
   /// The PNG with `inputDigest` (computed already) in its chunk.
-  func pngData(options: PNGEncodingOptions, inputDigest: String) throws(PNGError) -> [UInt8] {
-    let png = try PNGEncoder.encode(premultipliedRGBA: canvas.buffer, width: canvas.width, height: canvas.height, options: options)
+  public func pngData(options: PNGEncodingOptions = .fast, inputDigest: String) throws(PNGError) -> [UInt8] {
+    let png = try PNGEncoder.encode(
+      premultipliedRGBA: canvas.buffer, width: canvas.width, height: canvas.height, opaque: plan.isOpaque, options: options)
     return PNGTextChunk.inserting(keyword: PNGTextChunk.inputsKeyword, text: inputDigest, into: png)
   }
 

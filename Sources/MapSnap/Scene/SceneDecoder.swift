@@ -9,7 +9,8 @@ struct SceneDecoder {
   private let fontList = FontList()
   private var fonts: FontList.Appender { FontList.Appender(list: fontList) }
 
-  static let maxPixels = 1 << 28
+  /// The largest `map.size` side in logical pixels (the device pixels a
+  /// frame may have are `FrameSizeLimit`'s rule).
   static let maxSide = 32768
   /// Symbol sizes and stroke widths are at most 1,000 logical pixels, and
   /// offsets at most 10,000 either way: far beyond any map symbol, and small

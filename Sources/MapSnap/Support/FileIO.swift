@@ -214,9 +214,17 @@ public enum FileIO {
   /// Writes all of `bytes` to `fd`, retrying short writes; a failure (or a
   /// write that makes no progress) is an error naming `path` and the errno.
   static func writeAll(fd: Int32, _ bytes: [UInt8], path: String) throws(FileError) {
+    let failure: FileError? = bytes.withUnsafeBytes { raw in
+      do throws(FileError) { try writeAll(fd: fd, raw, path: path) } catch { return error }
+      return nil
+    }
+    if let failure { throw failure }
+  }
+
+  static func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileError) {
     var offset = 0
     while offset < bytes.count {
-      let n = bytes.withUnsafeBytes { writeFD(fd, $0.baseAddress! + offset, $0.count - offset) }
+      let n = writeFD(fd, bytes.baseAddress! + offset, bytes.count - offset)
       if n < 0 {
         if errno == EINTR { continue }
         throw .fromErrno(path, naming: true)

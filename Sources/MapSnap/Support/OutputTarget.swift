@@ -157,10 +157,41 @@ public struct OutputTarget: Sendable, Equatable {
     try prepare(bytes, createDirectories: createDirectories).commit()
   }
 
+  /// An output written as it is produced (`StreamingOutput`), for what is
+  /// too large to hold (a streamed PNG): a file is written to its temporary
+  /// file now (creating missing folders when `createDirectories`) and
+  /// renamed only by the `PendingOutput` that `StreamingOutput.finish()`
+  /// returns, so it stays complete or untouched; a stream or standard
+  /// output is collected in memory and written at commit, as `prepare`
+  /// does.
+  public func openStreaming(createDirectories: Bool = false) throws(FileError) -> StreamingOutput {
+    switch kind {
+    case .file(let resolved):
+      if createDirectories { try FileIO.createParentDirectories(of: resolved) }
+      return StreamingOutput(target: self, staging: try Self.openTemporary(at: resolved, shown: path, confinement: confinement))
+    default:
+      return StreamingOutput(target: self, staging: nil)
+    }
+  }
+
   /// `bytes` in a new temporary file in the folder of `resolved` (a regular
   /// file's path or a new one, links already resolved), opened by
   /// descriptor so that the rename lands in the folder that was checked.
   static func stage(_ bytes: [UInt8], at resolved: String, shown: String, confinement: Confinement?) throws(FileError) -> PendingOutput {
+    let staging = try openTemporary(at: resolved, shown: shown, confinement: confinement)
+    do throws(FileError) {
+      try FileIO.writeAll(fd: staging.fd, bytes, path: shown)
+    } catch {
+      staging.abandon()
+      throw error
+    }
+    return try staging.finish()
+  }
+
+  /// A new temporary file (`.mapsnap-XXXXXX`, mode 0600 until closed) in
+  /// the folder of `resolved`, that folder opened (and checked against
+  /// `confinement`) by descriptor.
+  static func openTemporary(at resolved: String, shown: String, confinement: Confinement?) throws(FileError) -> Staging {
     let dir = FileIO.directory(of: resolved)
     let name = resolved.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? resolved
     let dirfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -185,29 +216,46 @@ public struct OutputTarget: Sendable, Equatable {
       close(dirfd)
       throw error
     }
-    do throws(FileError) {
-      try FileIO.writeAll(fd: fd, bytes, path: shown)
+    return Staging(directory: dirfd, fd: fd, temporary: temporary, name: name, shown: shown)
+  }
+
+  /// A temporary file being written beside its target.
+  struct Staging {
+    let directory: Int32
+    let fd: Int32
+    let temporary: String
+    let name: String
+    let shown: String
+
+    /// Gives the file the target's permissions (or the usual ones), closes
+    /// it and returns it ready to be renamed; on failure it is removed.
+    func finish() throws(FileError) -> PendingOutput {
       // A file replaced keeps its permission bits and, as far as this
       // process may set them, its owner and group; a new file gets the usual
       // permissions (umask applies).
       var old = stat()
-      if fstatat(dirfd, name, &old, AT_SYMLINK_NOFOLLOW) == 0, (old.st_mode & S_IFMT) == S_IFREG {
+      if fstatat(directory, name, &old, AT_SYMLINK_NOFOLLOW) == 0, (old.st_mode & S_IFMT) == S_IFREG {
         fchmod(fd, old.st_mode & 0o7777)
         _ = fchown(fd, old.st_uid, old.st_gid)
         fchmod(fd, old.st_mode & 0o7777)  // chown may clear set-id bits
       } else {
         fchmod(fd, 0o666 & ~FileIO.processUmask)
       }
-      let closed = close(fd)
-      fd = -1
-      if closed != 0 { throw .fromErrno(shown, naming: true) }
-    } catch {
-      if fd >= 0 { close(fd) }
-      unlinkat(dirfd, temporary, 0)
-      close(dirfd)
-      throw error
+      if close(fd) != 0 {
+        let error = FileError.fromErrno(shown, naming: true)
+        unlinkat(directory, temporary, 0)
+        close(directory)
+        throw error
+      }
+      return PendingOutput(action: .staged(directory: directory, temporary: temporary, name: name, shown: shown))
     }
-    return PendingOutput(action: .staged(directory: dirfd, temporary: temporary, name: name, shown: shown))
+
+    /// Closes and removes the temporary file.
+    func abandon() {
+      close(fd)
+      unlinkat(directory, temporary, 0)
+      close(directory)
+    }
   }
 }
 

@@ -22,52 +22,16 @@ public struct RenderOptions: Sendable, Hashable {
 /// The bytes written are the same for every thread count and band height:
 /// a band's pixels depend only on the items binned to it and on absolute
 /// coordinates (see `CellRasterizer`), never on the band's neighbours.
+/// `StripRenderer` draws the same pixels a strip of rows at a time.
 public enum TileRenderer {
   public static func render(_ list: DisplayList, into canvas: Canvas, options: RenderOptions = .init()) {
     precondition(canvas.width == list.width && canvas.height == list.height, "canvas size differs from the display list")
-    let width = list.width
-    let height = list.height
-    let bandRows = max(1, min(options.tileRows, height))
-    let bandCount = (height + bandRows - 1) / bandRows
-    let bins = Bins(list: list, bandRows: bandRows, bandCount: bandCount)
-    let workers = max(1, min(bandCount, options.threads > 0 ? options.threads : activeProcessorCount()))
-    let background = list.background.premultipliedPixel
-    let next = Atomic<Int>(0)
-    let shared = SharedFrame(pixels: canvas.pixels)
-
-    list.items.withUnsafeBufferPointer { items in
-      list.edges.withUnsafeBufferPointer { edges in
-       list.bucketOffsets.withUnsafeBufferPointer { buckets in
-       list.images.withUnsafeBufferPointer { images in
-       list.imageAxes.withUnsafeBufferPointer { imageAxes in
-       list.maskPlacements.withUnsafeBufferPointer { masks in
-        let input = SharedInput(
-          items: items, edges: edges, buckets: buckets, images: images, imageAxes: imageAxes,
-          masks: masks, atlas: list.atlas)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-          var band = BandWorker(width: width, rows: bandRows)
-          defer { band.deallocate() }
-          while true {
-            let b = next.add(1, ordering: .relaxed).oldValue
-            if b >= bandCount { break }
-            let top = b * bandRows
-            let bottom = min(height, top + bandRows)
-            band.draw(
-              bins.items(of: b), input: input, top: top, bottom: bottom,
-              background: background, frame: shared.pixels + top * width)
-          }
-        }
-       }
-       }
-       }
-       }
-      }
-    }
+    StripRenderer(list, options: options).render(rows: 0..<list.height, into: canvas.pixels)
   }
 }
 
 /// Pointers that the band workers only read, or write in disjoint rows.
-private struct SharedInput: @unchecked Sendable {
+struct SharedInput: @unchecked Sendable {
   let items: UnsafeBufferPointer<DrawItem>
   let edges: UnsafeBufferPointer<Edge>
   let buckets: UnsafeBufferPointer<Int32>
@@ -77,14 +41,14 @@ private struct SharedInput: @unchecked Sendable {
   let atlas: MaskAtlas?
 }
 
-private struct SharedFrame: @unchecked Sendable {
+struct SharedFrame: @unchecked Sendable {
   let pixels: UnsafeMutablePointer<UInt32>
 }
 
 /// For every band, the indices of the items it must draw, in paint order.
 /// Fills and images go to the bands their rows touch; group markers go to every
 /// band; a band skips groups that hold nothing of it.
-private struct Bins: Sendable {
+struct Bins: Sendable {
   let offsets: [Int]
   let indices: [Int32]
 
@@ -128,7 +92,7 @@ private struct Bins: Sendable {
 }
 
 /// One worker's scratch: cells for a band and one layer buffer per open group.
-private struct BandWorker {
+struct BandWorker {
   let width: Int
   let rows: Int
   let cells: CellRasterizer

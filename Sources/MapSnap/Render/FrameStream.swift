@@ -1,0 +1,166 @@
+public import _MapSnapRaster
+import Dispatch
+
+/// Draws a planned frame into a PNG a strip of rows at a time, so that
+/// memory is O(width × strip), not O(width × height): the frame is never
+/// held whole. What `mapsnap render` and `mapsnap batch` write.
+///
+/// Each strip is drawn by the tile workers (`StripRenderer`: the bands that
+/// meet it, in parallel), then compressed (`PNGStreamWriter`: its deflate
+/// segments, in parallel) and handed to the output. The colour type is
+/// decided before drawing (`FramePlan.isOpaque`), the `mapsnap-inputs` chunk
+/// follows `IHDR`, and strips hold whole deflate segments, so the file is
+/// byte-identical to `Snapshot.pngData` of the same plan, for any strip
+/// height, thread count and band height.
+///
+/// With more than one thread, strip k is compressed while strip k + 1 is
+/// drawn. Peak memory: the plan (its display list), two strips (`stripBytes`
+/// of pixels each, at least one deflate segment; one with one thread), the
+/// scanlines and compressed bytes of one, a straight-alpha copy of it when
+/// the frame is RGBA, and per worker one band of cells.
+public enum FrameStream {
+  /// Pixel bytes a strip aims at (16 MiB: 256 rows of a 16384-pixel frame):
+  /// enough bands and deflate segments to keep every worker busy, small
+  /// beside a print-size frame.
+  public static let stripBytes = 16 << 20
+
+  /// Rows per strip for a frame `width` pixels wide whose encoder takes
+  /// multiples of `granularity` rows: about `stripBytes` of pixels, a
+  /// multiple of `granularity` (at least one), and a multiple of `tileRows`
+  /// too when that costs at most twice the target (so no band is cut in
+  /// two); `preferred` (tests) replaces the target.
+  public static func stripRows(width: Int, granularity: Int, tileRows: Int, preferred: Int? = nil) -> Int {
+    let target = preferred ?? max(1, stripBytes / max(1, width * 4))
+    var rows = max(granularity, target / granularity * granularity)
+    if preferred == nil {
+      let both = lcm(granularity, max(1, tileRows))
+      if both <= 2 * max(target, granularity) { rows = max(both, target / both * both) }
+    }
+    return rows
+  }
+
+  /// Draws `plan` with `options` and writes its PNG (`encoding`, and the
+  /// `mapsnap-inputs` chunk holding `inputDigest` when given) to `sink`,
+  /// in order, as the strips are compressed. `stripRows` replaces the
+  /// strip height `stripRows(width:granularity:tileRows:)` chooses (rounded
+  /// down to whole deflate segments).
+  /// - Throws: `FrameWriteError`: the encoder's error, or the sink's.
+  public static func writePNG(
+    _ plan: FramePlan, options: RenderOptions = RenderOptions(), encoding: PNGEncodingOptions = .fast,
+    inputDigest: String?, stripRows: Int? = nil, to sink: (UnsafeRawBufferPointer) throws(FileError) -> Void
+  ) throws(FrameWriteError) {
+    let list = plan.displayList
+    let width = list.width
+    let height = list.height
+    if encoding.palette != nil {
+      try writePalettePNG(plan, options: options, encoding: encoding, inputDigest: inputDigest, to: sink)
+      return
+    }
+    let writer: PNGStreamWriter
+    do throws(PNGError) {
+      writer = try PNGStreamWriter(
+        width: width, height: height, opaque: plan.isOpaque, options: encoding,
+        text: inputDigest.map { (PNGTextChunk.inputsKeyword, $0) })
+    } catch {
+      throw .encoding(error)
+    }
+    let rows = min(height, Self.stripRows(width: width, granularity: writer.rowGranularity, tileRows: options.tileRows, preferred: stripRows))
+    let renderer = StripRenderer(list, options: options)
+    // With more than one thread, strip k is compressed while strip k + 1 is
+    // drawn, so neither phase waits for the other's slowest band or segment.
+    let threads = options.threads > 0 ? options.threads : activeProcessorCount()
+    let pipelined = threads > 1 && height > rows
+    let strips = UnsafeMutablePointer<UInt32>.allocate(capacity: (pipelined ? 2 : 1) * rows * width)
+    defer { strips.deallocate() }
+    do throws(FileError) { try writer.drain(sink) } catch { throw .output(error) }
+    var current = strips
+    var top = 0
+    renderer.render(rows: 0..<min(rows, height), into: current)
+    while top < height {
+      let n = min(rows, height - top)
+      let next = top + n
+      let pixels = UnsafeBufferPointer(start: current, count: n * width)
+      var failure: PNGError? = nil
+      if pipelined && next < height {
+        let other = current == strips ? strips + rows * width : strips
+        let job = EncodeJob(writer: writer, pixels: pixels, rows: n)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+          job.run()
+          done.signal()
+        }
+        renderer.render(rows: next..<min(height, next + rows), into: other)
+        done.wait()
+        failure = job.failure
+        current = other
+      } else {
+        do throws(PNGError) { try writer.write(premultipliedRows: pixels, count: n) } catch { failure = error }
+        if next < height { renderer.render(rows: next..<min(height, next + rows), into: current) }
+      }
+      if let failure { throw .encoding(failure) }
+      do throws(FileError) { try writer.drain(sink) } catch { throw .output(error) }
+      top = next
+    }
+  }
+
+  /// One strip handed to the writer on another thread (the writer is used
+  /// by one thread at a time: the caller waits for the job before using it).
+  private final class EncodeJob: @unchecked Sendable {
+    let writer: PNGStreamWriter
+    let pixels: UnsafeBufferPointer<UInt32>
+    let rows: Int
+    var failure: PNGError? = nil
+
+    init(writer: PNGStreamWriter, pixels: UnsafeBufferPointer<UInt32>, rows: Int) {
+      self.writer = writer
+      self.pixels = pixels
+      self.rows = rows
+    }
+
+    func run() {
+      do throws(PNGError) { try writer.write(premultipliedRows: pixels, count: rows) } catch { failure = error }
+    }
+  }
+
+  /// Draws `plan` and writes its PNG to `output` (see the other
+  /// `writePNG`); the caller then commits `output.finish()`. On failure
+  /// nothing reaches the target (the output is left unfinished: discard it
+  /// or let it go).
+  public static func writePNG(
+    _ plan: FramePlan, options: RenderOptions = RenderOptions(), encoding: PNGEncodingOptions = .fast,
+    inputDigest: String?, to output: StreamingOutput
+  ) throws(FrameWriteError) {
+    try writePNG(plan, options: options, encoding: encoding, inputDigest: inputDigest) { (bytes: UnsafeRawBufferPointer) throws(FileError) in
+      try output.write(bytes)
+    }
+  }
+
+  /// A palette PNG (PNG8) is quantised from the whole frame, so it is drawn
+  /// whole and written at once, up to ``PaletteOptions/maximumPixels``.
+  private static func writePalettePNG(
+    _ plan: FramePlan, options: RenderOptions, encoding: PNGEncodingOptions, inputDigest: String?,
+    to sink: (UnsafeRawBufferPointer) throws(FileError) -> Void
+  ) throws(FrameWriteError) {
+    let (width, height) = (plan.displayList.width, plan.displayList.height)
+    guard width * height <= PaletteOptions.maximumPixels else {
+      throw .encoding(.paletteFrameTooLarge(width: width, height: height, limit: PaletteOptions.maximumPixels))
+    }
+    let snapshot = Snapshot.render(plan, options: options)
+    var png: [UInt8]
+    do throws(PNGError) {
+      png = try PNGEncoder.encode(
+        premultipliedRGBA: snapshot.canvas.buffer, width: width, height: height, opaque: plan.isOpaque, options: encoding)
+    } catch {
+      throw .encoding(error)
+    }
+    if let inputDigest { png = PNGTextChunk.inserting(keyword: PNGTextChunk.inputsKeyword, text: inputDigest, into: png) }
+    do throws(FileError) { try png.withUnsafeBytes { (bytes) throws(FileError) in try sink(bytes) } } catch { throw .output(error) }
+  }
+
+  private static func lcm(_ a: Int, _ b: Int) -> Int {
+    var (x, y) = (a, b)
+    while y != 0 { (x, y) = (y, x % y) }
+    let (product, overflow) = (a / x).multipliedReportingOverflow(by: b)
+    return overflow ? Int.max : product
+  }
+}

@@ -1,0 +1,84 @@
+import Dispatch
+import Synchronization
+
+/// Draws a display list's rows a strip at a time, so that a frame can be
+/// encoded as it is drawn and never held whole (`FrameStream`).
+///
+/// The frame is cut into bands of `tileRows` rows counted from the top of the
+/// frame, and each fill is binned into the bands its rows touch, once, when
+/// the renderer is made. `render(rows:into:)` draws the bands that meet the
+/// strip, in parallel, each clipped to the strip's rows (a band that crosses
+/// a strip's edge is drawn in two parts, one per strip). A pixel's value
+/// depends only on the items that touch its row and on absolute coordinates
+/// (`CellRasterizer`), so the pixels are those of `TileRenderer` for any
+/// strips, thread count and band height.
+///
+/// Memory beyond the strip: the bins (one `Int32` per item per band it
+/// touches, plus one per band for each group marker) and per worker one band
+/// of cells and one band buffer per open group.
+public struct StripRenderer: Sendable {
+  public let list: DisplayList
+  /// Rows per band (at least 1, at most the frame's height).
+  public let bandRows: Int
+  let bandCount: Int
+  let bins: Bins
+  let threads: Int
+
+  public init(_ list: DisplayList, options: RenderOptions = .init()) {
+    self.list = list
+    bandRows = max(1, min(options.tileRows, list.height))
+    bandCount = (list.height + bandRows - 1) / bandRows
+    bins = Bins(list: list, bandRows: bandRows, bandCount: bandCount)
+    threads = options.threads > 0 ? options.threads : activeProcessorCount()
+  }
+
+  /// Draws frame rows `rows` into `pixels`: row `y` at `pixels + (y -
+  /// rows.lowerBound) * list.width`, every pixel written (the background
+  /// first).
+  public func render(rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt32>) {
+    precondition(rows.lowerBound >= 0 && rows.upperBound <= list.height, "rows outside the frame")
+    if rows.isEmpty { return }
+    let list = list
+    let width = list.width
+    let bandRows = bandRows
+    let bins = bins
+    let firstBand = rows.lowerBound / bandRows
+    let lastBand = (rows.upperBound - 1) / bandRows
+    let bands = lastBand - firstBand + 1
+    let workers = max(1, min(bands, threads))
+    let background = list.background.premultipliedPixel
+    let next = Atomic<Int>(firstBand)
+    let shared = SharedFrame(pixels: pixels)
+    let stripTop = rows.lowerBound
+    let stripBottom = rows.upperBound
+
+    list.items.withUnsafeBufferPointer { items in
+      list.edges.withUnsafeBufferPointer { edges in
+       list.bucketOffsets.withUnsafeBufferPointer { buckets in
+       list.images.withUnsafeBufferPointer { images in
+       list.imageAxes.withUnsafeBufferPointer { imageAxes in
+       list.maskPlacements.withUnsafeBufferPointer { masks in
+        let input = SharedInput(
+          items: items, edges: edges, buckets: buckets, images: images, imageAxes: imageAxes,
+          masks: masks, atlas: list.atlas)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+          var band = BandWorker(width: width, rows: bandRows)
+          defer { band.deallocate() }
+          while true {
+            let b = next.add(1, ordering: .relaxed).oldValue
+            if b > lastBand { break }
+            let top = max(stripTop, b * bandRows)
+            let bottom = min(stripBottom, (b + 1) * bandRows)
+            band.draw(
+              bins.items(of: b), input: input, top: top, bottom: bottom,
+              background: background, frame: shared.pixels + (top - stripTop) * width)
+          }
+        }
+       }
+       }
+       }
+       }
+      }
+    }
+  }
+}

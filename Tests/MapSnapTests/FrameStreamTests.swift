@@ -1,0 +1,202 @@
+import Foundation
+import MapSnap
+import Testing
+import _MapSnapTestSupport
+
+/// Frames streamed to PNG a strip at a time (`FrameStream`) are the bytes of
+/// the whole-frame path (`Snapshot.pngData`), whatever the strips, threads,
+/// band heights, sizes and encodings; the colour type is decided before
+/// drawing, from the background (scene format section 6).
+@Suite struct FrameStreamTests {
+  static let digest = "sha256:" + String(repeating: "ab", count: 32)
+
+  static func golden(_ name: String) throws -> Scene {
+    try SceneLoader.load(path: Repository.root + "/Golden/\(name)/scene.json")
+  }
+
+  /// A scene at the origin: a transparent or opaque background, a polygon
+  /// covering `cover` of the frame's width, and a half-transparent group.
+  static func synthetic(background: String, cover: Double = 0.6, size: (Int, Int) = (300, 200)) throws -> Scene {
+    // 1:2000 at the equator: about 0.53 m a pixel; 1 degree is 111 km.
+    let half = Double(size.0) * 0.53 / 111_320 / 2
+    let x = -half + 2 * half * cover
+    let json = """
+      {"version": 1, "map": {"center": [0, 0], "scale": 2000, "size": [\(size.0), \(size.1)], "background": "\(background)"},
+       "layers": [
+        {"id": "box", "type": "graphics", "graphics": [{"geometry": {"type": "Polygon", "coordinates":
+          [[[-1, -1], [\(x), -1], [\(x), 1], [-1, 1], [-1, -1]]]}, "style": {"fill": "#336699"}}]},
+        {"id": "veil", "type": "graphics", "opacity": 0.5, "graphics": [{"geometry": {"type": "LineString", "coordinates":
+          [[-1, -1], [1, 1]]}, "style": {"stroke": "#c0392b", "strokeWidth": 9}}]}]}
+      """
+    return try SceneLoader.decode(Array(json.utf8), file: "synthetic.json", baseDirectory: "")
+  }
+
+  /// The streamed PNG of `plan`.
+  static func streamed(
+    _ plan: FramePlan, options: RenderOptions = RenderOptions(), encoding: PNGEncodingOptions = .fast, stripRows: Int? = nil
+  ) throws -> [UInt8] {
+    var out: [UInt8] = []
+    try FrameStream.writePNG(plan, options: options, encoding: encoding, inputDigest: digest, stripRows: stripRows) { out += $0 }
+    return out
+  }
+
+  /// The whole-frame PNG of `plan`.
+  static func whole(_ plan: FramePlan, encoding: PNGEncodingOptions = .fast) throws -> [UInt8] {
+    try Snapshot.render(plan, options: RenderOptions(threads: 1)).pngData(options: encoding, inputDigest: digest)
+  }
+
+  static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> String? {
+    if a == b { return nil }
+    let i = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+    return "sizes \(a.count) and \(b.count), first difference at byte \(i)"
+  }
+
+  @Test(arguments: ["helsinki", "nyc", "group-opacity", "icons", "tiles", "halos"])
+  func streamedIsTheWholeFrameForAnyThreadsBandsAndStrips(_ name: String) throws {
+    let plan = try FramePlan.make(Self.golden(name))
+    let expected = try Self.whole(plan)
+    for threads in [1, 2, 4] {
+      for tileRows in [1, 7, 32] {
+        // A strip of one deflate segment, and the default strip.
+        for strip in [1, nil] as [Int?] {
+          let actual = try Self.streamed(plan, options: RenderOptions(threads: threads, tileRows: tileRows), stripRows: strip)
+          #expect(
+            Self.firstDifference(actual, expected) == nil,
+            "\(name), \(threads) threads, \(tileRows)-row bands, strip \(strip.map(String.init) ?? "default"): \(Self.firstDifference(actual, expected) ?? "")")
+        }
+      }
+    }
+  }
+
+  @Test(arguments: [(1, 1), (3, 1000), (1000, 3), (1001, 517), (257, 2049)] as [(Int, Int)])
+  func oddSizesStreamTheSameBytes(width: Int, height: Int) throws {
+    for background in ["#f4f4f0", "#00000000"] {
+      let plan = try FramePlan.make(Self.synthetic(background: background, size: (width, height)))
+      for encoding in [PNGEncodingOptions.fast, .small, PNGEncodingOptions(compressionLevel: 6, filter: .adaptive)] {
+        let expected = try Self.whole(plan, encoding: encoding)
+        for (threads, tileRows, strip) in [(1, 32, nil), (2, 7, 1), (4, 1, 3)] as [(Int, Int, Int?)] {
+          var e = encoding
+          e.threads = threads
+          let actual = try Self.streamed(plan, options: RenderOptions(threads: threads, tileRows: tileRows), encoding: e, stripRows: strip)
+          #expect(
+            Self.firstDifference(actual, expected) == nil,
+            "\(width)×\(height) \(background) \(encoding) threads \(threads) rows \(tileRows) strip \(strip ?? 0): \(Self.firstDifference(actual, expected) ?? "")")
+        }
+      }
+    }
+  }
+
+  @Test func theInputsChunkFollowsTheHeaderAndIsReadBack() throws {
+    let png = try Self.streamed(FramePlan.make(Self.golden("helsinki")))
+    #expect(Array(png[37..<41]) == Array("tEXt".utf8))
+    #expect(PNGTextChunk.text(keyword: PNGTextChunk.inputsKeyword, in: Array(png.prefix(4096))) == Self.digest)
+    #expect(PNG.endsWithIEND(png))
+  }
+
+  // MARK: - The colour type, decided before drawing
+
+  @Test func anOpaqueBackgroundGivesRGBATransparentOneRGBA() throws {
+    let opaque = try FramePlan.make(Self.synthetic(background: "#f4f4f0"))
+    let clear = try FramePlan.make(Self.synthetic(background: "#00000000"))
+    let translucent = try FramePlan.make(Self.synthetic(background: "#ffffff80"))
+    #expect(opaque.isOpaque && !clear.isOpaque && !translucent.isOpaque)
+    // IHDR's colour type is byte 25: 2 RGB, 6 RGBA.
+    #expect(try Self.streamed(opaque)[25] == 2)
+    #expect(try Self.streamed(clear)[25] == 6)
+    #expect(try Self.streamed(translucent)[25] == 6)
+    #expect(try Self.whole(opaque)[25] == 2)
+    #expect(try Self.whole(clear)[25] == 6)
+  }
+
+  /// The rule that scanned the finished frame gave RGB here (every pixel
+  /// ends up opaque); the rule of section 6 looks at the background only.
+  @Test func aTransparentBackgroundCoveredByOpaqueFillIsStillRGBA() throws {
+    let plan = try FramePlan.make(Self.synthetic(background: "#00000000", cover: 2))
+    let snapshot = Snapshot.render(plan)
+    #expect(snapshot.canvas.buffer.allSatisfy { $0 >> 24 == 255 }, "the fill covers every pixel")
+    let scanned = try PNGEncoder.encode(premultipliedRGBA: snapshot.canvas.buffer, width: snapshot.canvas.width, height: snapshot.canvas.height)
+    #expect(scanned[25] == 2, "the old rule: every pixel opaque, so RGB")
+    let png = try snapshot.pngData(inputDigest: Self.digest)
+    #expect(png[25] == 6, "section 6: a transparent background makes the frame RGBA")
+    #expect(try Self.streamed(plan) == png)
+    // The pixels are the same either way.
+    #expect(try PNGDecoder.decode(png).pixels == PNGDecoder.decode(scanned).pixels)
+  }
+
+  /// Source-over onto an opaque backdrop stays opaque on every path the tile
+  /// renderer has (fills, strokes, group layers at an opacity, icons, glyphs).
+  @Test(arguments: ["group-opacity", "icons", "halos", "tiles", "helsinki"])
+  func anOpaqueBackgroundLeavesEveryPixelOpaque(_ name: String) throws {
+    let snapshot = try Snapshot.render(Self.golden(name))
+    #expect(snapshot.plan.isOpaque)
+    #expect(snapshot.canvas.buffer.allSatisfy { $0 >> 24 == 255 })
+  }
+
+  // MARK: - The writer's contract
+
+  @Test func aStripMustHoldWholeSegments() throws {
+    let writer = try PNGStreamWriter(width: 100, height: 1000, opaque: true)
+    #expect(writer.rowGranularity == 262_144 / 301)
+    let rows = [UInt32](repeating: 0xFF00_00FF, count: 100 * 1000)
+    rows.withUnsafeBufferPointer { p in
+      #expect(throws: PNGError.self) { try writer.write(premultipliedRows: p, count: 5) }
+    }
+    let adaptive = try PNGStreamWriter(width: 100, height: 3, opaque: false, options: PNGEncodingOptions(filter: .adaptive))
+    #expect(adaptive.rowGranularity == 1)
+    try rows.withUnsafeBufferPointer { p in
+      try adaptive.write(premultipliedRows: p, count: 2)
+      #expect(throws: PNGError.rowsExhausted(requested: 2, remaining: 1)) { try adaptive.write(premultipliedRows: p, count: 2) }
+      try adaptive.write(premultipliedRows: p, count: 1)
+    }
+    #expect(adaptive.isComplete)
+  }
+
+  @Test func stripHeightsHoldSegmentsAndBandsAndAimAtTheTarget() {
+    // 16384 wide RGB: 8-row segments, 256 rows of 64 KiB.
+    #expect(FrameStream.stripRows(width: 16384, granularity: 8, tileRows: 32) == 256)
+    // Segments of 85 rows and bands of 32: 2720 rows share both, within twice the target.
+    let rows = FrameStream.stripRows(width: 1024, granularity: 85, tileRows: 32)
+    #expect(rows % 85 == 0 && rows % 32 == 0)
+    // Bands too tall to share: whole segments only.
+    #expect(FrameStream.stripRows(width: 16384, granularity: 8, tileRows: 1001) % 8 == 0)
+    #expect(FrameStream.stripRows(width: 1, granularity: 65536, tileRows: 32) == 65536 * 64)
+  }
+
+  // MARK: - Nothing left behind
+
+  @Test func aFailingOutputLeavesNoFileAndNoTemporaryFile() throws {
+    try withTemporaryDirectory { dir in
+      // About 2 MB of PNG: IDAT chunks reach the output 1 MiB at a time.
+      let plan = try FramePlan.make(Self.golden("helsinki"), overrides: ViewOverrides(size: (4000, 4000)))
+      let output = try OutputTarget(dir + "/out.png").openStreaming()
+      var calls = 0
+      #expect(throws: FrameWriteError.output(.failed(path: "out.png", reason: "injected"))) {
+        try FrameStream.writePNG(plan, inputDigest: Self.digest) { (bytes: UnsafeRawBufferPointer) throws(FileError) in
+          calls += 1
+          // The header, then the first IDAT chunk, then a failure.
+          if calls == 3 { throw FileError.failed(path: "out.png", reason: "injected") }
+          try output.write(bytes)
+        }
+      }
+      #expect(output.count > 1 << 20, "failed mid-way, after a chunk was written")
+      output.discard()
+      #expect(Files.list(dir).isEmpty, "left: \(Files.list(dir))")
+    }
+  }
+
+  @Test func anUnfinishedOutputDroppedLeavesNothing() throws {
+    try withTemporaryDirectory { dir in
+      do {
+        let output = try OutputTarget(dir + "/out.png").openStreaming()
+        try [UInt8](repeating: 7, count: 1000).withUnsafeBytes { try output.write($0) }
+        #expect(Files.list(dir).count == 1, "the temporary file")
+      }
+      #expect(Files.list(dir).isEmpty)
+      let output = try OutputTarget(dir + "/out.png").openStreaming()
+      try [UInt8](repeating: 7, count: 1000).withUnsafeBytes { try output.write($0) }
+      try output.finish().commit()
+      #expect(Files.list(dir) == ["out.png"])
+      #expect(try Files.read(dir + "/out.png") == [UInt8](repeating: 7, count: 1000))
+    }
+  }
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Print-size frames and scaling across cores (issue 13, parts 3 and 5), one run:
+
+1. print-size frames: Benchmarks/scenes/helsinki-2000.json at 1024x1024
+   (1:2000), 16384x16384 at 1:125 (the same area at 16x the pixels) and
+   32768x32768 at 1:62.5 and at 1:125: wall time, ms per megapixel and peak
+   RSS (GNU time's maximum resident set size) of the whole process;
+2. scaling: 8192x8192 at 1:250 with --threads 1 and --threads 2 (and more
+   when the machine has them), the speed-up of the median and the serial
+   fraction it implies (Amdahl: S = 1 / (f + (1 - f) / n), so
+   f = (n / S - 1) / (n - 1)); the planning alone (`mapsnap explain`, which
+   resolves, places text and builds the display list but draws nothing) is
+   timed beside it.
+
+Runs are interleaved so that load from other processes spreads over every
+configuration; the load average is printed before and after.
+
+Usage: scripts/bench-big-frames.py path/to/mapsnap [--runs 3] [--skip-32k]
+"""
+import os, re, statistics, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENE = os.path.join(ROOT, "Benchmarks/scenes/helsinki-2000.json")
+
+
+def timed(cmd):
+    """(wall seconds, peak RSS in MB) of one run under GNU time."""
+    r = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{r.stderr}")
+    wall, rss = r.stderr.strip().splitlines()[-1].split()
+    return float(wall), int(rss) / 1024
+
+
+def load():
+    return open("/proc/loadavg").read().split()[0]
+
+
+def main():
+    exe = os.path.abspath(sys.argv[1])
+    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
+    out = tempfile.mkdtemp(prefix="mapsnap-bench-big.")
+    png = os.path.join(out, "frame.png")
+    print(f"load average before: {load()}")
+    frames = [("1024x1024", "2000"), ("16384x16384", "125")]
+    if "--skip-32k" not in sys.argv:
+        frames += [("32768x32768", "62.5"), ("32768x32768", "125")]
+    samples = {f: [] for f in frames}
+    for _ in range(runs):
+        for size, scale in frames:
+            samples[(size, scale)].append(timed([exe, SCENE, "--size", size, "--scale", scale, "-o", png]))
+    print("\n| frame | scale | wall s (median) | ms per megapixel | peak RSS MB (max) |")
+    print("|---|---|---|---|---|")
+    for (size, scale), s in samples.items():
+        w, h = map(int, size.split("x"))
+        wall = statistics.median(t for t, _ in s)
+        print(f"| {size} | 1:{scale} | {wall:.2f} | {wall * 1000 / (w * h / 1e6):.1f} | {max(r for _, r in s):.0f} |")
+
+    cores = os.cpu_count() or 1
+    counts = [n for n in (1, 2, 4, 8, 16) if n <= cores]
+    scaling = {n: [] for n in counts}
+    plan = []
+    for _ in range(runs):
+        for n in counts:
+            scaling[n].append(timed([exe, SCENE, "--size", "8192x8192", "--scale", "250", "--threads", str(n), "-o", png]))
+        plan.append(timed([exe, "explain", SCENE, "--size", "8192x8192", "--scale", "250"]))
+    base = statistics.median(t for t, _ in scaling[1])
+    print("\n| threads | wall s (median of %d) | speed-up | serial fraction f | peak RSS MB |" % runs)
+    print("|---|---|---|---|---|")
+    for n in counts:
+        wall = statistics.median(t for t, _ in scaling[n])
+        s = base / wall
+        f = "" if n == 1 else f"{(n / s - 1) / (n - 1):.2f}"
+        print(f"| {n} | {wall:.3f} | {s:.2f}x | {f} | {max(r for _, r in scaling[n]):.0f} |")
+    print(f"\nplanning alone (mapsnap explain): {statistics.median(t for t, _ in plan):.3f} s")
+    print(f"load average after: {load()}")
+
+
+if __name__ == "__main__":
+    main()
