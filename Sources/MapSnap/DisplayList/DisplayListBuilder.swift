@@ -499,7 +499,7 @@ struct DisplayListBuilder: Sendable {
       clipped = dashed(clipped, pattern: dash.map { $0 * ratio }, offset: 0, phaseOffsets: phases)
     }
     let style = StrokeStyle(width: width, join: s.lineJoin, cap: s.lineCap, miterLimit: s.miterLimit)
-    guard strokeOutlinePointBound(clipped, style: style, tolerance: tolerance) <= maxEdges else {
+    guard strokeOutlineFits(clipped, style: style, tolerance: tolerance, maxPoints: maxEdges) else {
       tooBig = true
       return false
     }

@@ -84,9 +84,11 @@ public enum DevicePrecision {
   ///   inside that chord. A point within `tolerance` of the anchor is always
   ///   passed over (this merges near-duplicates); every other passed point p
   ///   at distance r from the anchor allows chord directions within
-  ///   asin(tolerance / r) of its own, and the chord must also be at least r
-  ///   long. The allowed directions are kept as a cone of two unit vectors,
-  ///   so the test costs two square roots per point and no trigonometry.
+  ///   atan(tolerance / r) of its own (just inside the asin(tolerance / r)
+  ///   that keeps p within `tolerance` of the chord), and the chord must
+  ///   also be at least r long. The allowed directions are kept as a cone of
+  ///   two vectors, so the test costs one square root per point and no
+  ///   trigonometry.
   /// - A closed contour's last kept vertex is dropped when it lies within
   ///   `tolerance` of the first.
   ///
@@ -148,12 +150,12 @@ public enum DevicePrecision {
         hasEnd = false
         continue
       }
+      // v turned either way by atan(tol / r), scaled by r (cross products
+      // only compare directions): a little inside the asin(tol / r) that p
+      // allows, so a chord in the cone passes within `tol` of p.
       let r = r2.squareRoot()
-      let s = tol / r  // sin of the half-angle p allows
-      let c = (1 - s * s).squareRoot()
-      let u = v * (1 / r)
-      let pLow = Point(u.x * c + u.y * s, u.y * c - u.x * s)
-      let pHigh = Point(u.x * c - u.y * s, u.y * c + u.x * s)
+      let pLow = Point(v.x * r + v.y * tol, v.y * r - v.x * tol)
+      let pHigh = Point(v.x * r - v.y * tol, v.y * r + v.x * tol)
       if hasEnd {
         if low.cross(pLow) > 0 { low = pLow }
         if pHigh.cross(high) > 0 { high = pHigh }

@@ -111,6 +111,21 @@ public func strokeOutlinePointBound(_ path: Path, style: StrokeStyle, tolerance:
   return total
 }
 
+/// True when `strokeOutline(path, style:, tolerance:)` makes at most
+/// `maxPoints` points: from the point count alone when even the most any
+/// vertex can cost (`strokeOutlinePointBound` with every turn a half turn)
+/// fits, otherwise from `strokeOutlinePointBound`.
+public func strokeOutlineFits(_ path: Path, style: StrokeStyle, tolerance: Double = Flattening.tolerance, maxPoints: Int) -> Bool {
+  let builder = OutlineBuilder(style: style, tolerance: tolerance)
+  guard builder.halfWidth > 0 else { return true }
+  let halfTurn = Flattening.arcSegments(sweep: .pi, radius: builder.halfWidth, tolerance: tolerance) + 1
+  let cap = style.cap == .round ? halfTurn : 2
+  let perPoint = 6 + (style.join == .round ? halfTurn : 0)
+  let worst = path.points.count.multipliedReportingOverflow(by: perPoint)
+  if !worst.overflow && worst.partialValue + path.contours.count * (2 * (cap + 2) + 2 * halfTurn) <= maxPoints { return true }
+  return strokeOutlinePointBound(path, style: style, tolerance: tolerance) <= maxPoints
+}
+
 /// Builds the stroke outline of one contour at a time. `points`, `directions`
 /// and `lengths` are the merged contour and its segments, and `loop` the
 /// outline loop being made (copied into `out` when it is done), all reused
