@@ -128,7 +128,7 @@ private func render(_ fills: [(Path, FillRule)], width: Int = 1200, height: Int 
 
   /// The arc rule: ceil(θ / (2·acos(1 − tolerance / r))) chords for an arc
   /// of θ at radius r, with no minimum per circle: a 1-px stroke's round
-  /// join needs no arc below a 73.7° turn.
+  /// join needs no arc below a 73.7° turn (and is one point below 67°).
   @Test(arguments: [1.0, 2, 3, 5, 10, 40, 400])
   func arcSegmentsFollowTheToleranceRule(width: Double) {
     let r = width / 2
@@ -156,11 +156,17 @@ private func render(_ fills: [(Path, FillRule)], width: Int = 1200, height: Int 
     #expect(Flattening.arcSegments(sweep: 2 * .pi, radius: 0.5) == 5)
     #expect(Flattening.arcSegments(sweep: 2 * .pi, radius: 0.04) == 1)
     #expect(Flattening.arcSegments(sweep: 2 * .pi, radius: 1e9) == 4096)
-    // A 60° turn of a 1-px round-joined line: the outer side is one chord
-    // (two points), the inner side the offset lines' intersection (one).
-    let pts = [Point(10, 10), Point(30, 10), Point(30 + 20 * cos(.pi / 3), 10 + 20 * sin(.pi / 3))]
-    let o = strokeOutline(ring(pts, closed: false), style: StrokeStyle(width: 1, join: .round, cap: .butt))
-    #expect(o.points.count == 2 + 2 + 2 + 1)
+    // A 1-px round-joined line turning by 60°: the miter point is
+    // 0.5 × (sec 30° − 1) = 0.077 px from the arc, within the tolerance, so
+    // the outer side is that one point; by 70° it is 0.11 px away and the
+    // outer side is one chord (two points). The inner side is the offset
+    // lines' intersection (one point) in both.
+    for (degrees, outer) in [(60.0, 1), (70.0, 2)] {
+      let a = degrees * .pi / 180
+      let pts = [Point(10, 10), Point(30, 10), Point(30 + 20 * cos(a), 10 + 20 * sin(a))]
+      let o = strokeOutline(ring(pts, closed: false), style: StrokeStyle(width: 1, join: .round, cap: .butt))
+      #expect(o.points.count == 2 + outer + 2 + 1, "\(degrees)°")
+    }
   }
 
   /// The join shortcuts keep the covered area: a gently curving 3-px line

@@ -32,10 +32,13 @@ import Foundation
 ///   alone (the offset edges extended until they meet); beyond the limit,
 ///   and for `.bevel`, a chord between the two offset corners. A `.round`
 ///   join is an arc of `Flattening.arcSegments` chords (vertices on the
-///   circle, chord error at most `tolerance`); a turn that fits in one chord
-///   is a bevel. A bevel whose miter point lies within 1/512 px
-///   (`DevicePrecision.tolerance`) of it is drawn as that miter point (one
-///   point instead of two).
+///   circle, chord error at most `tolerance`), or, when its miter point lies
+///   within `tolerance` of the arc (`halfWidth × (sec(t/2) − 1) ≤ tolerance`
+///   for a turn t), that one point: as close to the arc as a chord is
+///   allowed to be, outside it where a chord is inside, with half a chord's
+///   area error; a turn that fits in one chord otherwise is a bevel. A bevel
+///   whose miter point lies within 1/512 px (`DevicePrecision.tolerance`) of
+///   it is drawn as that miter point (one point instead of two).
 /// - A 180° reversal gets a half-disc turn with `.round` and a flat (bevel) end
 ///   with `.miter` and `.bevel`.
 /// - A contour that is a single point after merging (or has zero length)
@@ -140,6 +143,9 @@ private struct OutlineBuilder {
   let arcStep: Double
   /// cos(`arcStep`): a turn whose cosine is at least this fits in one chord.
   let cosArcStep: Double
+  /// A round join whose turn's cosine is at least this is drawn as its
+  /// miter point (within `tolerance` of the arc).
+  let cosMiterRound: Double
   private var points: UnsafeMutablePointer<Point>? = nil
   private var directions: UnsafeMutablePointer<Point>? = nil
   private var lengths: UnsafeMutablePointer<Double>? = nil
@@ -156,6 +162,11 @@ private struct OutlineBuilder {
     miterLimit = style.miterLimit
     arcStep = Flattening.arcStep(radius: hw, tolerance: tolerance)
     cosArcStep = arcStep >= .pi ? -2 : cos(arcStep)
+    // The miter point of a turn t is halfWidth / cos(t/2) from the vertex:
+    // within `tolerance` of the arc when cos²(t/2) = (1 + dt) / 2 ≥ q².
+    let tol = tolerance.isFinite && tolerance > 0 ? tolerance : Flattening.tolerance
+    let q = hw / (hw + tol)
+    cosMiterRound = 2 * q * q - 1
   }
 
   mutating func release() {
@@ -323,6 +334,10 @@ private struct OutlineBuilder {
         emit(v + n0)
         arc(around: v, from: n0, sweep: atan2(abs(c), dt))
         emit(v + n1)
+        return
+      }
+      if dt >= cosMiterRound {
+        emit(v + (n0 + n1) * (1 / (1 + dt)))
         return
       }
     case .bevel:
