@@ -330,6 +330,9 @@ private let rightAngle = [Point(0, 0), Point(100, 0), Point(100, 100)]
           let made = strokeOutline(path, style: style, tolerance: 0.1).points.count
           let bound = strokeOutlinePointBound(path, style: style, tolerance: 0.1)
           #expect(bound >= made, "\(join) \(cap) width \(width): bound \(bound) < \(made)")
+          // The budget check never passes an outline that is too big.
+          #expect(!strokeOutlineFits(path, style: style, tolerance: 0.1, maxPoints: made - 1))
+          #expect(strokeOutlineFits(path, style: style, tolerance: 0.1, maxPoints: bound))
           if join == .round && width <= 3 { #expect(bound <= 4 * made + 400, "\(cap) width \(width): \(bound) vs \(made)") }
         }
       }

@@ -41,7 +41,9 @@ private final class Spent: Sendable {
 /// thinner than one device pixel are drawn one pixel wide with their alpha
 /// scaled by the width (hairlines); lines are clipped to the frame grown by
 /// the stroke's reach (`SymbolReach.stroke`) plus `clipMargin` before they are
-/// stroked, keeping the dash phase.
+/// stroked, keeping the dash phase; rings and lines are reduced to the
+/// rasteriser's precision (`DevicePrecision.reduceVertices`) in device space,
+/// before they are filled, clipped and stroked.
 struct DisplayListBuilder: Sendable {
   let state: MapState
   /// Per layer, per annotation text: its glyphs when drawn.
@@ -52,8 +54,9 @@ struct DisplayListBuilder: Sendable {
   let boxes: [(box: PlacedBox, text: PreparedText)]
   /// The attribution line, drawn above everything else.
   let attribution: PreparedText?
-  /// Flattening tolerance in device pixels for round joins, caps and markers.
-  var tolerance = 0.1
+  /// Flattening tolerance in device pixels for round joins, caps, markers
+  /// and rounded boxes.
+  var tolerance = Flattening.tolerance
   /// Worker threads; 0 means one per active processor.
   var threads = 0
   /// The frame's budget; nil: `FrameBudget(state.viewport)`.
@@ -398,7 +401,7 @@ struct DisplayListBuilder: Sendable {
       p.addContour([Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)], closed: true)
       return p
     }
-    let steps = max(2, Int((Double.pi / 2 / (2 * acos(max(-1, 1 - tolerance / rad)))).rounded(.up)))
+    let steps = Flattening.arcSegments(sweep: .pi / 2, radius: rad, tolerance: tolerance)
     var pts: [Point] = []
     let corners = [
       (Point(r.maxX - rad, r.minY + rad), -Double.pi / 2), (Point(r.maxX - rad, r.maxY - rad), 0.0),
@@ -438,9 +441,11 @@ struct DisplayListBuilder: Sendable {
     var drew = false
     if !g.polygons.isEmpty {
       var rings = Path()
+      rings.points.reserveCapacity(g.pointCount)
       for polygon in g.polygons {
         for ring in polygon { rings.addContour(ring.lazy.map(v.toDevice), closed: true) }
       }
+      DevicePrecision.reduceVertices(&rings)
       if let fill = s.fill {
         if rings.points.count > maxEdges { tooBig = true } else { drew = list.fill(rings, rule: s.fillRule, color: fill) || drew }
       }
@@ -450,7 +455,9 @@ struct DisplayListBuilder: Sendable {
     }
     if !g.lines.isEmpty, let stroke = s.stroke {
       var lines = Path()
+      lines.points.reserveCapacity(g.pointCount)
       for line in g.lines { lines.addContour(line.lazy.map(v.toDevice), closed: false) }
+      DevicePrecision.reduceVertices(&lines)
       drew = self.stroke(lines, style: s, color: stroke, solid: solid, maxEdges: maxEdges, tooBig: &tooBig, into: &list) || drew
     }
     if !g.points.isEmpty, let marker = s.marker {
@@ -482,6 +489,7 @@ struct DisplayListBuilder: Sendable {
     let reach = SymbolReach.stroke(width: width, join: s.lineJoin, miterLimit: s.miterLimit) + Self.clipMargin
     let frame = Rect(minX: -reach, minY: -reach, maxX: Double(list.width) + reach, maxY: Double(list.height) + reach)
     var clipped = Path()
+    clipped.points.reserveCapacity(path.points.count + 16)
     var phases: [Double] = []
     for i in path.contours.indices {
       PolylineClipper.clip(path.points(of: i), closed: path.contours[i].isClosed, to: frame, into: &clipped, phases: &phases)
@@ -491,7 +499,7 @@ struct DisplayListBuilder: Sendable {
       clipped = dashed(clipped, pattern: dash.map { $0 * ratio }, offset: 0, phaseOffsets: phases)
     }
     let style = StrokeStyle(width: width, join: s.lineJoin, cap: s.lineCap, miterLimit: s.miterLimit)
-    guard strokeOutlinePointBound(clipped, style: style, tolerance: tolerance) <= maxEdges else {
+    guard strokeOutlineFits(clipped, style: style, tolerance: tolerance, maxPoints: maxEdges) else {
       tooBig = true
       return false
     }

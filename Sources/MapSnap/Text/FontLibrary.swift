@@ -136,7 +136,7 @@ public final class FontLibrary {
     let key = HaloKey(glyph: GlyphKey(face: Int32(face), glyph: glyph, size64: fixed64(size)), width64: fixed64(width))
     if let p = halos[key] { return p }
     let outline = glyphPath(face: face, glyph: glyph, size: size)
-    let p = strokeOutline(outline, style: StrokeStyle(width: 2 * Double(key.width64) / 64, join: .round, cap: .round), tolerance: Self.haloTolerance)
+    let p = strokeOutline(outline, style: StrokeStyle(width: 2 * Double(key.width64) / 64, join: .round, cap: .round), tolerance: Self.tolerance)
     halos[key] = p
     return p
   }
@@ -167,10 +167,10 @@ public final class FontLibrary {
   /// Text larger than this is drawn from outlines instead of cached masks.
   static let maxMaskedTextSize = 256.0
 
-  /// Largest distance, in pixels, between a flattened glyph curve and the curve.
-  static let tolerance = 0.1
-  /// The same for the round joins of halos (they are drawn under the text).
-  static let haloTolerance = 0.2
+  /// Largest distance, in pixels, between a flattened glyph curve (or the
+  /// round joins of its halo) and the curve: the renderer's one flattening
+  /// tolerance.
+  static let tolerance = Flattening.tolerance
 
 }
 

@@ -27,19 +27,20 @@ public enum MarkerShape: String, Sendable, CaseIterable {
 /// The outline of `shape` at `center` (see `MarkerShape` for each shape's
 /// geometry), to be filled nonzero and optionally stroked.
 ///
-/// Round parts are flattened with vertices on the circle, chord error at most
-/// `tolerance` and at least 8 segments per full circle; the leftmost,
-/// rightmost and topmost points of circles are vertices, so the bounds are
+/// Round parts are flattened with vertices on the circle and chord error at
+/// most `tolerance` (`Flattening.arcStep`, the rule of round joins), in whole
+/// steps per quarter circle (per 30° of a pin's head), so the leftmost,
+/// rightmost and topmost points of circles are vertices and the bounds are
 /// exact. A non-finite `center`, or a `size` that is not finite and positive,
 /// gives an empty path.
-public func markerPath(_ shape: MarkerShape, at center: Point, size: Double, tolerance: Double = 0.1) -> Path {
+public func markerPath(_ shape: MarkerShape, at center: Point, size: Double, tolerance: Double = Flattening.tolerance) -> Path {
   var path = Path()
   guard center.isFinite, size.isFinite, size > 0 else { return path }
   let h = size / 2
   let (cx, cy) = (center.x, center.y)
   switch shape {
   case .circle:
-    let n = 4 * quarterSteps(radius: h, tolerance: tolerance, quarter: .pi / 2)
+    let n = 4 * Flattening.arcSegments(sweep: .pi / 2, radius: h, tolerance: tolerance)
     path.points.reserveCapacity(n)
     path.move(to: Point(cx + h, cy))
     for i in 1..<n {
@@ -64,7 +65,7 @@ public func markerPath(_ shape: MarkerShape, at center: Point, size: Double, tol
     // head at ±60° from straight down (cos 60° = r / distance = 1/2), so the
     // head's outline runs from 150° over the top to 390° (y down), 8 × 30°.
     let headY = cy - size
-    let m = quarterSteps(radius: h, tolerance: tolerance, quarter: .pi / 6)
+    let m = Flattening.arcSegments(sweep: .pi / 6, radius: h, tolerance: tolerance)
     let n = 8 * m
     path.points.reserveCapacity(n + 2)
     path.move(to: center)
@@ -75,14 +76,4 @@ public func markerPath(_ shape: MarkerShape, at center: Point, size: Double, tol
   }
   path.close()
   return path
-}
-
-/// How many equal steps an arc of `quarter` radians at `radius` needs so the
-/// chord error is at most `tolerance`, with steps no wider than 45°.
-private func quarterSteps(radius: Double, tolerance: Double, quarter: Double) -> Int {
-  let tol = tolerance.isFinite && tolerance > 0 ? tolerance : 0.1
-  var step = Double.pi / 4
-  if tol < radius { step = min(step, 2 * acos(1 - tol / radius)) }
-  let steps = (quarter / step).rounded(.up)
-  return steps >= 1 && steps <= 1024 ? Int(steps) : (steps > 1024 ? 1024 : 1)
 }
