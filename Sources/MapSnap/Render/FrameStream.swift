@@ -154,7 +154,11 @@ public enum FrameStream {
       throw .encoding(error)
     }
     if let inputDigest { png = PNGTextChunk.inserting(keyword: PNGTextChunk.inputsKeyword, text: inputDigest, into: png) }
-    do throws(FileError) { try png.withUnsafeBytes { (bytes) throws(FileError) in try sink(bytes) } } catch { throw .output(error) }
+    var failure: FileError? = nil
+    png.withUnsafeBytes { bytes in
+      do throws(FileError) { try sink(bytes) } catch { failure = error }
+    }
+    if let failure { throw .output(failure) }
   }
 
   private static func lcm(_ a: Int, _ b: Int) -> Int {
