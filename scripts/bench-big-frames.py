@@ -12,19 +12,41 @@
    resolves, places text and builds the display list but draws nothing) is
    timed beside it.
 
-Runs are interleaved so that load from other processes spreads over every
-configuration; the load average is printed before and after.
+Runs are interleaved, and each starts only once the CPUs have been idle for
+half a second (the machines are shared with other builds); the load average
+is printed before and after.
 
 Usage: scripts/bench-big-frames.py path/to/mapsnap [--runs 3] [--skip-32k]
 """
-import os, re, statistics, subprocess, sys, tempfile
+import os, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENE = os.path.join(ROOT, "Benchmarks/scenes/helsinki-2000.json")
 
 
+def busy():
+    v = list(map(int, open("/proc/stat").readline().split()[1:]))
+    return sum(v) - v[3] - v[4], sum(v)
+
+
+def wait_until_idle(limit=120.0):
+    """Waits (at most `limit` s) until the CPUs were 97 % idle for half a
+    second: the machine is shared, and a run beside another process's build
+    measures that build."""
+    end = time.time() + limit
+    while time.time() < end:
+        b0, t0 = busy()
+        time.sleep(0.5)
+        b1, t1 = busy()
+        if (b1 - b0) <= 0.03 * max(1, t1 - t0):
+            return
+    print("  (the machine did not become idle; measuring anyway)", file=sys.stderr)
+
+
 def timed(cmd):
-    """(wall seconds, peak RSS in MB) of one run under GNU time."""
+    """(wall seconds, peak RSS in MB) of one run under GNU time, started
+    when the machine is idle."""
+    wait_until_idle()
     r = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{r.stderr}")
