@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// How curves become straight segments: one tolerance for every arc and
 /// curve the renderer flattens (round joins, round caps and dots of strokes,
