@@ -215,15 +215,6 @@ public enum PNGEncoder {
           &output, buffer, capacity)
       }
     }
-    switch status {
-    case PNG_SHIM_OK:
-      defer { png_shim_free(output.data) }
-      guard let data = output.data else { throw .encodingFailed("libpng produced no output") }
-      return [UInt8](UnsafeBufferPointer(start: data, count: output.size))
-    case PNG_SHIM_OUT_OF_MEMORY:
-      throw .outOfMemory
-    default:
-      throw .encodingFailed(message)
-    }
+    return try encodedFile(status, output, message: message)
   }
 }

@@ -94,3 +94,18 @@ func withShimErrorMessage(
     return (PNGShimStatus(rawValue: UInt32(bitPattern: status)), message)
   }
 }
+
+/// The file an encoding shim wrote into `output` (freed here), or the
+/// ``PNGError`` its `status` names, with `message` for a libpng failure.
+func encodedFile(_ status: PNGShimStatus, _ output: PNGShimBuffer, message: String) throws(PNGError) -> [UInt8] {
+  switch status {
+  case PNG_SHIM_OK:
+    defer { png_shim_free(output.data) }
+    guard let data = output.data else { throw .encodingFailed("libpng produced no output") }
+    return [UInt8](UnsafeBufferPointer(start: data, count: output.size))
+  case PNG_SHIM_OUT_OF_MEMORY:
+    throw .outOfMemory
+  default:
+    throw .encodingFailed(message)
+  }
+}
