@@ -57,18 +57,22 @@ struct NearestColorSearch: @unchecked Sendable {
     var bestID = -1
     var up = lo
     var down = lo &- 1
+    /// Takes entry `i` when it is nearer, ties to the lower palette index.
+    @inline(__always) func consider(_ i: Int) {
+      let d = points[i] - q
+      let distance = (d * d).sum()
+      if distance < best || (distance == best && ids[i] < bestID) {
+        best = distance
+        bestID = ids[i]
+      }
+    }
     while up < count || down >= 0 {
       if up < count {
         let gap = keys[up] - q.x
         if gap * gap > best {
           up = count
         } else {
-          let d = points[up] - q
-          let distance = (d * d).sum()
-          if distance < best || (distance == best && ids[up] < bestID) {
-            best = distance
-            bestID = ids[up]
-          }
+          consider(up)
           up &+= 1
         }
       }
@@ -77,12 +81,7 @@ struct NearestColorSearch: @unchecked Sendable {
         if gap * gap > best {
           down = -1
         } else {
-          let d = points[down] - q
-          let distance = (d * d).sum()
-          if distance < best || (distance == best && ids[down] < bestID) {
-            best = distance
-            bestID = ids[down]
-          }
+          consider(down)
           down &-= 1
         }
       }
