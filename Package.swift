@@ -21,7 +21,7 @@ let package = Package(
     /// The renderer as a library: scene → map state → display list → tiles → PNG.
     .target(
       name: "MapSnap",
-      dependencies: ["_MapSnapRaster", "_PNGShims", "_JPEGShims", "CFreeType", "CSQLite"]
+      dependencies: ["_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "CFreeType", "CSQLite"]
     ),
     /// The `mapsnap` command: argument parsing and exit statuses only.
     .executableTarget(
@@ -67,6 +67,9 @@ let package = Package(
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]
     ),
+    /// SHA-256 blocks on the processor's SHA instructions (x86-64 SHA-NI),
+    /// for the input digests; SHA256.swift falls back to its own code.
+    .target(name: "_HashShims"),
     /// A C shim that owns libjpeg's setjmp/longjmp error handling (JPEG tiles).
     .target(name: "_JPEGShims", dependencies: ["CJPEG"]),
     .systemLibrary(
