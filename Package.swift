@@ -55,6 +55,7 @@ let package = Package(
     /// Geometry (paths, stroking, dashing, clipping) and the cell rasteriser.
     .target(
       name: "_MapSnapRaster",
+      dependencies: ["_SystemShims"],
       swiftSettings: [
         .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
       ]
@@ -67,6 +68,8 @@ let package = Package(
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]
     ),
+    /// System calls Swift's Glibc module does not declare (sched_getaffinity).
+    .target(name: "_SystemShims"),
     /// SHA-256 blocks on the processor's SHA instructions (x86-64 SHA-NI),
     /// for the input digests; SHA256.swift falls back to its own code.
     .target(name: "_HashShims"),

@@ -76,12 +76,12 @@ struct Batch: ParsableCommand {
     options.jobs = jobs
     options.shard = shard.flatMap(parseShard) ?? (0, 1)
     options.resume = resume
-    options.encoding = paletteFlags.applied(to: compression == .fast ? .fast : .small)
+    options.encoding = paletteFlags.settings.applied(to: compression == .fast ? .fast : .small)
     options.reportDetail = reportDetail == .full ? .full : .counts
     options.fontDirectories = fontDirs
     options.strict = strict
-    options.root = try files.confinement()
-    options.maximumSourceBytes = files.maxSourceBytes.value
+    options.root = try files.settings.confinement()
+    options.maximumSourceBytes = files.settings.maxSourceBytes
     options.maxPixels = maxPixels
     let reader = ManifestReader(path: manifest)
     let started = monotonicSeconds()

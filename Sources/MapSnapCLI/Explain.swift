@@ -28,7 +28,7 @@ struct Explain: ParsableCommand {
   var featureID: String?
 
   func run() throws {
-    let plan = try view.plan(sceneAt: scene, files: files)
+    let plan = try view.settings.plan(sceneAt: scene, files: files.settings)
     let known = plan.state.layers.map(\.id)
     for id in layers where !known.contains(id) {
       let hint = closestLayer(to: id, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""

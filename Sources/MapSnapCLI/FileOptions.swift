@@ -3,6 +3,7 @@ import MapSnap
 
 /// The options that bound what a scene may read: `--root` (confinement) and
 /// `--max-source-bytes`; shared by `render`, `explain`, `batch` and `test`.
+/// What they ask for is `settings`.
 struct FileOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
@@ -17,33 +18,10 @@ struct FileOptions: ParsableArguments {
       valueName: "bytes"))
   var maxSourceBytes: ByteCount = ByteCount(SourceLoader.defaultMaximumSourceBytes)
 
-  func validate() throws {
-    if let root {
-      do { _ = try Confinement(root: root) } catch { throw ValidationError("--root \(root): \(error.reason)") }
-    }
-  }
+  func validate() throws { try settings.validate() }
 
-  /// The files the command line's overlays name (`--geojson` files,
-  /// `--marker` icons): the operator's, never confined.
-  static func paths(of overlays: [Overlay]) -> Set<String> {
-    var out = Set<String>()
-    for o in overlays {
-      if case .geojson(let source) = o.target, case .file(_, let resolved) = source { out.insert(resolved) }
-      if let icon = o.style.marker?.icon { out.insert(icon) }
-    }
-    return out
-  }
-
-  /// The confinement `--root` asks for (nil without it), with the paths the
-  /// operator gave on the command line left out.
-  func confinement(exempt: Set<String> = []) throws -> Confinement? {
-    guard let root else { return nil }
-    do {
-      return try Confinement(root: root, exempt: exempt)
-    } catch {
-      throw ValidationError("--root \(root): \(error.reason)")
-    }
-  }
+  /// The values given, as plain data.
+  var settings: FileSettings { FileSettings(root: root, maxSourceBytes: maxSourceBytes.value) }
 }
 
 /// A count of bytes: digits, optionally followed by K, M or G (powers of 1024).

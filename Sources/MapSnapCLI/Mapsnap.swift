@@ -39,9 +39,19 @@ struct Mapsnap: ParsableCommand {
   )
 
   /// A write to a closed pipe is an error reported with its exit status
-  /// (EPIPE), not a silent death by SIGPIPE.
+  /// (EPIPE), not a silent death by SIGPIPE. A plain render is read by
+  /// `QuickRender` and run as ArgumentParser would run it; everything else
+  /// goes through ArgumentParser.
   static func main() {
     signal(SIGPIPE, SIG_IGN)
+    if let render = QuickRender.settings(from: Array(CommandLine.arguments.dropFirst())) {
+      do {
+        try render.run()
+      } catch {
+        exit(withError: error)
+      }
+      return
+    }
     main(nil)
   }
 }

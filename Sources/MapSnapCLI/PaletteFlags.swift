@@ -2,7 +2,7 @@ import ArgumentParser
 import MapSnap
 
 /// `--palette N` and `--dither`: palette (PNG8) output; shared by `render`
-/// and `batch`.
+/// and `batch`. What they ask for is `settings`.
 struct PaletteFlags: ParsableArguments {
   @Option(
     parsing: .unconditional,
@@ -14,17 +14,8 @@ struct PaletteFlags: ParsableArguments {
   @Flag(help: "With --palette: Floyd–Steinberg dithering of the colours between palette entries (off by default: map fills are flat).")
   var dither = false
 
-  func validate() throws {
-    if let palette, !PaletteOptions.allowedColors.contains(palette) {
-      throw ValidationError("--palette must be 2 to 256 colours, got \(palette)")
-    }
-    if dither && palette == nil { throw ValidationError("--dither needs --palette N") }
-  }
+  func validate() throws { try settings.validate() }
 
-  /// `encoding` with the palette asked for (unchanged without `--palette`).
-  func applied(to encoding: PNGEncodingOptions) -> PNGEncodingOptions {
-    var out = encoding
-    out.palette = palette.map { PaletteOptions(colors: $0, dither: dither) }
-    return out
-  }
+  /// The values given, as plain data.
+  var settings: PaletteSettings { PaletteSettings(palette: palette, dither: dither) }
 }

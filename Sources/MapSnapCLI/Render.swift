@@ -1,7 +1,8 @@
 import ArgumentParser
 import MapSnap
 
-/// Renders one scene to a PNG (and optionally a report).
+/// Renders one scene to a PNG (and optionally a report). What it is asked
+/// is `settings`, which does the work.
 struct Render: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Render a scene to PNG.",
@@ -49,62 +50,15 @@ struct Render: ParsableCommand {
 
   @OptionGroup var paletteFlags: PaletteFlags
 
-  mutating func validate() throws {
-    if !(0...maximumWorkers).contains(threads) { throw ValidationError("--threads must be 0 (one per processor) to \(maximumWorkers), got \(threads)") }
-    if !(1...maximumTileRows).contains(tileRows) { throw ValidationError("--tile-rows must be 1 to \(maximumTileRows), got \(tileRows)") }
-    if output == "-" && report == "-" { throw ValidationError("only one of --output and --report can be '-'") }
-    if scene == "-" && output == nil { throw ValidationError("a scene read from standard input ('-') needs -o (a .png file, or '-')") }
-    var targets: [OutputTarget] = []
-    if let o = output {
-      let target: OutputTarget
-      do { target = try OutputTarget(o) } catch { throw ValidationError("-o \(o): \(error.reason)") }
-      if target.isFile, !o.lowercased().hasSuffix(".png") {
-        throw ValidationError("-o \(o): mapsnap writes PNG only; the output must end in .png (or be '-', a FIFO or a device)")
-      }
-      targets.append(target)
-    }
-    if let r = report {
-      do { targets.append(try OutputTarget(r)) } catch { throw ValidationError("--report \(r): \(error.reason)") }
-    }
-    if targets.count == 2, targets.allSatisfy(\.isStandardOutput) {
-      throw ValidationError("only one of --output and --report can be standard output ('-' or /dev/stdout)")
-    }
-  }
+  func validate() throws { try settings.validate() }
 
-  func run() throws {
-    let plan = try view.plan(sceneAt: scene, threads: threads, files: files)
-    if strict, plan.state.layers.contains(where: { $0.status.contains(.error) }) {
-      printError("error: --strict: a layer's source could not be loaded; no output written")
-      throw ExitStatus.renderFailed
-    }
-    // All or nothing: every file is staged next to its target first and
-    // renamed into place only when all of them were written; devices, FIFOs
-    // and standard output are written after (OutputTarget's rule). The PNG
-    // is drawn and compressed a strip at a time straight into its staged
-    // file (FrameStream), so the frame is never held whole.
-    var pending: [PendingOutput] = []
-    do {
-      let detail: ReportDetail = reportDetail == .full ? .full : .counts
-      var encoding = paletteFlags.applied(to: compression == .fast ? .fast : .small)
-      encoding.threads = threads
-      let digest = InputDigest.of(plan, encoding: encoding, report: report == nil ? nil : detail, files: FileDigests())
-      if let report {
-        var bytes = JSONWriter().writeBytes(plan.report(detail: detail))
-        bytes.append(10)
-        pending.append(try OutputTarget(report).prepare(bytes))
-      }
-      let png = try OutputTarget(output ?? defaultOutput(for: scene)).openStreaming()
-      try FrameStream.writePNG(
-        plan, options: RenderOptions(threads: threads, tileRows: tileRows), encoding: encoding, inputDigest: digest, to: png)
-      pending.append(try png.finish())
-      let outputs = pending
-      pending.removeAll()
-      try PendingOutput.commitAll(outputs)
-    } catch {
-      for p in pending { p.discard() }
-      printError("error: \(error)")
-      throw ExitStatus.renderFailed
-    }
+  func run() throws { try settings.run() }
+
+  /// The values given, as plain data.
+  var settings: RenderSettings {
+    RenderSettings(
+      scene: scene, output: output, view: view.settings, files: files.settings, report: report, reportDetail: reportDetail,
+      strict: strict, threads: threads, tileRows: tileRows, compression: compression, palette: paletteFlags.settings)
   }
 }
 

@@ -94,8 +94,8 @@ struct TestCommand: ParsableCommand {
     options.record = mode
     options.jobs = jobs
     options.artifacts = artifacts
-    options.root = try files.confinement()
-    options.maximumSourceBytes = files.maxSourceBytes.value
+    options.root = try files.settings.confinement()
+    options.maximumSourceBytes = files.settings.maxSourceBytes
     let github = getenv("GITHUB_ACTIONS").map { String(cString: $0) } == "true"
     let quiet = self.quiet
     for p in problems { printError("! \(p.caseName): \(p.error)") }

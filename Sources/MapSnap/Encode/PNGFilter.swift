@@ -6,4 +6,13 @@ public enum PNGFilter: Sendable, Equatable, Hashable {
   /// libpng's adaptive per-row choice among all five filters (libpng's default).
   /// Better for photographic content, slower to encode.
   case adaptive
+
+  /// The case's name, as written into the input digest (spelled out, since
+  /// interpolating an enum reflects on it at run time).
+  public var name: String {
+    switch self {
+    case .none: "none"
+    case .adaptive: "adaptive"
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+internal import _SystemShims
 
 /// How a frame is cut up and drawn.
 public struct RenderOptions: Sendable, Hashable {
@@ -192,14 +193,10 @@ private let availableProcessors: Int = {
       }
       return text.split(separator: "\n")
     }
-    // The affinity mask, as the kernel reports it: "Cpus_allowed:\tff,ffffffff".
-    if let status = lines("/proc/self/status"), let line = status.first(where: { $0.hasPrefix("Cpus_allowed:") }) {
-      var allowed = 0
-      for c in line.dropFirst("Cpus_allowed:".count) {
-        if let v = c.hexDigitValue { allowed += v.nonzeroBitCount }
-      }
-      if allowed > 0 { n = min(n, allowed) }
-    }
+    // The affinity mask (one system call: cheaper than reading
+    // /proc/self/status's Cpus_allowed, which the kernel formats).
+    let allowed = Int(mapsnap_affinity_processor_count())
+    if allowed > 0 { n = min(n, allowed) }
     // cgroup v2: "max 100000" (no limit) or "QUOTA PERIOD" in microseconds.
     if let cpuMax = lines("/sys/fs/cgroup/cpu.max")?.first {
       let parts = cpuMax.split(separator: " ")

@@ -1,0 +1,88 @@
+import ArgumentParser
+import MapSnap
+
+/// What `mapsnap render` is asked, as plain values, whoever read the
+/// arguments (`Render` through ArgumentParser, or `QuickRender`), and the
+/// render itself.
+struct RenderSettings: Equatable {
+  var scene: String
+  var output: String? = nil
+  var view = ViewSettings()
+  var files = FileSettings()
+  var report: String? = nil
+  var reportDetail: Render.ReportDetailOption = .full
+  var strict = false
+  var threads = 0
+  var tileRows = 32
+  var compression: Render.Compression = .fast
+  var palette = PaletteSettings()
+
+  /// The checks of the render options themselves (ArgumentParser runs the
+  /// option groups' own; `validateAll` runs every one).
+  func validate() throws {
+    if !(0...maximumWorkers).contains(threads) { throw ValidationError("--threads must be 0 (one per processor) to \(maximumWorkers), got \(threads)") }
+    if !(1...maximumTileRows).contains(tileRows) { throw ValidationError("--tile-rows must be 1 to \(maximumTileRows), got \(tileRows)") }
+    if output == "-" && report == "-" { throw ValidationError("only one of --output and --report can be '-'") }
+    if scene == "-" && output == nil { throw ValidationError("a scene read from standard input ('-') needs -o (a .png file, or '-')") }
+    var targets: [OutputTarget] = []
+    if let o = output {
+      let target: OutputTarget
+      do { target = try OutputTarget(o) } catch { throw ValidationError("-o \(o): \(error.reason)") }
+      if target.isFile, !o.lowercased().hasSuffix(".png") {
+        throw ValidationError("-o \(o): mapsnap writes PNG only; the output must end in .png (or be '-', a FIFO or a device)")
+      }
+      targets.append(target)
+    }
+    if let r = report {
+      do { targets.append(try OutputTarget(r)) } catch { throw ValidationError("--report \(r): \(error.reason)") }
+    }
+    if targets.count == 2, targets.allSatisfy(\.isStandardOutput) {
+      throw ValidationError("only one of --output and --report can be standard output ('-' or /dev/stdout)")
+    }
+  }
+
+  /// Every check ArgumentParser would run: the option groups', then the command's.
+  func validateAll() throws {
+    try view.validate()
+    try files.validate()
+    try palette.validate()
+    try validate()
+  }
+
+  /// Renders the scene to the PNG (and the report), all or nothing.
+  func run() throws {
+    let plan = try view.plan(sceneAt: scene, threads: threads, files: files)
+    if strict, plan.state.layers.contains(where: { $0.status.contains(.error) }) {
+      printError("error: --strict: a layer's source could not be loaded; no output written")
+      throw ExitStatus.renderFailed
+    }
+    // All or nothing: every file is staged next to its target first and
+    // renamed into place only when all of them were written; devices, FIFOs
+    // and standard output are written after (OutputTarget's rule). The PNG
+    // is drawn and compressed a strip at a time straight into its staged
+    // file (FrameStream), so the frame is never held whole.
+    var pending: [PendingOutput] = []
+    do {
+      let detail: ReportDetail = reportDetail == .full ? .full : .counts
+      var encoding = palette.applied(to: compression == .fast ? .fast : .small)
+      encoding.threads = threads
+      let digest = InputDigest.of(plan, encoding: encoding, report: report == nil ? nil : detail, files: FileDigests())
+      if let report {
+        var bytes = JSONWriter().writeBytes(plan.report(detail: detail))
+        bytes.append(10)
+        pending.append(try OutputTarget(report).prepare(bytes))
+      }
+      let png = try OutputTarget(output ?? defaultOutput(for: scene)).openStreaming()
+      try FrameStream.writePNG(
+        plan, options: RenderOptions(threads: threads, tileRows: tileRows), encoding: encoding, inputDigest: digest, to: png)
+      pending.append(try png.finish())
+      let outputs = pending
+      pending.removeAll()
+      try PendingOutput.commitAll(outputs)
+    } catch {
+      for p in pending { p.discard() }
+      printError("error: \(error)")
+      throw ExitStatus.renderFailed
+    }
+  }
+}

@@ -1,0 +1,15 @@
+#define _GNU_SOURCE
+#include <sched.h>
+
+#include "system_shims.h"
+
+int mapsnap_affinity_processor_count(void) {
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+  return CPU_COUNT(&set);
+#else
+  return 0;
+#endif
+}
