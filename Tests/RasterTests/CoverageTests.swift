@@ -1,15 +1,15 @@
 import Foundation
 import Testing
-import _MapSnapRaster
+@testable import _MapSnapRaster
 
 /// Renders `path` in opaque black on a transparent canvas and returns the
 /// alpha (coverage) of every pixel.
 func coverageMap(
   _ path: Path, width: Int, height: Int, rule: FillRule = .nonZero,
-  options: RenderOptions = .init(threads: 1, tileRows: 16)
+  options: RenderOptions = .init(threads: 1, tileRows: 16), testingCoverage: Bool = true
 ) -> [UInt8] {
   var list = DisplayList(width: width, height: height, background: .transparent)
-  list.fill(path, rule: rule, color: .black)
+  _ = list.fill(path, rule: rule, color: .black, testingCoverage: testingCoverage)
   let canvas = Canvas(width: width, height: height)
   TileRenderer.render(list, into: canvas, options: options)
   return canvas.buffer.map { UInt8($0 >> 24) }

@@ -86,21 +86,38 @@ public struct DisplayList: Sendable {
   /// is fully transparent.
   @discardableResult
   public mutating func fill(_ path: Path, rule: FillRule = .nonZero, color: Color) -> Bool {
+    fill(path, rule: rule, color: color, testingCoverage: true)
+  }
+
+  /// `fill`, with the coverage test left out when `testingCoverage` is
+  /// false: every fill with edges is recorded, so that tests can draw what
+  /// the test would have refused and compare.
+  mutating func fill(_ path: Path, rule: FillRule, color: Color, testingCoverage: Bool) -> Bool {
     guard color.a > 0 else { return false }
     let start = edges.count
-    guard let rows = builder.append(path, to: &edges), DisplayList.covers(edges[start...], rule: rule, width: width, rows: rows) else {
+    guard let rows = builder.append(path, to: &edges) else {
+      edges.removeSubrange(start...)
+      return false
+    }
+    // Fills spanning several buckets are sorted by bucket before the
+    // coverage test, which then sorts one bucket at a time, as it needs them.
+    let firstBucket = Int(rows.minRow) >> EdgeBuckets.rowsShift
+    let lastBucket = Int(rows.maxRow) >> EdgeBuckets.rowsShift
+    var offsets: [Int32]? = nil
+    if lastBucket > firstBucket && edges.count - start > 16 {
+      offsets = EdgeBuckets.sort(&edges, start..<edges.count, firstBucket: firstBucket, lastBucket: lastBucket)
+    }
+    guard !testingCoverage || DisplayList.covers(edges[start...], rule: rule, width: width, rows: rows, buckets: offsets) else {
       edges.removeSubrange(start...)
       return false
     }
     var item = DrawItem(
       kind: .fill, rule: rule, pixel: color.premultipliedPixel,
       edgeStart: start, edgeCount: edges.count - start, minRow: rows.minRow, maxRow: rows.maxRow)
-    let firstBucket = Int(rows.minRow) >> EdgeBuckets.rowsShift
-    let lastBucket = Int(rows.maxRow) >> EdgeBuckets.rowsShift
-    if lastBucket > firstBucket && item.edgeCount > 16 {
+    if let offsets {
       item.bucketStart = bucketOffsets.count
       item.firstBucket = Int32(firstBucket)
-      bucketOffsets += EdgeBuckets.sort(&edges, start..<edges.count, firstBucket: firstBucket, lastBucket: lastBucket)
+      bucketOffsets += offsets
     }
     items.append(item)
     return true
@@ -119,7 +136,12 @@ public struct DisplayList: Sendable {
   /// 3. Otherwise the fill is rasterised row by row, as the tiles do it,
   ///    until a row has a covered pixel (slivers, zero-area rings, rings that
   ///    cancel, even-odd overlaps).
-  static func covers(_ edges: ArraySlice<Edge>, rule: FillRule, width: Int, rows: (minRow: Int32, maxRow: Int32)) -> Bool {
+  /// `buckets`, when given, are the fill's bucket offsets (`EdgeBuckets.sort`,
+  /// from the bucket of `rows.minRow`): step 3 then sorts one bucket at a
+  /// time, as the rows reach it, rather than every edge first.
+  static func covers(
+    _ edges: ArraySlice<Edge>, rule: FillRule, width: Int, rows: (minRow: Int32, maxRow: Int32), buckets: [Int32]? = nil
+  ) -> Bool {
     let right = Int32(width * 256)
     var inside = false
     var minX = Int32.max
@@ -137,7 +159,7 @@ public struct DisplayList: Sendable {
     let boxPixels = Double(lastColumn - firstColumn + 1) * Double(rows.maxRow - rows.minRow + 1)
     // |∫∫ w dA| in px² is |twiceArea| / (2 × 65536); the test is that × 256 ≥ box.
     if rule == .nonZero && abs(twiceArea) >= boxPixels * 512 { return true }
-    return rasterisedCovers(edges, rule: rule, firstColumn: firstColumn, lastColumn: lastColumn, rows: rows)
+    return rasterisedCovers(edges, buckets: buckets, rule: rule, firstColumn: firstColumn, lastColumn: lastColumn, rows: rows)
   }
 
   /// Step 1 of `covers`: sweeps the left border from top to bottom, summing
@@ -166,15 +188,25 @@ public struct DisplayList: Sendable {
   /// Step 3 of `covers`: the cell rasteriser on one row at a time (columns
   /// `firstColumn...lastColumn` only, shifted by whole pixels so coverage is
   /// unchanged), with an active-edge list, stopping at the first row with a
-  /// covered pixel. At worst the cost of drawing the fill once.
+  /// covered pixel. Edges join the active list in order of their top: sorted
+  /// all at once, or with `buckets` a bucket at a time as the rows enter it
+  /// (every edge of a bucket starts below the rows of the buckets before it).
+  /// At worst the cost of drawing the fill once.
   private static func rasterisedCovers(
-    _ edges: ArraySlice<Edge>, rule: FillRule, firstColumn: Int, lastColumn: Int, rows: (minRow: Int32, maxRow: Int32)
+    _ edges: ArraySlice<Edge>, buckets: [Int32]?, rule: FillRule, firstColumn: Int, lastColumn: Int,
+    rows: (minRow: Int32, maxRow: Int32)
   ) -> Bool {
     let columns = lastColumn - firstColumn + 1
     guard columns > 0 else { return false }
     let shift = Int32(firstColumn * 256)
-    var sorted = edges.map { Edge(x0: $0.x0 - shift, y0: $0.y0, x1: $0.x1 - shift, y1: $0.y1, winding: $0.winding) }
-    sorted.sort { $0.y0 < $1.y0 }
+    func shifted(_ slice: ArraySlice<Edge>) -> [Edge] {
+      var out = slice.map { Edge(x0: $0.x0 - shift, y0: $0.y0, x1: $0.x1 - shift, y1: $0.y1, winding: $0.winding) }
+      out.sort { $0.y0 < $1.y0 }
+      return out
+    }
+    let firstBucket = Int(rows.minRow) >> EdgeBuckets.rowsShift
+    var pending = buckets == nil ? shifted(edges) : []
+    var loadedBucket = -1
     let cells = CellRasterizer(width: columns, rows: 1)
     let row = UnsafeMutablePointer<UInt32>.allocate(capacity: columns)
     row.initialize(repeating: 0, count: columns)
@@ -182,17 +214,24 @@ public struct DisplayList: Sendable {
       cells.deallocate()
       row.deallocate()
     }
-    var active: [Int] = []
+    var active: [Edge] = []
     var next = 0
     for r in Int(rows.minRow)...Int(rows.maxRow) {
+      if let buckets, (r >> EdgeBuckets.rowsShift) - firstBucket != loadedBucket {
+        loadedBucket = (r >> EdgeBuckets.rowsShift) - firstBucket
+        let lo = edges.startIndex + Int(buckets[loadedBucket])
+        let hi = edges.startIndex + Int(buckets[loadedBucket + 1])
+        pending = shifted(edges[lo..<hi])
+        next = 0
+      }
       let top = Int32(r << 8)
       let bottom = top + 256
-      while next < sorted.count && sorted[next].y0 < bottom {
-        active.append(next)
+      while next < pending.count && pending[next].y0 < bottom {
+        active.append(pending[next])
         next += 1
       }
-      active.removeAll { sorted[$0].y1 <= top }
-      for k in active { cells.add(sorted[k], top: r, bottom: r + 1) }
+      active.removeAll { $0.y1 <= top }
+      for e in active { cells.add(e, top: r, bottom: r + 1) }
       // Opaque black: any coverage leaves a non-zero alpha. Rows that stay
       // empty need no clearing; the sweep clears the cells it reads.
       cells.sweep(rows: 1, rule: rule, paint: 0xFF00_0000, target: row)
