@@ -1,11 +1,17 @@
 import MapSnap
 
 /// `geojson`: a GeoJSON source file read as a `features` layer reads it:
-/// `SourceLoader.load` of a file source (FileIO, the JSON parser,
-/// `GeoJSONDecoder`), in degrees and projected to Web Mercator with its
-/// index (the R-tree) built.
+/// `SourceLoader.load` of a file source (FileIO, `GeoJSONFastReader` or else
+/// the JSON parser and `GeoJSONDecoder`), in degrees and projected to Web
+/// Mercator with its index (the R-tree) built.
+///
+/// Traps when the fast reader reads the input other than the reference way
+/// does (`SourceLoader._fastReaderDisagreement`): it may only give up.
 public enum GeoJSONFuzzTarget {
   public static func run(_ data: UnsafeRawBufferPointer) -> FuzzOutcome {
+    if let disagreement = SourceLoader._fastReaderDisagreement(Array(data)) {
+      fatalError("mapsnap-fuzz: \(disagreement)")
+    }
     let folder = ScratchFolder("geojson")
     defer { folder.remove() }
     let path = folder.write(data, to: "source.geojson")

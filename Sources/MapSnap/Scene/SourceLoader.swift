@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Loads the sources of a scene's layers, reading each file once even when
@@ -192,11 +193,14 @@ public final class SourceLoader: Sendable {
   }
 
   /// Reads and decodes one GeoJSON file. The file is read into one buffer
-  /// of its `fstat` size (`FileIO.read`, bounded by `maximumSourceBytes`),
-  /// parsed in place and hashed, and released before the features are
-  /// decoded, so the bytes are held once and never copied.
+  /// of its `fstat` size (`FileIO.read`, bounded by `maximumSourceBytes`)
+  /// and hashed; `GeoJSONFastReader` reads the features straight from it,
+  /// or, when it gives up, the buffer is parsed to JSON in place and
+  /// released before `GeoJSONDecoder` decodes the features (the reference
+  /// way, whose results and messages the fast reader never changes). The
+  /// bytes are held once and never copied.
   private func read(shown: String, resolved: String) -> Result<FeatureCollection, SourceError> {
-    let parsed: (json: JSONValue, digest: String)
+    let parsed: (content: ParsedFile, digest: String)
     switch Self.parse(resolved, maximumBytes: maximumSourceBytes, confinement: confinement) {
     case .failure(.file(let error)):
       switch error {
@@ -208,9 +212,12 @@ public final class SourceLoader: Sendable {
     case .success(let p):
       parsed = p
     }
-    let json = parsed.json
     do {
-      var collection = try GeoJSONDecoder.decodeDocument(json)
+      var collection: FeatureCollection
+      switch parsed.content {
+      case .features(let read): collection = read
+      case .json(let json): collection = try GeoJSONDecoder.decodeDocument(json)
+      }
       collection.contentDigest = parsed.digest
       return .success(collection)
     } catch {
@@ -226,20 +233,85 @@ extension SourceLoader {
     case syntax(JSONSyntaxError)
   }
 
-  /// The JSON of the file at `path` and the SHA-256 of its bytes; the bytes
-  /// live only inside this call.
-  static func parse(_ path: String, maximumBytes: Int, confinement: Confinement?) -> Result<(json: JSONValue, digest: String), ParseFailure> {
+  /// What `parse` made of a file's bytes.
+  enum ParsedFile {
+    /// The features, read by `GeoJSONFastReader`.
+    case features(FeatureCollection)
+    /// The JSON, for `GeoJSONDecoder.decodeDocument`: the fast reader gave
+    /// up, and this reference way decides (results and messages).
+    case json(JSONValue)
+  }
+
+  /// The features (`GeoJSONFastReader`) or else the JSON of the file at
+  /// `path`, and the SHA-256 of its bytes; the bytes live only inside this
+  /// call.
+  static func parse(_ path: String, maximumBytes: Int, confinement: Confinement?) -> Result<
+    (content: ParsedFile, digest: String), ParseFailure
+  > {
     let bytes: [UInt8]
     do {
       bytes = try FileIO.read(path, maximumBytes: maximumBytes, limitName: "--max-source-bytes", confinement: confinement)
     } catch {
       return .failure(.file(error))
     }
+    let (digest, fast) = hashAndRead(bytes)
+    if let collection = fast {
+      return .success((.features(collection), digest))
+    }
     do {
-      return .success((try JSONParser.parse(bytes), SHA256.hex(of: bytes)))
+      return .success((.json(try JSONParser.parse(bytes)), digest))
     } catch {
       return .failure(.syntax(error))
     }
+  }
+
+  /// Files at least this large are hashed on a second thread while
+  /// `GeoJSONFastReader` reads them (a 2 MB file: about 1 ms of SHA-256 out
+  /// of 4); smaller ones are not worth the hand-over.
+  static let concurrentHashBytes = 256 << 10
+
+  /// The SHA-256 of `bytes` and what `GeoJSONFastReader` reads of them.
+  static func hashAndRead(_ bytes: [UInt8]) -> (digest: String, fast: FeatureCollection?) {
+    guard bytes.count >= concurrentHashBytes else { return (SHA256.hex(of: bytes), GeoJSONFastReader.read(bytes)) }
+    let digest = Mutex("")
+    let fast = Mutex<FeatureCollection?>(nil)
+    DispatchQueue.concurrentPerform(iterations: 2) { i in
+      if i == 0 {
+        let d = SHA256.hex(of: bytes)
+        digest.withLock { $0 = d }
+      } else {
+        let c = GeoJSONFastReader.read(bytes)
+        fast.withLock { $0 = c }
+      }
+    }
+    return (digest.withLock { $0 }, fast.withLock { $0 })
+  }
+
+  /// For the fuzz target and tests (not API): nil when `GeoJSONFastReader`
+  /// gives up on `bytes` or reads exactly what the reference way
+  /// (`JSONParser.parse`, then `GeoJSONDecoder.decodeDocument`) reads;
+  /// otherwise what differs.
+  public static func _fastReaderDisagreement(_ bytes: [UInt8]) -> String? {
+    guard let fast = GeoJSONFastReader.read(bytes) else { return nil }
+    let reference: FeatureCollection
+    do {
+      reference = try GeoJSONDecoder.decodeDocument(try JSONParser.parse(bytes))
+    } catch {
+      return "the fast reader read \(fast.features.count) features where the reference fails: \(error)"
+    }
+    var differences: [String] = []
+    if fast.features != reference.features {
+      let common = min(fast.features.count, reference.features.count)
+      let i = (0..<common).first { fast.features[$0] != reference.features[$0] } ?? common
+      differences.append("features (\(fast.features.count) and \(reference.features.count), from [\(i)])")
+    }
+    if fast.withoutGeometry != reference.withoutGeometry { differences.append("withoutGeometry") }
+    if fast.invalidCount != reference.invalidCount { differences.append("invalidCount") }
+    if fast.invalidSamples != reference.invalidSamples { differences.append("invalidSamples") }
+    if fast.unlocatedCount != reference.unlocatedCount { differences.append("unlocatedCount") }
+    if fast.unprojectableCount != reference.unprojectableCount { differences.append("unprojectableCount") }
+    if differences.isEmpty && fast != reference { differences.append("the collections") }
+    return differences.isEmpty ? nil : "the fast reader and the reference differ in " + differences.joined(separator: ", ")
   }
 }
 

@@ -1,5 +1,5 @@
 /// One GeoJSON feature.
-public struct Feature: Sendable {
+public struct Feature: Sendable, Equatable {
   /// The GeoJSON `id` member (string or number), or nil.
   public var id: JSONValue?
   public var properties: JSONObject

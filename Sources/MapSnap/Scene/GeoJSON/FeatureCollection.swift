@@ -1,5 +1,5 @@
 /// The valid features of a source, in file order, and what was skipped.
-public struct FeatureCollection: Sendable {
+public struct FeatureCollection: Sendable, Equatable {
   public var features: [Feature] = []
   /// Features skipped because their geometry was invalid.
   public var invalidCount: Int = 0

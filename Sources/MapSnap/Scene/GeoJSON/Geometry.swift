@@ -2,7 +2,7 @@
 /// `projected(to:)` (x east, y north). Multi-parts and GeometryCollections
 /// are flattened into the three lists; drawing order within a feature is
 /// polygons, lines, points.
-public struct Geometry: Sendable {
+public struct Geometry: Sendable, Equatable {
   /// Point and MultiPoint positions.
   public var points: [Point] = []
   /// LineString and MultiLineString parts, each with at least two positions.

@@ -139,7 +139,12 @@ private final class _MoveStack<Element> {
   }
 }
 
-private struct _JSONByteParser {
+/// The byte-level parser behind `JSONParser`. Internal (not private) so that
+/// readers of one known document shape, such as `GeoJSONFastReader`, read
+/// strings, numbers and nested values with exactly this code: its methods
+/// throw `JSONSyntaxError` at the first byte they do not accept, and leave
+/// `pos` after what they read.
+struct _JSONByteParser {
   let base: UnsafePointer<UInt8>
   let end: Int
   /// Where the document starts (after a byte-order mark); columns on line 1
@@ -149,11 +154,11 @@ private struct _JSONByteParser {
   var depth = 0
   /// Elements of the arrays being parsed, innermost last; each array is
   /// moved out once complete so it is allocated at its exact size.
-  let valueStack = _MoveStack<JSONValue>()
+  fileprivate let valueStack = _MoveStack<JSONValue>()
   /// Members of the objects being parsed, innermost last.
-  let pairStack = _MoveStack<(key: String, value: JSONValue)>()
+  fileprivate let pairStack = _MoveStack<(key: String, value: JSONValue)>()
   /// Unescaped bytes of a string that has escapes.
-  var scratch: [UInt8] = []
+  fileprivate var scratch: [UInt8] = []
 
   init(base: UnsafePointer<UInt8>, count: Int) {
     self.base = base
@@ -240,11 +245,22 @@ private struct _JSONByteParser {
   // MARK: Structure
 
   mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+    skipByteOrderMark()
+    let value = try parseValue()
+    try expectEndOfDocument()
+    return value
+  }
+
+  /// Steps over a leading UTF-8 byte-order mark, where the document starts.
+  mutating func skipByteOrderMark() {
     if end >= 3 && byte(0) == 0xEF && byte(1) == 0xBB && byte(2) == 0xBF {
       start = 3
       pos = 3
     }
-    let value = try parseValue()
+  }
+
+  /// Checks that only whitespace follows the document's value.
+  mutating func expectEndOfDocument() throws(JSONSyntaxError) {
     skipWhitespace()
     if pos < end {
       if byte(pos) == UInt8(ascii: "/") && pos + 1 < end
@@ -254,7 +270,6 @@ private struct _JSONByteParser {
       }
       throw error("trailing characters after the JSON value", at: pos)
     }
-    return value
   }
 
   @inline(__always)
