@@ -84,6 +84,27 @@ import _MapSnapTestSupport
       to: dir + "/scene.json")
   }
 
+  @Test("a file's digest is the SHA-256 of its bytes, read a chunk at a time; missing and empty files")
+  func fileDigests() throws {
+    let files = FileDigests()
+    // 4 MB: many chunks, and a last one that is not full.
+    let font = Repository.root + "/Fonts/DroidSansFallbackFull.ttf"
+    #expect(files.digest(of: font) == SHA256.hex(of: try FileIO.read(font)))
+    #expect(files.digest(of: font) == SHA256.hex(of: try FileIO.read(font)), "from the cache")
+    try withTemporaryDirectory { dir in
+      try Files.write("", to: dir + "/empty")
+      #expect(files.digest(of: dir + "/empty") == SHA256.hex(of: [UInt8]()))
+      #expect(files.digest(of: dir + "/none") == "missing")
+      #expect(files.digest(of: dir) == "missing", "a folder")
+      // Exactly one chunk, then one byte more: the boundary.
+      let chunk = [UInt8](repeating: 0x5A, count: FileDigests.chunkBytes)
+      try Files.write(chunk, to: dir + "/chunk")
+      #expect(files.digest(of: dir + "/chunk") == SHA256.hex(of: chunk))
+      try Files.write(chunk + [1], to: dir + "/more")
+      #expect(files.digest(of: dir + "/more") == SHA256.hex(of: chunk + [1]))
+    }
+  }
+
   @Test("the digest follows the scene, its sources, the frame and the encoding, not thread counts")
   func digestFollowsInputs() throws {
     try withTemporaryDirectory { dir in
