@@ -51,7 +51,8 @@ struct RenderSettings: Equatable {
 
   /// Renders the scene to the PNG (and the report), all or nothing.
   func run() throws {
-    let plan = try view.plan(sceneAt: scene, threads: threads, files: files)
+    let digests = FileDigests()
+    let plan = try view.plan(sceneAt: scene, threads: threads, files: files, digests: digests)
     if strict, plan.state.layers.contains(where: { $0.status.contains(.error) }) {
       printError("error: --strict: a layer's source could not be loaded; no output written")
       throw ExitStatus.renderFailed
@@ -66,7 +67,7 @@ struct RenderSettings: Equatable {
       let detail: ReportDetail = reportDetail == .full ? .full : .counts
       var encoding = palette.applied(to: compression == .fast ? .fast : .small)
       encoding.threads = threads
-      let digest = InputDigest.of(plan, encoding: encoding, report: report == nil ? nil : detail, files: FileDigests())
+      let digest = InputDigest.of(plan, encoding: encoding, report: report == nil ? nil : detail, files: digests)
       if let report {
         var bytes = JSONWriter().writeBytes(plan.report(detail: detail))
         bytes.append(10)

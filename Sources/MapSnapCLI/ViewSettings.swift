@@ -69,7 +69,7 @@ struct ViewSettings: Equatable {
   /// printing what goes wrong to standard error: an invalid scene exits 2, an
   /// image made too large by the options exits 64. Warnings (missing sources,
   /// code points no font covers) are printed and the plan returned.
-  func plan(sceneAt path: String, threads: Int = 0, files: FileSettings) throws -> FramePlan {
+  func plan(sceneAt path: String, threads: Int = 0, files: FileSettings, digests: FileDigests? = nil) throws -> FramePlan {
     var loaded: Scene
     let confinement = try files.confinement(exempt: FileSettings.paths(of: try overlays()))
     let sources = SourceLoader(maximumSourceBytes: files.maxSourceBytes, confinement: confinement)
@@ -90,7 +90,7 @@ struct ViewSettings: Equatable {
     do {
       plan = try FramePlan.make(
         loaded, overrides: overrides, sources: sources, fonts: try fonts(), icons: IconCache(confinement: confinement),
-        tiles: TileCache(confinement: confinement), threads: threads)
+        tiles: TileCache(confinement: confinement), threads: threads, digests: digests)
     } catch {
       printError("error: \(error)")
       throw ExitStatus.invalidScene

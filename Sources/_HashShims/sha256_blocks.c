@@ -56,6 +56,9 @@ void mapsnap_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks
   for (; blocks > 0; blocks--, data += 64) {
     const __m128i abef0 = abef, cdgh0 = cdgh;
     __m128i w[4];
+    // Fully unrolled, so that the four message vectors live in registers and
+    // the first four groups' loads need no branch.
+#pragma clang loop unroll(full)
     for (int g = 0; g < 16; g++) {
       __m128i wg;
       if (g < 4) {

@@ -91,6 +91,12 @@ import _MapSnapTestSupport
     let font = Repository.root + "/Fonts/DroidSansFallbackFull.ttf"
     #expect(files.digest(of: font) == SHA256.hex(of: try FileIO.read(font)))
     #expect(files.digest(of: font) == SHA256.hex(of: try FileIO.read(font)), "from the cache")
+    // Hashed ahead on another thread: the same digest, waited for, not hashed twice over.
+    let ahead = FileDigests()
+    ahead.prefetch([font, font, Repository.root + "/Fonts/none.ttf"])
+    ahead.prefetch([font])
+    #expect(ahead.digest(of: font) == files.digest(of: font))
+    #expect(ahead.digest(of: Repository.root + "/Fonts/none.ttf") == "missing")
     try withTemporaryDirectory { dir in
       try Files.write("", to: dir + "/empty")
       #expect(files.digest(of: dir + "/empty") == SHA256.hex(of: [UInt8]()))

@@ -157,7 +157,8 @@ public final class BatchRunner: Sendable {
     let scene = try self.scene(at: line.scene).adding(line.overlays, sources: sources)
     var overrides = line.overrides
     overrides.maxPixels = options.maxPixels
-    var plan = try FramePlan.make(scene, overrides: overrides, sources: sources, fonts: fonts, icons: icons, tiles: tiles, threads: 1)
+    var plan = try FramePlan.make(
+      scene, overrides: overrides, sources: sources, fonts: fonts, icons: icons, tiles: tiles, threads: 1, digests: files)
     plan.fontLease = lease
     return plan
   }

@@ -32,17 +32,21 @@ public struct FramePlan {
   /// `threads` workers (0: one per processor; the list is the same for any
   /// number). Fonts load on first use when the scene has text and none are
   /// given (`FontLibrary.bundledDirectory`); pass `sources`, `icons`,
-  /// `tiles` and `fonts` to share them across frames.
+  /// `tiles` and `fonts` to share them across frames. With `digests`, the
+  /// font files start being hashed for the input digest as soon as the
+  /// fonts are chosen (`FileDigests.prefetch`), while the rest is planned.
   /// - Throws: `SceneError` when the overrides and scene give no valid view,
   ///   or a style names a font that is not available.
   public static func make(
     _ scene: Scene, overrides: ViewOverrides = ViewOverrides(), sources: SourceLoader = SourceLoader(),
-    fonts: FontLibrary? = nil, icons: IconCache = IconCache(), tiles: TileCache = TileCache(), threads: Int = 0
+    fonts: FontLibrary? = nil, icons: IconCache = IconCache(), tiles: TileCache = TileCache(), threads: Int = 0,
+    digests: FileDigests? = nil
   ) throws(SceneError) -> FramePlan {
     let viewport = try overrides.viewport(for: scene, projection: MapResolver.projection(for: scene, tiles: tiles), sources: sources)
     var clock = monotonicSeconds()
     try MapResolver.checkSpatialReferences(of: scene)
     let library = try MapResolver.fonts(for: scene, given: fonts)
+    if let library, let digests { digests.prefetch(library.faces.map(\.path)) }
     let resolver = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
     var state = resolver.resolve(sources: sources, icons: icons, tiles: tiles)
     let resolveTime = lap(&clock)

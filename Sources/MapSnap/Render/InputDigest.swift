@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -59,6 +60,11 @@ public enum InputDigest {
 
 /// SHA-256 digests of files, kept per path and recomputed only when a
 /// file's size or modification time changes. Thread-safe.
+///
+/// `prefetch` starts hashing files on another thread as soon as they are
+/// known (a frame's fonts, once its font library is chosen), so that the
+/// hashing overlaps the rest of planning and drawing; `digest(of:)` then
+/// waits for a file being hashed rather than hashing it again.
 public final class FileDigests: Sendable {
   private struct Entry {
     var size: Int
@@ -67,8 +73,33 @@ public final class FileDigests: Sendable {
   }
 
   private let entries = Mutex<[String: Entry]>([:])
+  /// Files being hashed by `prefetch`, with the group to wait on.
+  private let inFlight = Mutex<[String: DispatchGroup]>([:])
 
   public init() {}
+
+  /// Starts hashing `paths` on another thread, in order; files already
+  /// being hashed are left to that thread.
+  public func prefetch(_ paths: [String]) {
+    let group = DispatchGroup()
+    let mine = inFlight.withLock { flying -> [String] in
+      var out: [String] = []
+      for p in paths where flying[p] == nil {
+        flying[p] = group
+        out.append(p)
+      }
+      return out
+    }
+    guard !mine.isEmpty else { return }
+    group.enter()
+    DispatchQueue.global().async {
+      for p in mine { _ = self.hash(p) }
+      self.inFlight.withLock { flying in
+        for p in mine where flying[p] === group { flying[p] = nil }
+      }
+      group.leave()
+    }
+  }
 
   /// The file's digest in hexadecimal, or `missing` when it cannot be read.
   /// The file is read and hashed a chunk at a time through one small
@@ -76,6 +107,13 @@ public final class FileDigests: Sendable {
   /// first: the fonts of a labelled frame are 5.5 MB, and that copy (with
   /// its page faults) cost as much as the hash.
   public func digest(of path: String) -> String {
+    if let flying = inFlight.withLock({ $0[path] }) { flying.wait() }
+    return hash(path)
+  }
+
+  /// The digest, from the cache when the file's size and modification time
+  /// are unchanged, else read and hashed now.
+  private func hash(_ path: String) -> String {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return "missing" }
     defer { close(fd) }
