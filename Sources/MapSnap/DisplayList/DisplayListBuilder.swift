@@ -159,6 +159,7 @@ struct DisplayListBuilder: Sendable {
     let solid = dashesOverBudget(drawableFlags, budget: budget, coverage: &coverage)
     var parts = buildParts(
       chunks, flags: &flags, tooBig: &tooBig, stopped: &stopped, solid: solid, budget: budget, width: v.deviceWidth, height: v.deviceHeight)
+    list.reserveCapacity(toAppend: parts)
     var open: Int? = nil
     func opacity(_ layer: Int?) -> Double { layer.map { $0 >= 0 ? state.layers[$0].opacity : 1 } ?? 1 }
     // The edge and image budgets, spent in drawing order a chunk of features

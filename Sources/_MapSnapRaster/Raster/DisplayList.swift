@@ -240,6 +240,21 @@ public struct DisplayList: Sendable {
     return false
   }
 
+  /// Reserves room for the items, edges and bucket offsets of `parts`, to
+  /// be appended next: each array grows once, not by doubling (with a copy
+  /// and fresh pages each time).
+  public mutating func reserveCapacity(toAppend parts: [DisplayList]) {
+    var (itemCount, edgeCount, offsetCount) = (items.count, edges.count, bucketOffsets.count)
+    for p in parts {
+      itemCount += p.items.count
+      edgeCount += p.edges.count
+      offsetCount += p.bucketOffsets.count
+    }
+    items.reserveCapacity(itemCount)
+    edges.reserveCapacity(edgeCount)
+    bucketOffsets.reserveCapacity(offsetCount)
+  }
+
   /// Appends every item of `other` (a list of the same size), as if its
   /// commands had been issued on this list: lists built apart, in parallel,
   /// and appended in order give the same list as one serial build.
