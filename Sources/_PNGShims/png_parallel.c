@@ -49,8 +49,9 @@ enum {
 typedef struct segment {
   size_t start;   /* offset of the first raw byte in the job's buffer */
   size_t length;  /* raw bytes */
-  uint8_t *out;   /* compressed bytes (malloc) */
+  uint8_t *out;   /* compressed bytes (malloc; kept by the stream for the next strip) */
   size_t out_size;
+  size_t out_capacity;
   uLong adler;
   int failed;
 } segment;
@@ -71,6 +72,10 @@ typedef struct job {
   size_t count;
   int ends_image;         /* the strip's last segment ends the zlib stream */
   atomic_size_t next;
+  /* One deflate state per worker, set up once per stream and reset per
+   * segment (deflateReset gives the same bytes as a fresh deflateInit2). */
+  z_stream *deflaters;
+  int *deflater_ready;
 } job;
 
 /* Phase 1: scanlines of one segment (filter byte 0 + pixel bytes). */
@@ -94,41 +99,52 @@ static void build_rows(job *j, size_t s) {
   }
 }
 
-/* Phase 2: one segment as raw deflate, primed with the bytes before it. */
-static void compress_segment(job *j, size_t s) {
+/* Phase 2: one segment as raw deflate, primed with the bytes before it, on
+ * worker `w`'s deflate state; its output buffer is reused from earlier strips
+ * when large enough. */
+static void compress_segment(job *j, size_t s, int w) {
   segment *seg = &j->segments[s];
-  z_stream z;
-  memset(&z, 0, sizeof z);
-  if (deflateInit2(&z, j->level, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+  z_stream *z = &j->deflaters[w];
+  if (!j->deflater_ready[w]) {
+    memset(z, 0, sizeof *z);
+    if (deflateInit2(z, j->level, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+      seg->failed = 1;
+      return;
+    }
+    j->deflater_ready[w] = 1;
+  } else if (deflateReset(z) != Z_OK) {
     seg->failed = 1;
     return;
   }
   if (seg->start > 0) {
     size_t dict = seg->start < WINDOW ? seg->start : WINDOW;
-    deflateSetDictionary(&z, j->raw + seg->start - dict, (uInt)dict);
+    deflateSetDictionary(z, j->raw + seg->start - dict, (uInt)dict);
   }
-  size_t bound = deflateBound(&z, (uLong)seg->length) + 64;
-  seg->out = (uint8_t *)malloc(bound);
-  if (seg->out == NULL) {
-    deflateEnd(&z);
-    seg->failed = 1;
-    return;
+  size_t bound = deflateBound(z, (uLong)seg->length) + 64;
+  if (seg->out_capacity < bound) {
+    free(seg->out);
+    seg->out = (uint8_t *)malloc(bound);
+    seg->out_capacity = seg->out != NULL ? bound : 0;
+    if (seg->out == NULL) {
+      seg->failed = 1;
+      return;
+    }
   }
-  z.next_in = j->raw + seg->start;
-  z.avail_in = (uInt)seg->length;
-  z.next_out = seg->out;
-  z.avail_out = (uInt)bound;
+  z->next_in = j->raw + seg->start;
+  z->avail_in = (uInt)seg->length;
+  z->next_out = seg->out;
+  z->avail_out = (uInt)bound;
   int last = j->ends_image && s + 1 == j->count;
-  int rc = deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
-  if ((last && rc != Z_STREAM_END) || (!last && rc != Z_OK) || z.avail_in != 0) seg->failed = 1;
-  seg->out_size = bound - z.avail_out;
-  deflateEnd(&z);
+  int rc = deflate(z, last ? Z_FINISH : Z_SYNC_FLUSH);
+  if ((last && rc != Z_STREAM_END) || (!last && rc != Z_OK) || z->avail_in != 0) seg->failed = 1;
+  seg->out_size = bound - z->avail_out;
   seg->adler = adler32(1L, j->raw + seg->start, (uInt)seg->length);
 }
 
 typedef struct worker_arg {
   job *j;
   int phase;
+  int index; /* the worker's deflate state */
 } worker_arg;
 
 static void *worker(void *p) {
@@ -137,20 +153,21 @@ static void *worker(void *p) {
   for (;;) {
     size_t s = atomic_fetch_add(&j->next, 1);
     if (s >= j->count) break;
-    if (a->phase == 1) build_rows(j, s); else compress_segment(j, s);
+    if (a->phase == 1) build_rows(j, s); else compress_segment(j, s, a->index);
   }
   return NULL;
 }
 
 static void run_phase(job *j, int phase, int threads) {
   pthread_t ids[MAX_THREADS];
-  worker_arg arg = {j, phase};
+  worker_arg args[MAX_THREADS];
   int started = 0;
   atomic_store(&j->next, 0);
+  for (int t = 0; t < threads; t++) args[t] = (worker_arg){j, phase, t};
   for (int t = 1; t < threads; t++) {
-    if (pthread_create(&ids[started], NULL, worker, &arg) == 0) started++;
+    if (pthread_create(&ids[started], NULL, worker, &args[t]) == 0) started++;
   }
-  worker(&arg); /* the calling thread works too */
+  worker(&args[0]); /* the calling thread works too */
   for (int t = 0; t < started; t++) pthread_join(ids[t], NULL);
 }
 
@@ -185,6 +202,16 @@ struct PNGShimStream {
   uint8_t *pending;
   size_t pending_size;
   size_t pending_capacity;
+  /* Buffers kept from strip to strip, so that a print-size frame does not
+   * map, fault and unmap fresh memory for every strip: the scanlines (with
+   * the dictionary before them), the segments with their output buffers,
+   * and one deflate state per worker. */
+  uint8_t *raw;
+  size_t raw_capacity;
+  segment *segments;
+  size_t segments_capacity;
+  z_stream deflaters[MAX_THREADS];
+  int deflater_ready[MAX_THREADS];
   /* File bytes ready for the caller. */
   shim_output output;
   shim_error error;
@@ -300,15 +327,32 @@ static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_s
   j.prefix = s->window_size;
   j.ends_image = ends;
   j.count = (rows + j.segment_rows - 1) / j.segment_rows;
-  j.raw = (uint8_t *)malloc(j.prefix + j.raw_row * rows);
-  j.segments = (segment *)calloc(j.count, sizeof(segment));
-  if (j.raw == NULL || j.segments == NULL) {
-    free(j.raw);
-    free(j.segments);
+  size_t raw_bytes = j.prefix + j.raw_row * rows;
+  if (s->raw_capacity < raw_bytes) {
+    free(s->raw);
+    s->raw = (uint8_t *)malloc(raw_bytes);
+    s->raw_capacity = s->raw != NULL ? raw_bytes : 0;
+  }
+  if (s->segments_capacity < j.count) {
+    segment *grown = (segment *)realloc(s->segments, j.count * sizeof(segment));
+    if (grown != NULL) {
+      memset(grown + s->segments_capacity, 0, (j.count - s->segments_capacity) * sizeof(segment));
+      s->segments = grown;
+      s->segments_capacity = j.count;
+    }
+  }
+  if (s->raw == NULL || s->segments_capacity < j.count) {
     return stream_fail(s, PNG_SHIM_OUT_OF_MEMORY, "out of memory preparing scanlines");
   }
+  j.raw = s->raw;
+  j.segments = s->segments;
+  j.deflaters = s->deflaters;
+  j.deflater_ready = s->deflater_ready;
   memcpy(j.raw, s->window, j.prefix);
   for (size_t k = 0; k < j.count; k++) {
+    j.segments[k].out_size = 0;
+    j.segments[k].adler = 0;
+    j.segments[k].failed = 0;
     uint32_t y0 = (uint32_t)(k * j.segment_rows);
     uint32_t y1 = y0 + j.segment_rows > rows ? rows : y0 + j.segment_rows;
     j.segments[k].start = j.prefix + (size_t)y0 * j.raw_row;
@@ -342,9 +386,6 @@ static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_s
   size_t total = j.prefix + j.raw_row * rows;
   s->window_size = total < WINDOW ? total : WINDOW;
   memcpy(s->window, j.raw + total - s->window_size, s->window_size);
-  for (size_t k = 0; k < j.count; k++) free(j.segments[k].out);
-  free(j.segments);
-  free(j.raw);
   if (status != PNG_SHIM_OK)
     return stream_fail(s, status, status == PNG_SHIM_OUT_OF_MEMORY ? "out of memory compressing"
                                                                     : "zlib failed to compress a segment");
@@ -406,6 +447,11 @@ void png_shim_stream_close(PNGShimStream *s) {
   if (s->png != NULL) png_destroy_write_struct(&s->png, s->info != NULL ? &s->info : NULL);
   free(s->output.data);
   free(s->pending);
+  free(s->raw);
+  for (size_t k = 0; k < s->segments_capacity; k++) free(s->segments[k].out);
+  free(s->segments);
+  for (int w = 0; w < MAX_THREADS; w++)
+    if (s->deflater_ready[w]) deflateEnd(&s->deflaters[w]);
   free(s);
 }
 
