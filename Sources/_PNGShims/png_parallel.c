@@ -7,7 +7,11 @@
  * (png_shim_segment_rows). Each segment is compressed as raw deflate on its
  * own thread, primed with the 32 KiB of scanlines before it as its dictionary
  * (so matches may reach back across the cut, as pigz does) and ended with a
- * sync flush; the last segment ends the stream. The zlib header, the segments
+ * sync flush; the last segment ends the stream. A worker makes the scanline
+ * bytes of its segment, dictionary included, from the pixels itself, into a
+ * buffer of its own that stays in its cache, just before compressing them:
+ * a separate pass making every scanline first was bound by memory bandwidth
+ * and did not get faster with more threads. The zlib header, the segments
  * and the combined Adler-32 form one valid zlib stream, written as IDAT
  * chunks of 1 MiB (the last one shorter) through libpng, which also writes
  * the signature, IHDR, IEND and every CRC.
@@ -66,8 +70,14 @@ typedef struct job {
   int level;
   size_t raw_row;         /* bytes per scanline including the filter byte */
   uint32_t segment_rows;
-  size_t prefix;          /* bytes of earlier scanlines before the strip's (the dictionary) */
-  uint8_t *raw;           /* prefix, then the strip's scanlines */
+  /* The strip's scanline bytes are numbered from the start of `window` (the
+   * last `prefix` bytes of earlier scanlines: the first segment's
+   * dictionary), then the strip's own rows. */
+  size_t prefix;
+  const uint8_t *window;
+  /* Per worker: a buffer for one segment's scanlines and its dictionary. */
+  uint8_t **work;
+  size_t *work_capacity;
   segment *segments;
   size_t count;
   int ends_image;         /* the strip's last segment ends the zlib stream */
@@ -78,23 +88,70 @@ typedef struct job {
   int *deflater_ready;
 } job;
 
-/* Phase 1: scanlines of one segment (filter byte 0 + pixel bytes). */
-static void build_rows(job *j, size_t s) {
-  uint32_t y0 = (uint32_t)(s * j->segment_rows);
-  uint32_t y1 = y0 + j->segment_rows;
-  if (y1 > j->rows) y1 = j->rows;
-  for (uint32_t y = y0; y < y1; y++) {
-    uint8_t *dst = j->raw + j->prefix + (size_t)y * j->raw_row;
-    const uint8_t *src = j->pixels + (size_t)y * j->row_stride;
-    *dst++ = 0;
-    if (j->write_rgb) {
-      for (uint32_t x = 0; x < j->width; x++, src += 4, dst += 3) {
-        dst[0] = src[0];
-        dst[1] = src[1];
-        dst[2] = src[2];
-      }
-    } else {
-      memcpy(dst, src, (size_t)j->width * 4);
+/* `n` RGBA pixels as RGB bytes. */
+static void rgba_to_rgb(const uint8_t *src, uint8_t *dst, size_t n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* Four pixels (16 bytes) into three words (12 bytes) at a time. */
+  for (; n >= 4; n -= 4, src += 16, dst += 12) {
+    uint32_t a, b, c, d;
+    memcpy(&a, src, 4);
+    memcpy(&b, src + 4, 4);
+    memcpy(&c, src + 8, 4);
+    memcpy(&d, src + 12, 4);
+    uint32_t o0 = (a & 0xFFFFFFu) | (b << 24);
+    uint32_t o1 = ((b >> 8) & 0xFFFFu) | (c << 16);
+    uint32_t o2 = ((c >> 16) & 0xFFu) | (d << 8);
+    memcpy(dst, &o0, 4);
+    memcpy(dst + 4, &o1, 4);
+    memcpy(dst + 8, &o2, 4);
+  }
+#endif
+  for (; n > 0; n--, src += 4, dst += 3) {
+    dst[0] = src[0];
+    dst[1] = src[1];
+    dst[2] = src[2];
+  }
+}
+
+/* Writes the strip's scanline bytes [from, to) (numbered as in `job`) to
+ * `dst`: window bytes, then each scanline's filter byte 0 and pixel bytes,
+ * from any byte of a row to any other. */
+static void raw_bytes(const job *j, size_t from, size_t to, uint8_t *dst) {
+  if (from < j->prefix) {
+    size_t end = to < j->prefix ? to : j->prefix;
+    memcpy(dst, j->window + from, end - from);
+    dst += end - from;
+    from = end;
+  }
+  size_t bpp = j->write_rgb ? 3 : 4;
+  while (from < to) {
+    size_t off = from - j->prefix;
+    size_t y = off / j->raw_row;
+    size_t col = off % j->raw_row; /* 0: the filter byte */
+    size_t end = to - from < j->raw_row - col ? col + (to - from) : j->raw_row;
+    const uint8_t *src = j->pixels + y * j->row_stride;
+    from += end - col;
+    if (col == 0) {
+      *dst++ = 0;
+      col = 1;
+    }
+    if (!j->write_rgb) {
+      memcpy(dst, src + (col - 1), end - col);
+      dst += end - col;
+      continue;
+    }
+    /* Pixel byte b = col - 1 is channel b % 3 of pixel b / 3. */
+    while (col < end && (col - 1) % bpp != 0) {
+      *dst++ = src[(col - 1) / bpp * 4 + (col - 1) % bpp];
+      col++;
+    }
+    size_t whole = (end - col) / bpp;
+    rgba_to_rgb(src + (col - 1) / bpp * 4, dst, whole);
+    dst += whole * bpp;
+    col += whole * bpp;
+    while (col < end) {
+      *dst++ = src[(col - 1) / bpp * 4 + (col - 1) % bpp];
+      col++;
     }
   }
 }
@@ -116,10 +173,21 @@ static void compress_segment(job *j, size_t s, int w) {
     seg->failed = 1;
     return;
   }
-  if (seg->start > 0) {
-    size_t dict = seg->start < WINDOW ? seg->start : WINDOW;
-    deflateSetDictionary(z, j->raw + seg->start - dict, (uInt)dict);
+  /* The segment's scanlines, after the (at most) WINDOW bytes before them. */
+  size_t dict = seg->start < WINDOW ? seg->start : WINDOW;
+  size_t need = dict + seg->length;
+  if (j->work_capacity[w] < need) {
+    free(j->work[w]);
+    j->work[w] = (uint8_t *)malloc(need);
+    j->work_capacity[w] = j->work[w] != NULL ? need : 0;
+    if (j->work[w] == NULL) {
+      seg->failed = 1;
+      return;
+    }
   }
+  uint8_t *raw = j->work[w];
+  raw_bytes(j, seg->start - dict, seg->start + seg->length, raw);
+  if (dict > 0) deflateSetDictionary(z, raw, (uInt)dict);
   size_t bound = deflateBound(z, (uLong)seg->length) + 64;
   if (seg->out_capacity < bound) {
     free(seg->out);
@@ -130,7 +198,7 @@ static void compress_segment(job *j, size_t s, int w) {
       return;
     }
   }
-  z->next_in = j->raw + seg->start;
+  z->next_in = raw + dict;
   z->avail_in = (uInt)seg->length;
   z->next_out = seg->out;
   z->avail_out = (uInt)bound;
@@ -138,13 +206,12 @@ static void compress_segment(job *j, size_t s, int w) {
   int rc = deflate(z, last ? Z_FINISH : Z_SYNC_FLUSH);
   if ((last && rc != Z_STREAM_END) || (!last && rc != Z_OK) || z->avail_in != 0) seg->failed = 1;
   seg->out_size = bound - z->avail_out;
-  seg->adler = adler32(1L, j->raw + seg->start, (uInt)seg->length);
+  seg->adler = adler32(1L, raw + dict, (uInt)seg->length);
 }
 
 typedef struct worker_arg {
   job *j;
-  int phase;
-  int index; /* the worker's deflate state */
+  int index; /* the worker's deflate state and buffer */
 } worker_arg;
 
 static void *worker(void *p) {
@@ -153,17 +220,17 @@ static void *worker(void *p) {
   for (;;) {
     size_t s = atomic_fetch_add(&j->next, 1);
     if (s >= j->count) break;
-    if (a->phase == 1) build_rows(j, s); else compress_segment(j, s, a->index);
+    compress_segment(j, s, a->index);
   }
   return NULL;
 }
 
-static void run_phase(job *j, int phase, int threads) {
+static void run_workers(job *j, int threads) {
   pthread_t ids[MAX_THREADS];
   worker_arg args[MAX_THREADS];
   int started = 0;
   atomic_store(&j->next, 0);
-  for (int t = 0; t < threads; t++) args[t] = (worker_arg){j, phase, t};
+  for (int t = 0; t < threads; t++) args[t] = (worker_arg){j, t};
   for (int t = 1; t < threads; t++) {
     if (pthread_create(&ids[started], NULL, worker, &args[t]) == 0) started++;
   }
@@ -203,11 +270,13 @@ struct PNGShimStream {
   size_t pending_size;
   size_t pending_capacity;
   /* Buffers kept from strip to strip, so that a print-size frame does not
-   * map, fault and unmap fresh memory for every strip: the scanlines (with
-   * the dictionary before them), the segments with their output buffers,
-   * and one deflate state per worker. */
-  uint8_t *raw;
-  size_t raw_capacity;
+   * map, fault and unmap fresh memory for every strip: per worker a buffer
+   * for a segment's scanlines and a deflate state, and the segments with
+   * their output buffers. */
+  uint8_t *work[MAX_THREADS];
+  size_t work_capacity[MAX_THREADS];
+  /* The next strip's window, made before it replaces `window`. */
+  uint8_t next_window[WINDOW];
   segment *segments;
   size_t segments_capacity;
   z_stream deflaters[MAX_THREADS];
@@ -327,12 +396,6 @@ static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_s
   j.prefix = s->window_size;
   j.ends_image = ends;
   j.count = (rows + j.segment_rows - 1) / j.segment_rows;
-  size_t raw_bytes = j.prefix + j.raw_row * rows;
-  if (s->raw_capacity < raw_bytes) {
-    free(s->raw);
-    s->raw = (uint8_t *)malloc(raw_bytes);
-    s->raw_capacity = s->raw != NULL ? raw_bytes : 0;
-  }
   if (s->segments_capacity < j.count) {
     segment *grown = (segment *)realloc(s->segments, j.count * sizeof(segment));
     if (grown != NULL) {
@@ -341,14 +404,15 @@ static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_s
       s->segments_capacity = j.count;
     }
   }
-  if (s->raw == NULL || s->segments_capacity < j.count) {
+  if (s->segments_capacity < j.count) {
     return stream_fail(s, PNG_SHIM_OUT_OF_MEMORY, "out of memory preparing scanlines");
   }
-  j.raw = s->raw;
+  j.window = s->window;
+  j.work = s->work;
+  j.work_capacity = s->work_capacity;
   j.segments = s->segments;
   j.deflaters = s->deflaters;
   j.deflater_ready = s->deflater_ready;
-  memcpy(j.raw, s->window, j.prefix);
   for (size_t k = 0; k < j.count; k++) {
     j.segments[k].out_size = 0;
     j.segments[k].adler = 0;
@@ -359,8 +423,7 @@ static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_s
     j.segments[k].length = (size_t)(y1 - y0) * j.raw_row;
   }
   int workers = s->threads < (int)j.count ? s->threads : (int)j.count;
-  run_phase(&j, 1, workers);
-  run_phase(&j, 2, workers);
+  run_workers(&j, workers);
 
   int status = PNG_SHIM_OK;
   for (size_t k = 0; k < j.count; k++)
@@ -384,8 +447,10 @@ static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_s
   }
   /* The next strip's dictionary: the last WINDOW bytes of scanlines. */
   size_t total = j.prefix + j.raw_row * rows;
-  s->window_size = total < WINDOW ? total : WINDOW;
-  memcpy(s->window, j.raw + total - s->window_size, s->window_size);
+  size_t next_size = total < WINDOW ? total : WINDOW;
+  raw_bytes(&j, total - next_size, total, s->next_window);
+  memcpy(s->window, s->next_window, next_size);
+  s->window_size = next_size;
   if (status != PNG_SHIM_OK)
     return stream_fail(s, status, status == PNG_SHIM_OUT_OF_MEMORY ? "out of memory compressing"
                                                                     : "zlib failed to compress a segment");
@@ -447,7 +512,7 @@ void png_shim_stream_close(PNGShimStream *s) {
   if (s->png != NULL) png_destroy_write_struct(&s->png, s->info != NULL ? &s->info : NULL);
   free(s->output.data);
   free(s->pending);
-  free(s->raw);
+  for (int w = 0; w < MAX_THREADS; w++) free(s->work[w]);
   for (size_t k = 0; k < s->segments_capacity; k++) free(s->segments[k].out);
   free(s->segments);
   for (int w = 0; w < MAX_THREADS; w++)
