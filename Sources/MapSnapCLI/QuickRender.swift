@@ -88,6 +88,7 @@ enum QuickRender {
         inline = String(arg[arg.index(after: eq)...])
       }
       guard let reader = reader(for: name) else { return nil }
+      if name == "-o" { name = "--output" }  // one option, two spellings: given twice is handed back
       switch reader {
       case .flag(let set):
         guard inline == nil, seen.insert(name).inserted else { return nil }
@@ -104,14 +105,7 @@ enum QuickRender {
     // A scene named like a subcommand, or read from standard input, is ArgumentParser's to read.
     guard let scene, !["render", "explain", "batch", "diff", "test", "help"].contains(scene) else { return nil }
     render.scene = scene
-    do {
-      try render.view.validate()
-      try render.files.validate()
-      try render.palette.validate()
-      try render.validate()
-    } catch {
-      return nil
-    }
+    do { try render.validateAll() } catch { return nil }
     return render
   }
 

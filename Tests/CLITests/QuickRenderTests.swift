@@ -48,6 +48,7 @@ import Testing
       ["scene.json", "--unknown"],
       ["scene.json", "--scale"],
       ["scene.json", "--scale", "2000", "--scale", "4000"],
+      ["scene.json", "-o", "a.png", "--output", "b.png"],
       ["scene.json", "--strict", "--strict"],
       ["scene.json", "--strict=yes"],
       ["scene.json", "--scale", "big"],
