@@ -138,7 +138,7 @@ import _MapSnapTestSupport
     let writer = try PNGStreamWriter(width: 100, height: 1000, opaque: true)
     #expect(writer.rowGranularity == 262_144 / 301)
     let rows = [UInt32](repeating: 0xFF00_00FF, count: 100 * 1000)
-    rows.withUnsafeBufferPointer { p in
+    _ = rows.withUnsafeBufferPointer { p in
       #expect(throws: PNGError.self) { try writer.write(premultipliedRows: p, count: 5) }
     }
     let adaptive = try PNGStreamWriter(width: 100, height: 3, opaque: false, options: PNGEncodingOptions(filter: .adaptive))

@@ -237,7 +237,10 @@ extension ManifestLine {
     var absolute = path
     if !path.hasPrefix("/") {
       var buf = [CChar](repeating: 0, count: 4096)
-      if getcwd(&buf, buf.count) != nil { absolute = String(cString: buf) + "/" + path }
+      if getcwd(&buf, buf.count) != nil {
+        let bytes = buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        absolute = String(decoding: bytes, as: UTF8.self) + "/" + path
+      }
     }
     var parts: [Substring] = []
     for p in absolute.split(separator: "/") {
