@@ -17,11 +17,13 @@ import Dispatch
 /// byte-identical to `Snapshot.pngData` of the same plan, for any strip
 /// height, thread count and band height.
 ///
-/// With more than one thread, strip k is compressed while strip k + 1 is
-/// drawn. Peak memory: the plan (its display list), two strips (`stripBytes`
-/// of pixels each, at least one deflate segment; one with one thread), the
-/// scanlines and compressed bytes of one, a straight-alpha copy of it when
-/// the frame is RGBA, and per worker one band of cells.
+/// With more than one thread, strip k is compressed (on a thread of its
+/// own) while strip k + 1 is drawn. Peak memory: the plan (its display
+/// list), two strips (`stripBytes` of pixels each, at least one deflate
+/// segment; one with one thread), the compressed bytes of one, a
+/// straight-alpha copy of it when the frame is RGBA, per compressing worker
+/// one segment's scanlines and its deflate state, and per drawing worker
+/// one band of cells.
 public enum FrameStream {
   /// Pixel bytes a strip aims at (16 MiB: 256 rows of a 16384-pixel frame):
   /// enough bands and deflate segments to keep every worker busy, small
