@@ -74,7 +74,14 @@ enum QuickRender {
     if args.first == "render" { args.removeFirst() }
     var render = RenderSettings(scene: "")
     var scene: String?
-    var seen = Set<String>()
+    // Options given so far: an array (at most 26 names), not a Set, whose
+    // generic metadata the runtime would build at start-up.
+    var seen: [String] = []
+    func firstTime(_ name: String) -> Bool {
+      if seen.contains(name) { return false }
+      seen.append(name)
+      return true
+    }
     while let arg = args.popFirst() {
       guard arg.hasPrefix("-") else {
         guard scene == nil else { return nil }
@@ -91,12 +98,12 @@ enum QuickRender {
       if name == "-o" { name = "--output" }  // one option, two spellings: given twice is handed back
       switch reader {
       case .flag(let set):
-        guard inline == nil, seen.insert(name).inserted else { return nil }
+        guard inline == nil, firstTime(name) else { return nil }
         set(&render)
       case .unconditional(let set):
-        guard seen.insert(name).inserted, let value = inline ?? args.popFirst(), set(&render, value) else { return nil }
+        guard firstTime(name), let value = inline ?? args.popFirst(), set(&render, value) else { return nil }
       case .value(let set):
-        guard seen.insert(name).inserted, let value = inline ?? args.popFirst(), !value.hasPrefix("-"), set(&render, value)
+        guard firstTime(name), let value = inline ?? args.popFirst(), !value.hasPrefix("-"), set(&render, value)
         else { return nil }
       case .list(let add):
         guard let value = inline ?? args.popFirst(), !value.hasPrefix("-"), add(&render, value) else { return nil }

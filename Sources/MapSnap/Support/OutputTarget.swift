@@ -126,8 +126,10 @@ public struct OutputTarget: Sendable, Equatable {
     return nil
   }
 
-  static let standardOutputNames: Set<String> = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
-  static let standardErrorNames: Set<String> = ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"]
+  // Arrays, not Sets: three names each, and a Set's generic metadata costs a
+  // render's start-up more than the look-ups it would save.
+  static let standardOutputNames = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
+  static let standardErrorNames = ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"]
 
   /// True for standard output (`-`, `/dev/stdout`…).
   public var isStandardOutput: Bool { kind == .standardOutput }
