@@ -71,13 +71,16 @@ public struct MapState: Sendable {
       for s in perSublayer.indices { layers[li].sublayers[s].features.drawn = perSublayer[s].count }
     }
     for li in layers.indices { layers[li].features.drawn = drawnFeatures[li].count }
+    // Nothing over budget, the usual case: nothing to copy or sort (each
+    // first use of those generic types costs a small frame's process a
+    // run-time metadata look-up).
+    let textsOver = text.annotationsOverBudget.contains { !$0.value.isEmpty } || labels.contains { $0.reason == .overBudget }
+    guard textsOver || !coverage.overBudget.isEmpty else { return }
     let budget = FrameBudget(viewport)
     var overBudget = coverage.overBudget
     for (li, texts) in text.annotationsOverBudget where !texts.isEmpty { overBudget[li, default: [:]][.textCharacters, default: 0] += texts.count }
     for o in labels where o.reason == .overBudget { overBudget[o.layerIndex, default: [:]][.textCharacters, default: 0] += 1 }
-    // (Skipped when empty: sorting instantiates its generic types at run time,
-    // a measurable part of a small frame's process.)
-    for (li, spent) in overBudget.isEmpty ? [] : overBudget.sorted(by: { $0.key < $1.key }) {
+    for (li, spent) in overBudget.sorted(by: { $0.key < $1.key }) {
       for kind in FrameBudget.Kind.allCases {
         if let n = spent[kind] { layers[li].add(.budget(kind, limit: budget.limit(kind), affected: n)) }
       }
