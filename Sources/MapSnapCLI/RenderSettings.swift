@@ -57,31 +57,18 @@ struct RenderSettings: Equatable {
       printError("error: --strict: a layer's source could not be loaded; no output written")
       throw ExitStatus.renderFailed
     }
-    // All or nothing: every file is staged next to its target first and
-    // renamed into place only when all of them were written; devices, FIFOs
-    // and standard output are written after (OutputTarget's rule). The PNG
-    // is drawn and compressed a strip at a time straight into its staged
-    // file (FrameStream), so the frame is never held whole.
-    var pending: [PendingOutput] = []
+    // All or nothing (`FrameStream.writeFiles`); the PNG is drawn and
+    // compressed a strip at a time straight into its staged file, so the
+    // frame is never held whole.
     do {
       let detail: ReportDetail = reportDetail == .full ? .full : .counts
       var encoding = palette.applied(to: compression == .fast ? .fast : .small)
       encoding.threads = threads
       let digest = InputDigest.of(plan, encoding: encoding, report: report == nil ? nil : detail, files: digests)
-      if let report {
-        var bytes = JSONWriter().writeBytes(plan.report(detail: detail))
-        bytes.append(10)
-        pending.append(try OutputTarget(report).prepare(bytes))
-      }
-      let png = try OutputTarget(output ?? defaultOutput(for: scene)).openStreaming()
-      try FrameStream.writePNG(
-        plan, options: RenderOptions(threads: threads, tileRows: tileRows), encoding: encoding, inputDigest: digest, to: png)
-      pending.append(try png.finish())
-      let outputs = pending
-      pending.removeAll()
-      try PendingOutput.commitAll(outputs)
+      try FrameStream.writeFiles(
+        plan, output: output ?? defaultOutput(for: scene), report: report, reportDetail: detail,
+        options: RenderOptions(threads: threads, tileRows: tileRows), encoding: encoding, inputDigest: digest)
     } catch {
-      for p in pending { p.discard() }
       printError("error: \(error)")
       throw ExitStatus.renderFailed
     }

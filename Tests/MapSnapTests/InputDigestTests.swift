@@ -102,6 +102,9 @@ import _MapSnapTestSupport
       #expect(files.digest(of: dir + "/empty") == SHA256.hex(of: [UInt8]()))
       #expect(files.digest(of: dir + "/none") == "missing")
       #expect(files.digest(of: dir) == "missing", "a folder")
+      // A FIFO is refused at once (opened non-blocking), not waited on.
+      #expect(mkfifo(dir + "/fifo.ttf", 0o600) == 0)
+      #expect(files.digest(of: dir + "/fifo.ttf") == "missing")
       // Exactly one chunk, then one byte more: the boundary.
       let chunk = [UInt8](repeating: 0x5A, count: FileDigests.chunkBytes)
       try Files.write(chunk, to: dir + "/chunk")

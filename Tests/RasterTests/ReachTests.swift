@@ -78,23 +78,16 @@ import Testing
   /// `fill` answers exactly what drawing shows: 2,000 random small polygons
   /// (sizes from 0.001 to 4 px, in, across and beside the frame, both rules).
   @Test func reachAgreesWithTheDrawnCoverage() {
-    // A 64-bit linear congruential generator (Knuth's MMIX constants): the
-    // raster tests depend on nothing but the rasteriser.
-    var state: UInt64 = 20_261_123
-    func next() -> UInt64 {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return state
-    }
-    func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(next() >> 11) / Double(1 << 53) }
+    var random = MMIXRandom(seed: 20_261_123)
     var disagreements: [String] = []
     var covered = 0
     for i in 0..<2000 {
-      let size = pow(10, uniform(-3, 0.6))
-      let cx = uniform(-3, 23)
-      let cy = uniform(-3, 13)
-      let n = 3 + Int((next() >> 33) % 4)
-      let pts = (0..<n).map { _ in (cx + uniform(-size, size), cy + uniform(-size, size)) }
-      let rule: FillRule = (next() >> 40) % 2 == 0 ? .nonZero : .evenOdd
+      let size = pow(10, random.uniform(-3, 0.6))
+      let cx = random.uniform(-3, 23)
+      let cy = random.uniform(-3, 13)
+      let n = 3 + Int((random.next() >> 33) % 4)
+      let pts = (0..<n).map { _ in (cx + random.uniform(-size, size), cy + random.uniform(-size, size)) }
+      let rule: FillRule = (random.next() >> 40) % 2 == 0 ? .nonZero : .evenOdd
       let path = polygon(pts)
       let said = reaches(path, rule: rule)
       let shown = inked(path, rule: rule) > 0
@@ -111,34 +104,29 @@ import Testing
   /// self-crossing polygons and thin slivers, 20 to 60 vertices, up to 250
   /// rows tall, mostly even-odd (which skips the area shortcut).
   @Test func reachAgreesWithTheDrawnCoverageAcrossBuckets() {
-    var state: UInt64 = 20_261_126
-    func next() -> UInt64 {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return state
-    }
-    func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(next() >> 11) / Double(1 << 53) }
+    var random = MMIXRandom(seed: 20_261_126)
     let width = 24
     let height = 300
     var disagreements: [String] = []
     var covered = 0
     for i in 0..<600 {
-      let n = 20 + Int((next() >> 33) % 41)
-      let tall = uniform(70, 250)
-      let top = uniform(-20, Double(height) - 40)
-      let sliver = (next() >> 40) % 2 == 0
-      let thickness = sliver ? pow(10, uniform(-3.5, -1.5)) : uniform(1, 20)
-      let x = uniform(-4, Double(width) + 4)
+      let n = 20 + Int((random.next() >> 33) % 41)
+      let tall = random.uniform(70, 250)
+      let top = random.uniform(-20, Double(height) - 40)
+      let sliver = (random.next() >> 40) % 2 == 0
+      let thickness = sliver ? pow(10, random.uniform(-3.5, -1.5)) : random.uniform(1, 20)
+      let x = random.uniform(-4, Double(width) + 4)
       // A sliver runs down and back up a hair apart; other polygons zigzag across their box.
       let pts: [(Double, Double)] = (0..<n).map { k in
         let t = Double(k) / Double(n - 1)
         if sliver {
           let down = k < n / 2
           let f = down ? Double(k) / Double(n / 2) : Double(n - 1 - k) / Double(n - 1 - n / 2)
-          return (x + (down ? 0 : thickness) + uniform(-0.2, 0.2) * thickness, top + tall * f)
+          return (x + (down ? 0 : thickness) + random.uniform(-0.2, 0.2) * thickness, top + tall * f)
         }
-        return (x + uniform(-thickness, thickness), top + tall * t + uniform(-10, 10))
+        return (x + random.uniform(-thickness, thickness), top + tall * t + random.uniform(-10, 10))
       }
-      let rule: FillRule = (next() >> 40) % 4 == 0 ? .nonZero : .evenOdd
+      let rule: FillRule = (random.next() >> 40) % 4 == 0 ? .nonZero : .evenOdd
       var list = DisplayList(width: width, height: height, background: .transparent)
       let said = list.fill(polygon(pts), rule: rule, color: .black)
       let shown = coverageMap(polygon(pts), width: width, height: height, rule: rule, testingCoverage: false).contains { $0 > 0 }
@@ -152,4 +140,21 @@ import Testing
   @Test func aTransparentColourReachesNothing() {
     #expect(!reaches(square(2, 2, 8, 8), color: Color(r: 0, g: 0, b: 0, a: 0)))
   }
+}
+
+/// A 64-bit linear congruential generator (Knuth's MMIX constants), so the
+/// random reach tests fail the same way every run: the raster tests depend on
+/// nothing but the rasteriser.
+private struct MMIXRandom {
+  var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return state
+  }
+
+  /// Uniform in a..<b, from the top 53 bits.
+  mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(next() >> 11) / Double(1 << 53) }
 }

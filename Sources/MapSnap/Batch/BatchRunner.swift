@@ -116,27 +116,12 @@ public final class BatchRunner: Sendable {
       outcome.status = .skipped
       return outcome
     }
-    var pending: [PendingOutput] = []
     do {
-      // The report is committed first and the PNG last: `--resume` trusts a
-      // PNG holding the digest, so it must never stand beside a stale report.
-      // Outputs follow `OutputTarget` (as the single-frame `-o` does: through
-      // a link to its file, a device written in place), confined to --root;
-      // missing folders are created. The PNG is drawn and compressed a strip
-      // at a time into its staged file (`FrameStream`).
-      if let report = line.report {
-        var bytes = JSONWriter().writeBytes(plan.report(detail: options.reportDetail))
-        bytes.append(10)
-        pending.append(try OutputTarget(report, confinement: options.root).prepare(bytes, createDirectories: true))
-      }
-      let png = try OutputTarget(line.output, confinement: options.root).openStreaming(createDirectories: true)
-      try FrameStream.writePNG(plan, options: RenderOptions(threads: 1), encoding: encoding, inputDigest: digest, to: png)
-      pending.append(try png.finish())
-      let outputs = pending
-      pending.removeAll()
-      try PendingOutput.commitAll(outputs)
+      // Outputs confined to --root, missing folders created (`FrameStream.writeFiles`).
+      try FrameStream.writeFiles(
+        plan, output: line.output, report: line.report, reportDetail: options.reportDetail, options: RenderOptions(threads: 1),
+        encoding: encoding, inputDigest: digest, confinement: options.root, createDirectories: true)
     } catch {
-      for p in pending { p.discard() }
       outcome.status = .failed("cannot write: \(error)")
     }
     return outcome

@@ -138,6 +138,39 @@ public enum FrameStream {
     }
   }
 
+  /// Writes `plan`'s JSON report (of `reportDetail`, when `report` names a
+  /// file) and its PNG to `output`, all or nothing: each file is staged next
+  /// to its target and renamed into place only when every one was written;
+  /// devices, FIFOs and standard output are written after (`OutputTarget`'s
+  /// rule). The report is committed first and the PNG last, since
+  /// `mapsnap batch --resume` trusts a PNG holding its digest and it must
+  /// never stand beside a stale report. Paths follow `OutputTarget` (with
+  /// `confinement`, inside its root; with `createDirectories`, missing
+  /// folders are made). What `mapsnap render` and `mapsnap batch` write.
+  /// - Throws: `FileError` or `FrameWriteError`; nothing is left behind.
+  public static func writeFiles(
+    _ plan: FramePlan, output: String, report: String?, reportDetail: ReportDetail, options: RenderOptions,
+    encoding: PNGEncodingOptions, inputDigest: String, confinement: Confinement? = nil, createDirectories: Bool = false
+  ) throws {
+    var pending: [PendingOutput] = []
+    do {
+      if let report {
+        var bytes = JSONWriter().writeBytes(plan.report(detail: reportDetail))
+        bytes.append(10)
+        pending.append(try OutputTarget(report, confinement: confinement).prepare(bytes, createDirectories: createDirectories))
+      }
+      let png = try OutputTarget(output, confinement: confinement).openStreaming(createDirectories: createDirectories)
+      try writePNG(plan, options: options, encoding: encoding, inputDigest: inputDigest, to: png)
+      pending.append(try png.finish())
+      let outputs = pending
+      pending.removeAll()
+      try PendingOutput.commitAll(outputs)
+    } catch {
+      for p in pending { p.discard() }
+      throw error
+    }
+  }
+
   /// A palette PNG (PNG8) is quantised from the whole frame, so it is drawn
   /// whole and written at once, up to ``PaletteOptions/maximumPixels``.
   private static func writePalettePNG(

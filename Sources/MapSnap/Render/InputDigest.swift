@@ -114,12 +114,12 @@ public final class FileDigests: Sendable {
   /// The digest, from the cache when the file's size and modification time
   /// are unchanged, else read and hashed now.
   private func hash(_ path: String) -> String {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return "missing" }
+    // The library's one way of opening a file to read (non-blocking, a
+    // regular file only: a FIFO named like a font must not hang the digest).
+    guard let (fd, size) = try? FileIO.openForReading(path) else { return "missing" }
     defer { close(fd) }
     var st = stat()
-    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { return "missing" }
-    let size = Int(st.st_size)
+    guard fstat(fd, &st) == 0 else { return "missing" }
     let modified = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
     if let e = entries.withLock({ $0[path] }), e.size == size, e.modified == modified { return e.digest }
     var sha = SHA256()

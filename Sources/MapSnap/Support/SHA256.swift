@@ -45,8 +45,6 @@ public struct SHA256: Sendable {
     pending.reserveCapacity(64)
   }
 
-  /// True when this process hashes on the processor's SHA instructions.
-  static var isAccelerated: Bool { acceleratable }
 
   /// Adds `bytes` to the message.
   public mutating func update(_ bytes: some Collection<UInt8>) {
