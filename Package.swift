@@ -21,7 +21,7 @@ let package = Package(
     /// The renderer as a library: scene → map state → display list → tiles → PNG.
     .target(
       name: "MapSnap",
-      dependencies: ["_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "CFreeType", "CSQLite"]
+      dependencies: ["_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "CFreeType", "CSQLite"]
     ),
     /// The `mapsnap` command: argument parsing and exit statuses only.
     .executableTarget(
@@ -73,6 +73,14 @@ let package = Package(
     /// SHA-256 blocks on the processor's SHA instructions (x86-64 SHA-NI),
     /// for the input digests; SHA256.swift falls back to its own code.
     .target(name: "_HashShims"),
+    /// HarfBuzz (shaping) and FriBidi (the Unicode bidi algorithm) behind a
+    /// small C API. Not system library targets, for the reason PROJ is not
+    /// one (below): SwiftPM would link them through pkg-config, and
+    /// libharfbuzz brings GLib, Graphite and PCRE2 into every start-up. The
+    /// shim reads their headers (Debian's libharfbuzz-dev and libfribidi-dev,
+    /// installed by `make setup`) and opens the libraries with dlopen when
+    /// the first text is shaped.
+    .target(name: "_TextShims", linkerSettings: [.linkedLibrary("dl")]),
     /// A C shim that owns libjpeg's setjmp/longjmp error handling (JPEG tiles).
     .target(name: "_JPEGShims", dependencies: ["CJPEG"]),
     .systemLibrary(

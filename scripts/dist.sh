@@ -57,6 +57,19 @@ case $mode in
       esac
       cp -L "$lib" "$root/lib/$(basename "$lib")"
     done
+    # HarfBuzz and FriBidi are opened with dlopen (Sources/_TextShims), so
+    # ldd of the binary does not list them: bundle them and what they load.
+    # dlopen searches the binary's DT_RPATH ($ORIGIN/../lib) first.
+    for soname in libharfbuzz.so.0 libfribidi.so.0; do
+      lib=$(ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64|x86_64|aarch64/ { print $NF; exit }')
+      [ -n "$lib" ] || { echo "dist: $soname not found (make setup installs it)" >&2; exit 1; }
+      { echo "$lib"; ldd "$lib" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'; } | while read -r dep; do
+        case $(basename "$dep") in
+          libc.so.*|libm.so.*|libstdc++.so.*|libgcc_s.so.*|ld-linux*|libpthread.so.*|libdl.so.*) continue ;;
+        esac
+        [ -e "$root/lib/$(basename "$dep")" ] || cp -L "$dep" "$root/lib/$(basename "$dep")"
+      done
+    done
     if [ -f /usr/share/proj/proj.db ]; then
       install -d "$root/share/proj"
       cp -L /usr/share/proj/proj.db /usr/share/proj/proj.ini "$root/share/proj/" 2>/dev/null || cp -L /usr/share/proj/proj.db "$root/share/proj/"

@@ -42,6 +42,15 @@ env -i "$bin" ../scene/scene.json --scale 8000 -o out.png --report report.json |
 "$repo/.build/release/mapsnap" diff out.png expected.png >/dev/null || fail "the tarball's image differs from the build tree's"
 grep -q '"placed": *[1-9]' report.json || fail "the report has no placed labels"
 
+# Text in four scripts, shaped by the tarball's own HarfBuzz and FriBidi
+# (opened with dlopen, so ldd above does not show them).
+cp "$repo/Golden/scripts/scene.json" "$work/scene/scripts.json"
+env -i LD_DEBUG=libs "$bin" ../scene/scripts.json -o scripts.png 2>ld.txt || fail "the scripts scene failed from the tarball"
+for lib in libharfbuzz.so.0 libfribidi.so.0; do
+  grep -q "calling init: $root/bin/../lib/$lib" ld.txt || fail "$lib was not loaded from the tarball's lib/: $(grep "$lib" ld.txt | head -3)"
+done
+"$repo/.build/release/mapsnap" diff scripts.png "$repo/Golden/scripts/2000.png" >/dev/null || fail "the tarball's scripts image differs from the golden"
+
 mv "$root/share/mapsnap/Fonts" "$work/Fonts.moved"
 if env -i "$bin" ../scene/scene.json --scale 8000 -o nofonts.png 2>err.txt; then fail "rendered without share/mapsnap/Fonts: fonts came from elsewhere"; fi
 grep -q "share/mapsnap/Fonts" err.txt || fail "the font error does not name the installed folder: $(cat err.txt)"

@@ -27,6 +27,9 @@ public struct TextPlacement: Sendable {
   public var textCharactersLeft = Int.max
   /// Full names of the faces glyphs were drawn from.
   public var fontsUsed: [String] = []
+  /// How text was shaped (`FontLibrary.shaping`); nil when the scene has no
+  /// text (no font library).
+  public var shaping: String? = nil
 
   public init() {}
 }

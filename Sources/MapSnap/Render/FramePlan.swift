@@ -47,6 +47,7 @@ public struct FramePlan {
     try MapResolver.checkSpatialReferences(of: scene)
     let library = try MapResolver.fonts(for: scene, given: fonts)
     if let library, let digests { digests.prefetch(library.faces.map(\.path)) }
+    if let library { TextShaper.preload(paths: library.faces.map(\.path)) }
     let resolver = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
     var state = resolver.resolve(sources: sources, icons: icons, tiles: tiles)
     let resolveTime = lap(&clock)
@@ -59,6 +60,7 @@ public struct FramePlan {
       for m in boxes.missingCodePoints where !text.missingCodePoints.contains(m) { text.missingCodePoints.append(m) }
       let used = Set(text.fontsUsed).union(boxes.faces.map { library.faces[$0].fullName })
       text.fontsUsed = library.names.filter { used.contains($0) }
+      text.shaping = library.shaping
     }
     let attribution = AttributionPlacer(state: state, setting: scene.map.attribution, fonts: library).place()
     let textTime = lap(&clock)
@@ -93,7 +95,13 @@ public struct FramePlan {
 
   /// Every warning, for standard error: each layer problem, then each view
   /// annotation's.
-  public var warnings: [String] { state.warnings + viewAnnotations.warnings }
+  public var warnings: [String] {
+    var out = state.warnings + viewAnnotations.warnings
+    if let shaping = text.shaping, shaping.hasPrefix("unshaped: "), !text.fontsUsed.isEmpty {
+      out.append("text is not shaped (\(shaping.dropFirst(10))): complex scripts and right-to-left text are drawn one character at a time")
+    }
+    return out
+  }
 
   /// The report (section 6 of the format) as JSON, with every label and
   /// annotation text entry, or with counts only.

@@ -18,7 +18,8 @@ import Synchronization
 ///   recorded when decoded, so a file that changes during a batch is
 ///   recorded as drawn) and of every marker icon looked up
 ///   (`MapState.iconDigests`); a file that cannot be read counts as its error;
-/// - the bytes of every font file the frame was laid out with;
+/// - the bytes of every font file the frame was laid out with, and how its
+///   text was shaped (the HarfBuzz version, `TextPlacement.shaping`);
 /// - the tiles each tiles layer actually read (`TileLayerState.inputDigest`)
 ///   and the attribution line drawn (which a tile set's metadata may give);
 /// - the frame as resolved: centre (map units), scale, size, pixel ratio,
@@ -45,6 +46,7 @@ public enum InputDigest {
     }
     lines.append("attribution \(plan.attribution.text.map { "\"\($0)\"" } ?? "none")")
     for path in plan.fontFiles { lines.append("font \(files.digest(of: path))") }
+    if let shaping = plan.text.shaping { lines.append("shaping \(shaping)") }
     let v = plan.state.viewport
     lines.append(
       "frame \(v.centerMap.x) \(v.centerMap.y) \(v.scale) \(v.width)x\(v.height) \(v.pixelRatio) \(v.dpi) \(v.projection.code)")

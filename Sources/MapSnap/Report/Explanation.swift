@@ -61,6 +61,11 @@ public struct Explanation {
       out += labelLines(li, l)
       out += annotationLines(l)
     }
+    if let shaping = plan.text.shaping, !plan.text.fontsUsed.isEmpty {
+      out.append("")
+      let how = shaping.hasPrefix("unshaped") ? shaping : "shaped by \(shaping)"
+      out.append("text: \(plan.text.fontsUsed.joined(separator: ", ")); \(how)")
+    }
     if !plan.text.missingCodePoints.isEmpty {
       out.append("")
       out.append("no font covers: " + plan.text.missingCodePoints.map(codePointName).joined(separator: ", "))

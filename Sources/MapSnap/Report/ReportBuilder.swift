@@ -40,6 +40,7 @@ public struct ReportBuilder {
     let textBlock = JSONObject([
       ("fonts", .array(plan.text.fontsUsed.map(JSONValue.string))),
       ("missingCodePoints", .array(plan.text.missingCodePoints.map { .string(codePointName($0)) })),
+      ("shaping", plan.text.shaping.map(JSONValue.string) ?? .null),
     ])
     return .object(
       JSONObject([

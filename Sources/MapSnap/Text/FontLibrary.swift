@@ -7,18 +7,24 @@ internal import CFreeType
 #endif
 
 /// The fonts mapsnap can draw with: the bundled ones (`Fonts/`: DejaVu Sans
-/// regular and bold, Droid Sans Fallback for CJK) plus any folders the user
-/// adds. A style's `font` names a face by its full name ("DejaVu Sans",
-/// "DejaVu Sans Bold") or its family (then the regular face), case-insensitive.
-/// Glyphs missing from the named face fall back through the bundled chain:
-/// DejaVu Sans, then Droid Sans Fallback.
+/// regular and bold; Noto Sans Arabic, Hebrew, Devanagari and Thai; Droid
+/// Sans Fallback for CJK) plus any folders the user adds. A style's `font`
+/// names a face by its full name ("DejaVu Sans", "DejaVu Sans Bold") or its
+/// family (then the regular face), case-insensitive. Characters the named
+/// face lacks fall back through the bundled chain (`fallbackNames`), and
+/// text is shaped by ``TextShaper``.
 ///
 /// Not thread-safe: use it from one thread (text is laid out before tiles).
 public final class FontLibrary {
   /// The face used when a style names none.
   public static let defaultFont = "DejaVu Sans"
   /// Bundled faces tried, in order, for glyphs the chosen face lacks.
-  static let fallbackNames = ["DejaVu Sans", "Droid Sans Fallback"]
+  /// DejaVu Sans covers Latin, Greek, Cyrillic, Arabic and Hebrew; the
+  /// Noto faces the scripts it lacks (and a better-drawn Arabic and Hebrew
+  /// for styles that name them); Droid Sans Fallback, CJK.
+  static let fallbackNames = [
+    "DejaVu Sans", "Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Devanagari", "Noto Sans Thai", "Droid Sans Fallback",
+  ]
 
   let faces: [FontFace]
   private let fallback: [Int]
@@ -26,6 +32,19 @@ public final class FontLibrary {
   private var halos: [HaloKey: Path] = [:]
   private var masks: [MaskKey: Int] = [:]
   private var chains: [String: [Int]] = [:]
+  /// HarfBuzz shaping, made when the first text is laid out; nil when
+  /// HarfBuzz or FriBidi cannot be loaded (`TextShaper.status`).
+  lazy var shaper: TextShaper? = TextShaper(faces: faces)
+
+  /// How this library shapes text, for the report and the input digest:
+  /// "HarfBuzz 6.0.0, FriBidi", or "unshaped: " and why HarfBuzz or
+  /// FriBidi could not be loaded.
+  public var shaping: String {
+    switch TextShaper.status {
+    case .success(let version): return shaper == nil ? "unshaped: HarfBuzz could not allocate a buffer" : "HarfBuzz \(version), FriBidi"
+    case .failure(let e): return "unshaped: \(e.reason)"
+    }
+  }
   /// Coverage masks of glyphs and halos, shared by every frame drawn with
   /// this library.
   let atlas = MaskAtlas()

@@ -21,10 +21,10 @@ struct PositionedGlyph: Sendable {
 
 /// Text laid out at a pixel size: glyphs on lines, and the block's box.
 ///
-/// Rules: lines break at `\n`; each line's height is the first face's ascent
-/// plus descent (DejaVu Sans: 1.164 em); the block is as wide as its widest
-/// line's advance; lines align left, centre or right within it; pairs of
-/// glyphs from the same face are kerned by the font's kern table.
+/// Rules: lines break at `\n`; glyphs come from ``TextShaper`` (HarfBuzz,
+/// in visual order); each line's height is the first face's ascent plus
+/// descent (DejaVu Sans: 1.164 em); the block is as wide as its widest
+/// line's advance; lines align left, centre or right within it.
 struct TextBlock: Sendable {
   var glyphs: [PositionedGlyph] = []
   var size: Double
@@ -40,11 +40,36 @@ extension FontLibrary {
   /// Lays out `text` in the face named `font` (or the default) at `size`
   /// pixels per em.
   func layout(_ text: String, font: String?, size: Double, align: TextAlign = .left) -> TextBlock {
-    let chain = chain(for: font ?? FontLibrary.defaultFont)
+    let name = font ?? FontLibrary.defaultFont
+    let chain = chain(for: name)
     let primary = faces[chain[0]]
     var block = TextBlock(size: size)
     block.ascent = primary.ascender / primary.unitsPerEm * size
     block.lineHeight = (primary.ascender - primary.descender) / primary.unitsPerEm * size
+    guard let shaper else { return layoutUnshaped(text, chain: chain, block: block, align: align) }
+    let shaped = shaper.shape(text, chain: chain, chainKey: name.lowercased())
+    block.missing = shaped.missing
+    var lineRanges: [(start: Int, width: Double)] = []
+    block.glyphs.reserveCapacity(shaped.lines.reduce(0) { $0 + $1.glyphs.count })
+    for (li, line) in shaped.lines.enumerated() {
+      let baseline = block.ascent + Double(li) * block.lineHeight
+      lineRanges.append((block.glyphs.count, line.width * size))
+      for g in line.glyphs {
+        block.glyphs.append(PositionedGlyph(face: Int(g.face), glyph: g.glyph, x: g.x * size, y: baseline + g.y * size))
+      }
+      block.width = max(block.width, line.width * size)
+    }
+    block.height = Double(shaped.lines.count) * block.lineHeight
+    alignLines(&block, lines: lineRanges, align)
+    return block
+  }
+
+  /// The layout without HarfBuzz (when it cannot be loaded): one glyph per
+  /// code point from the first face covering it, left to right, pairs from
+  /// one face kerned by its legacy `kern` table.
+  func layoutUnshaped(_ text: String, chain: [Int], block: TextBlock, align: TextAlign) -> TextBlock {
+    var block = block
+    let size = block.size
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     var lineRanges: [(start: Int, width: Double)] = []
     for (li, line) in lines.enumerated() {
@@ -68,14 +93,19 @@ extension FontLibrary {
       block.width = max(block.width, pen)
     }
     block.height = Double(lines.count) * block.lineHeight
-    if align != .left {
-      for (i, line) in lineRanges.enumerated() {
-        let end = i + 1 < lineRanges.count ? lineRanges[i + 1].start : block.glyphs.count
-        let shift = (block.width - line.width) * (align == .center ? 0.5 : 1)
-        for g in line.start..<end { block.glyphs[g].x += shift }
-      }
-    }
+    alignLines(&block, lines: lineRanges, align)
     return block
+  }
+
+  /// Shifts each line (its first glyph's index and its width) within the
+  /// block's width.
+  private func alignLines(_ block: inout TextBlock, lines: [(start: Int, width: Double)], _ align: TextAlign) {
+    guard align != .left else { return }
+    for (i, line) in lines.enumerated() {
+      let end = i + 1 < lines.count ? lines[i + 1].start : block.glyphs.count
+      let shift = (block.width - line.width) * (align == .center ? 0.5 : 1)
+      for g in line.start..<end { block.glyphs[g].x += shift }
+    }
   }
 
   private func lookup(_ scalar: Unicode.Scalar, chain: [Int]) -> (Int, UInt32)? {
