@@ -167,18 +167,20 @@ struct ScanReference {
       var names: [(key: String, property: String)] = []
       switch styling {
       case .single(let s):
-        if let label = s.label { names.append(("style.label.field", label.field)) }
+        if let label = s.label { names += label.text.properties.map { ("style.label." + (label.text.isField ? "field" : "text"), $0) } }
       case .rules(let rules):
         for (i, r) in rules.enumerated() {
           for clause in r.filter.clauses { names.append(("rules[\(i)].where", clause.property)) }
-          if let label = r.style.label { names.append(("rules[\(i)].style.label.field", label.field)) }
+          if let label = r.style.label {
+            names += label.text.properties.map { ("rules[\(i)].style.label." + (label.text.isField ? "field" : "text"), $0) }
+          }
         }
       }
       check(names, c)
     }
 
     mutating func checkProperties(_ c: FeatureCollection, annotation anno: AnnotationLayer) {
-      var names: [(key: String, property: String)] = [("textField", anno.textField)]
+      var names: [(key: String, property: String)] = anno.text.properties.map { (anno.text.isField ? "textField" : "text", $0) }
       if let a = anno.angleField { names.append(("angleField", a)) }
       for (i, s) in anno.sublayers.enumerated() {
         for clause in s.filter.clauses { names.append(("sublayers[\(i)].where", clause.property)) }
@@ -243,14 +245,14 @@ struct ScanReference {
         var reach = reaches[r]
         var label: LabelRequest? = nil
         if let ls = style.label {
-          let text = MapResolver.text(feature.properties[ls.field])
+          let text = ls.text.text(feature.properties)
           var request = LabelRequest(style: ls, text: text, skip: nil)
           if text == nil {
             request.skip = .noText
           } else if ls.size * viewport.pixelRatio < FontLibrary.minTextSize {
             request.skip = .tooSmall
           } else {
-            reach = max(reach, SymbolReach.text(text!, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset, advance: reference.maxAdvance))
+            reach = max(reach, SymbolReach.label(text!, style: ls, advance: reference.maxAdvance))
           }
           label = request
         }
@@ -294,7 +296,7 @@ struct ScanReference {
           }
           hidden = hidden ?? .floor
         }
-        let text = MapResolver.text(feature.properties[anno.textField])
+        let text = anno.text.text(feature.properties)
         let size = style.size * factor
         let halo = (style.halo?.width ?? 0) * factor
         let device = size * viewport.pixelRatio
@@ -316,7 +318,11 @@ struct ScanReference {
           default: break
           }
         }
-        let reach = min(SymbolReach.text(text ?? "", size: size, halo: halo, advance: reference.maxAdvance), 65536) * viewport.unitsPerPixel
+        let reach =
+          min(
+            SymbolReach.text(
+              TextExtent(text ?? "").wrapped(style.maxWidth), size: size, halo: halo, offset: (style.offset.0 * factor, style.offset.1 * factor),
+              advance: reference.maxAdvance + max(0, style.letterSpacing)), 65536) * viewport.unitsPerPixel
         let grown = frame.insetBy(-reach)
         for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
           let t = AnnotationText(

@@ -96,7 +96,7 @@ final class SourceIndex: Sendable {
     var names: PropertyNames?
     var otherFloor: [FloorKey: Int] = [:]
     var sublayers: [SublayerKey: SublayerCounts] = [:]
-    var texts: [String: TextExtent] = [:]
+    var texts: [TextTemplate: TextExtent] = [:]
     var ids: [String?: FeatureIDIndex] = [:]
   }
 
@@ -222,14 +222,14 @@ final class SourceIndex: Sendable {
   /// The largest text of `field` over the features with geometry, as
   /// `MapResolver.text` reads it: the longest line of any and the most lines
   /// of any (at least an empty line, so it bounds a missing text too).
-  func textExtent(field: String) -> TextExtent {
+  func textExtent(_ template: TextTemplate) -> TextExtent {
     built.withLock { b in
-      if let e = b.texts[field] { return e }
+      if let e = b.texts[template] { return e }
       var e = TextExtent.empty
       for f in collection.features {
-        if let t = MapResolver.text(f.properties[field]) { e.include(TextExtent(t)) }
+        if let t = template.text(f.properties) { e.include(TextExtent(t)) }
       }
-      b.texts[field] = e
+      b.texts[template] = e
       return e
     }
   }

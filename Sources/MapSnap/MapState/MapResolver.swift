@@ -164,11 +164,11 @@ private struct LayerResolver {
     var names: [(key: String, property: String)] = []
     switch styling {
     case .single(let s):
-      if let label = s.label { names.append(("style.label.field", label.field)) }
+      if let label = s.label { names += Self.templateNames("style.label", label.text) }
     case .rules(let rules):
       for (i, r) in rules.enumerated() {
         for c in r.filter.clauses { names.append(("rules[\(i)].where", c.property)) }
-        if let label = r.style.label { names.append(("rules[\(i)].style.label.field", label.field)) }
+        if let label = r.style.label { names += Self.templateNames("rules[\(i)].style.label", label.text) }
       }
     }
     checkCommonProperties(&names)
@@ -177,13 +177,20 @@ private struct LayerResolver {
 
   /// Warns about each property name of an annotation layer that no feature has.
   mutating func checkProperties(of index: SourceIndex, annotation anno: AnnotationLayer) {
-    var names: [(key: String, property: String)] = [("textField", anno.textField)]
+    var names = Self.templateNames("", anno.text, field: "textField")
     if let a = anno.angleField { names.append(("angleField", a)) }
     for (i, s) in anno.sublayers.enumerated() {
       for c in s.filter.clauses { names.append(("sublayers[\(i)].where", c.property)) }
     }
     checkCommonProperties(&names)
     check(names, in: index)
+  }
+
+  /// The keys a text template's properties are checked under:
+  /// `label.field` for a field, `label.text` for a template.
+  private static func templateNames(_ prefix: String, _ t: TextTemplate, field: String = "field") -> [(key: String, property: String)] {
+    let key = (prefix.isEmpty ? "" : prefix + ".") + (t.isField ? field : "text")
+    return t.properties.map { (key, $0) }
   }
 
   private func checkCommonProperties(_ names: inout [(key: String, property: String)]) {
@@ -260,8 +267,9 @@ private struct LayerResolver {
     for (r, rule) in rules.enumerated() {
       var reach = reaches[r]
       if let ls = rule.style.label {
-        let extent = index.textExtent(field: ls.field)
-        let text = Self.textReachBound(extent, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset, advance: map.maxAdvance)
+        let extent = index.textExtent(ls.text).wrapped(ls.maxWidth)
+        let text = Self.textReachBound(
+          extent, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset, advance: map.maxAdvance + max(0, ls.letterSpacing))
         reach = Self.farther(reach, text)
       }
       farthest = Self.farther(farthest, reach)
@@ -281,14 +289,14 @@ private struct LayerResolver {
       var reach = reaches[r]
       var label: LabelRequest? = nil
       if let ls = style.label {
-        let text = MapResolver.text(feature.properties[ls.field])
+        let text = ls.text.text(feature.properties)
         var request = LabelRequest(style: ls, text: text, skip: nil)
         if text == nil {
           request.skip = .noText
         } else if ls.size * viewport.pixelRatio < FontLibrary.minTextSize {
           request.skip = .tooSmall
         } else {
-          reach = max(reach, SymbolReach.text(text!, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset, advance: map.maxAdvance))
+          reach = max(reach, SymbolReach.label(text!, style: ls, advance: map.maxAdvance))
         }
         label = request
       }
@@ -489,11 +497,14 @@ private struct LayerResolver {
         state.features.otherFloor += counts.otherFloor[s]
       }
     }
-    let extent = index.textExtent(field: anno.textField)
+    let extent = index.textExtent(anno.text)
     var farthest = 0.0
     for sub in anno.sublayers {
       let halo = (sub.style.halo?.width ?? 0) * factor
-      let bound = Self.textReachBound(extent, size: sub.style.size * factor, halo: halo, advance: map.maxAdvance)
+      let st = sub.style
+      let bound = Self.textReachBound(
+        extent.wrapped(st.maxWidth), size: st.size * factor, halo: halo, offset: (st.offset.0 * factor, st.offset.1 * factor),
+        advance: map.maxAdvance + max(0, st.letterSpacing))
       farthest = Self.farther(farthest, bound.isNaN ? bound : min(bound, Self.maxListedReach))
     }
     let anchors = index.annotationPoints(near: frame.insetBy(-(farthest * viewport.unitsPerPixel)))
@@ -519,7 +530,7 @@ private struct LayerResolver {
         hidden = .transparent
       }
       if isOnOtherFloor(feature) { hidden = hidden ?? .floor }
-      let text = MapResolver.text(feature.properties[anno.textField])
+      let text = anno.text.text(feature.properties)
       // Size and halo scale with the map: `x × referenceScale / scale`.
       let size = style.size * factor
       let halo = (style.halo?.width ?? 0) * factor
@@ -544,7 +555,12 @@ private struct LayerResolver {
       }
       // Listed when the anchor can be within the text's reach of the frame
       // (capped, so a text too large to draw does not list the whole world).
-      let reach = min(SymbolReach.text(text ?? "", size: size, halo: halo, advance: map.maxAdvance), Self.maxListedReach) * viewport.unitsPerPixel
+      let reach =
+        min(
+          SymbolReach.text(
+            TextExtent(text ?? "").wrapped(style.maxWidth), size: size, halo: halo, offset: (style.offset.0 * factor, style.offset.1 * factor),
+            advance: map.maxAdvance + max(0, style.letterSpacing)),
+          Self.maxListedReach) * viewport.unitsPerPixel
       let grown = frame.insetBy(-reach)
       let key = key(feature)
       for a in anchors[next..<end] {

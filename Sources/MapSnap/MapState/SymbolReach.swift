@@ -58,6 +58,16 @@ public enum SymbolReach {
     return size * ems + halo + abs(offset.0) + abs(offset.1)
   }
 
+  /// The reach of a label of `text` in `style`: `text`'s, its lines wrapped
+  /// at the style's `maxWidth` (`TextExtent.wrapped`) and each character's
+  /// advance grown by a positive `letterSpacing`. The one rule the resolver
+  /// (which features to keep) and the placer (which positions) share.
+  static func label(_ text: String, style: LabelStyle, advance: Double) -> Double {
+    self.text(
+      TextExtent(text).wrapped(style.maxWidth), size: style.size, halo: style.halo?.width ?? 0, offset: style.offset,
+      advance: advance + max(0, style.letterSpacing))
+  }
+
   /// A generous line height in ems: DejaVu Sans's ascent plus descent is
   /// 1.164 em, Droid Sans Fallback's less.
   static let lineHeightEms = 1.25

@@ -39,4 +39,12 @@ struct TextExtent: Sendable, Hashable {
     longestLine = max(longestLine, other.longestLine)
     lines = max(lines, other.lines)
   }
+
+  /// A bound on the extent once lines wrap at `maxWidth` (nil: unchanged):
+  /// no line grows, and each line of n characters becomes at most n lines.
+  func wrapped(_ maxWidth: Double?) -> TextExtent {
+    guard maxWidth != nil else { return self }
+    let (product, overflow) = lines.multipliedReportingOverflow(by: max(1, longestLine))
+    return TextExtent(longestLine: longestLine, lines: overflow ? Int.max / 2 : product)
+  }
 }

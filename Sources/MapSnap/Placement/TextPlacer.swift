@@ -96,7 +96,8 @@ public struct TextPlacer {
           continue
         }
         let style = layer.sublayers[a.sublayer].style
-        let block = fonts.layout(a.text, font: style.font, size: a.size * v.pixelRatio, align: style.align)
+        let block = fonts.layout(
+          a.text, font: style.font, size: a.size * v.pixelRatio, align: style.align, maxWidth: style.maxWidth, letterSpacing: style.letterSpacing)
         notes.laidOut(block)
         guard !block.glyphs.isEmpty else {
           runs.append(nil)
@@ -104,7 +105,13 @@ public struct TextPlacer {
           continue
         }
         notes.drawn(block)
-        let anchor = v.toDevice(a.point)
+        // The offset grows with the text (`a.size / style.size` is the
+        // reference-scale factor) and turns with it about the point.
+        let point = v.toDevice(a.point)
+        let k = a.size / style.size * v.pixelRatio
+        let (dx, dy) = (style.offset.0 * k, style.offset.1 * k)
+        let t = a.angle * .pi / 180
+        let anchor = Point(point.x + dx * cos(t) + dy * sin(t), point.y - dx * sin(t) + dy * cos(t))
         let fx = style.align == .left ? 0 : style.align == .center ? 0.5 : 1
         let fy = style.baseline == .top ? 0 : style.baseline == .middle ? 0.5 : 1
         var run = GlyphRun(block: block, origin: anchor - Point(block.width * fx, block.height * fy), color: style.color, haloColor: style.halo?.color)
@@ -160,7 +167,7 @@ public struct TextPlacer {
           // Positions beyond the label's reach of the image are no candidates
           // (the rule that kept the feature: `SymbolReach.text`).
           let style = request.style
-          let reach = SymbolReach.text(text, size: style.size, halo: style.halo?.width ?? 0, offset: style.offset, advance: fonts?.maxAdvance ?? 1) * ratio
+          let reach = SymbolReach.label(text, style: style, advance: fonts?.maxAdvance ?? 1) * ratio
           let near = frame.insetBy(-reach)
           for (k, p) in g.points.enumerated() {
             let q = v.toDevice(p)
@@ -201,7 +208,8 @@ public struct TextPlacer {
         skip(c.layer, c.feature, part: c.part, c.text, c.style, .overBudget)
         continue
       }
-      let block = fonts.layout(c.text, font: c.style.font, size: c.style.size * ratio, align: .left)
+      let block = fonts.layout(
+        c.text, font: c.style.font, size: c.style.size * ratio, align: .left, maxWidth: c.style.maxWidth, letterSpacing: c.style.letterSpacing)
       notes.laidOut(block)
       guard !block.glyphs.isEmpty else {
         skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)
@@ -268,3 +276,7 @@ public struct TextPlacer {
     out.labels = drawn.reversed()
   }
 }
+
+#if canImport(Glibc)
+  import Glibc
+#endif

@@ -95,7 +95,9 @@ public struct ViewAnnotationPlacer {
     }
     for (k, i) in candidates.enumerated() {
       let a = annotations[i]
-      let block = fonts.layout(a.text, font: a.style.font, size: a.style.fontSize * ratio, align: .center)
+      let block = fonts.layout(
+        a.text, font: a.style.font, size: a.style.fontSize * ratio, align: .center, maxWidth: a.style.maxWidth,
+        letterSpacing: a.style.letterSpacing)
       blocks[i] = block
       for m in block.missing where !missing.contains(m) { missing.append(m) }
       let inset = a.style.padding + a.style.borderWidth

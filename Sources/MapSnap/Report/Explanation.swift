@@ -149,7 +149,7 @@ public struct Explanation {
     switch o.reason ?? .outOfBounds {
     case .collision: return "every anchor overlaps " + o.blockedBy.map(\.text).joined(separator: ", ")
     case .outOfBounds: return "no anchor's box reaches into the image"
-    case .noText: return "the feature has no text in label.field"
+    case .noText: return "the feature has no text in label.field (or its label.text is empty)"
     case .tooSmall: return "under one device pixel per em"
     case .noGlyphs: return "no font covers any of its characters"
     case .noPosition: return "lines are not labelled"
@@ -175,7 +175,7 @@ public struct Explanation {
         case .transparent?: why = "nothing can show: the layer's opacity is 0, or the colour is transparent with no halo"
         case .noGlyphs?: why = "no font covers any of its characters"
         case .floor?: why = "on another floor than \(plan.state.floor?.text ?? "?")"
-        case .noText?: why = "the feature has no text in textField"
+        case .noText?: why = "the feature has no text in textField (or its text template is empty)"
         case .tooSmall?: why = "\(size) at this scale: under one device pixel per em"
         case .tooLarge?: why = "\(size) at this scale: over \(number(FontLibrary.maxTextSize)) device pixels per em"
         case .outOfBounds?: why = "its glyphs put no pixel into the image"

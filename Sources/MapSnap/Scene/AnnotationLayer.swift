@@ -2,8 +2,9 @@
 /// never moved or dropped for collisions.
 public struct AnnotationLayer: Sendable {
   public var source: Source
-  /// The property holding each feature's text.
-  public var textField: String
+  /// Each feature's text: the property `textField`, or the template `text`
+  /// (`"{id} {status}"`).
+  public var text: TextTemplate
   /// The property holding an angle in degrees counter-clockwise from east.
   public var angleField: String?
   /// The scale at which each sublayer's `size` holds.

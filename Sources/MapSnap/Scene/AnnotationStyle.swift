@@ -7,6 +7,14 @@ public struct AnnotationStyle: Sendable {
   public var halo: Halo?
   public var align: TextAlign = .center
   public var baseline: TextBaseline = .middle
+  /// The text's shift from its point, [dx, dy] in logical pixels at the
+  /// reference scale (x right, y down before the angle turns it): it grows
+  /// with the text and turns with the annotation's angle.
+  public var offset: (Double, Double) = (0, 0)
+  /// Lines wrap at spaces to at most this many ems; nil: never.
+  public var maxWidth: Double? = nil
+  /// Space added between characters, in ems.
+  public var letterSpacing: Double = 0
 
   public init() {}
 }

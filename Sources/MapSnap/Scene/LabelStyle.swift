@@ -2,8 +2,14 @@
 /// collision detection, never overlapping another placed label unless
 /// `allowOverlap`.
 public struct LabelStyle: Sendable {
-  /// The property whose value is the label's text.
-  public var field: String
+  /// The label's text: one property (`field`) or a template of several
+  /// (`text`: `"{ref} {name}"`).
+  public var text: TextTemplate
+  /// Lines wrap at spaces to at most this many ems (`maxWidth`); nil: never.
+  public var maxWidth: Double? = nil
+  /// Space added between characters, in ems (`letterSpacing`; negative
+  /// tightens).
+  public var letterSpacing: Double = 0
   /// Em size in logical pixels.
   public var size: Double = 12
   public var color: Color = Color(r: 0x22, g: 0x22, b: 0x22)
@@ -19,7 +25,13 @@ public struct LabelStyle: Sendable {
   /// Higher is placed first.
   public var priority: Double = 0
 
+  /// A label of the property `field`.
   public init(field: String) {
-    self.field = field
+    text = TextTemplate(field: field)
+  }
+
+  /// A label of the composed `text`.
+  public init(text: TextTemplate) {
+    self.text = text
   }
 }

@@ -169,7 +169,7 @@ struct SceneDecoder {
     switch kind {
     case .features: specific = ["source", "style", "rules"]
     case .graphics: specific = ["graphics"]
-    case .annotation: specific = ["source", "textField", "angleField", "referenceScale", "sublayers"]
+    case .annotation: specific = ["source", "textField", "text", "angleField", "referenceScale", "sublayers"]
     case .tiles: specific = ["source", "tileMatrixSet", "tileSize", "minZoom", "maxZoom", "attribution"]
     }
     let r = try ObjectReader(value, at: path, file: file, what: "\(kind == .annotation ? "an" : "a") \(kind.rawValue) layer", allowed: common + specific)
@@ -365,11 +365,10 @@ struct SceneDecoder {
   private func decodeLabel(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> LabelStyle {
     let r = try ObjectReader(
       value, at: path, file: file, what: "a label",
-      allowed: ["field", "size", "color", "font", "halo", "anchors", "offset", "allowOverlap", "priority"])
-    guard let field = try r.string("field", nonEmpty: true) else {
-      throw r.missing("field", "the property holding the label's text")
-    }
-    var l = LabelStyle(field: field)
+      allowed: ["field", "text", "size", "color", "font", "halo", "anchors", "offset", "allowOverlap", "priority", "maxWidth", "letterSpacing"])
+    var l = LabelStyle(text: try textTemplate(r, field: "field", what: "the label's text"))
+    l.maxWidth = try maxWidth(r)
+    l.letterSpacing = try letterSpacing(r)
     l.size = try r.number("size", "a text size > 0 in logical pixels") { $0 > 0 && $0 <= 1000 } ?? 12
     l.color = try r.color("color") ?? l.color
     l.font = try r.string("font", nonEmpty: true)
@@ -397,6 +396,38 @@ struct SceneDecoder {
     l.priority = try r.number("priority", "a finite number") { $0.isFinite } ?? 0
     return l
   }
+
+  /// The text of a label (`field` or `text`) or of an annotation layer
+  /// (`textField` or `text`): exactly one of the two.
+  private func textTemplate(_ r: ObjectReader, field key: String, what: String) throws(SceneError) -> TextTemplate {
+    if r.has(key) && r.has("text") { throw r.conflict(key, "text") }
+    if let field = try r.string(key, nonEmpty: true) { return TextTemplate(field: field) }
+    guard let template = try r.string("text", nonEmpty: true) else {
+      throw r.error(
+        key, .missingKey, expected: "\"\(key)\": the property holding \(what), or \"text\": a template such as \"{id} {status}\"")
+    }
+    do {
+      return try TextTemplate(parsing: template)
+    } catch {
+      let (found, hint) = error.explanation
+      throw r.error("text", expected: "a text template: {property} for a property's value, {{ and }} for braces", found: found, hint: hint)
+    }
+  }
+
+  /// `maxWidth`: the width lines wrap at, in ems (Mapbox's text-max-width).
+  private func maxWidth(_ r: ObjectReader) throws(SceneError) -> Double? {
+    try r.number("maxWidth", "a width > 0 in ems (lines wrap at spaces to fit it)") { $0 > 0 && $0 <= Self.maxTextEms }
+  }
+
+  /// `letterSpacing`: ems added between characters (Mapbox's
+  /// text-letter-spacing); from -1 to the largest text width.
+  private func letterSpacing(_ r: ObjectReader) throws(SceneError) -> Double {
+    try r.number("letterSpacing", "a spacing in ems from -1 to \(format(Self.maxTextEms))") { $0 >= -1 && $0 <= Self.maxTextEms } ?? 0
+  }
+
+  /// The largest `maxWidth` and `letterSpacing`, in ems: far beyond any
+  /// useful one, small enough that no sum of them overflows a frame's size.
+  static let maxTextEms = 1000.0
 
   private func decodeHalo(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Halo {
     let r = try ObjectReader(value, at: path, file: file, what: "a halo", allowed: ["color", "width"])
@@ -468,7 +499,7 @@ struct SceneDecoder {
     if let sv = r.object["style"] {
       let sr = try ObjectReader(
         sv, at: path.key("style"), file: file, what: "a view annotation style",
-        allowed: ["background", "borderColor", "borderWidth", "cornerRadius", "padding", "textColor", "fontSize", "font"])
+        allowed: ["background", "borderColor", "borderWidth", "cornerRadius", "padding", "textColor", "fontSize", "font", "maxWidth", "letterSpacing"])
       a.style.background = try sr.color("background") ?? a.style.background
       a.style.borderColor = try sr.color("borderColor") ?? a.style.borderColor
       a.style.borderWidth = try sr.number("borderWidth", "a width >= 0 in logical pixels") { $0 >= 0 && $0 <= 100 } ?? a.style.borderWidth
@@ -477,6 +508,8 @@ struct SceneDecoder {
       a.style.textColor = try sr.color("textColor") ?? a.style.textColor
       a.style.fontSize = try sr.number("fontSize", "a text size > 0 in logical pixels") { $0 > 0 && $0 <= 1000 } ?? a.style.fontSize
       a.style.font = try sr.string("font", nonEmpty: true)
+      a.style.maxWidth = try maxWidth(sr)
+      a.style.letterSpacing = try letterSpacing(sr)
       fonts.append((a.style.font, path.key("style").key("font")))
     }
     if let av = r.object["anchors"] {
@@ -514,9 +547,7 @@ struct SceneDecoder {
 
   private func decodeAnnotation(_ r: ObjectReader) throws(SceneError) -> AnnotationLayer {
     let source = try decodeSource(try r.require("source", "{ \"geojson\": \"file\" } or { \"data\": {…} }"), at: r.path.key("source"))
-    guard let textField = try r.string("textField", nonEmpty: true) else {
-      throw r.missing("textField", "the property holding each annotation's text")
-    }
+    let text = try textTemplate(r, field: "textField", what: "each annotation's text")
     let angleField = try r.string("angleField", nonEmpty: true)
     guard let reference = try r.number("referenceScale", "a reference scale > 0 (the scale at which sizes hold)", where: { $0 > 0 && $0.isFinite }) else {
       throw r.missing("referenceScale", "the scale at which text sizes hold")
@@ -541,12 +572,13 @@ struct SceneDecoder {
       if let st = sr.object["style"] { sub.style = try decodeAnnotationStyle(st, at: p.key("style")) }
       sublayers.append(sub)
     }
-    return AnnotationLayer(source: source, textField: textField, angleField: angleField, referenceScale: reference, sublayers: sublayers)
+    return AnnotationLayer(source: source, text: text, angleField: angleField, referenceScale: reference, sublayers: sublayers)
   }
 
   private func decodeAnnotationStyle(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> AnnotationStyle {
     let r = try ObjectReader(
-      value, at: path, file: file, what: "an annotation style", allowed: ["size", "color", "font", "halo", "align", "baseline"])
+      value, at: path, file: file, what: "an annotation style",
+      allowed: ["size", "color", "font", "halo", "align", "baseline", "offset", "maxWidth", "letterSpacing"])
     var s = AnnotationStyle()
     s.size = try r.number("size", "a text size > 0 in logical pixels at the reference scale") { $0 > 0 && $0 <= 10000 } ?? 10
     s.color = try r.color("color") ?? .black
@@ -555,6 +587,14 @@ struct SceneDecoder {
     if let h = r.object["halo"] { s.halo = try decodeHalo(h, at: path.key("halo")) }
     if let a = try r.choice("align", TextAlign.allCases.map(\.rawValue)) { s.align = TextAlign(rawValue: a)! }
     if let b = try r.choice("baseline", TextBaseline.allCases.map(\.rawValue)) { s.baseline = TextBaseline(rawValue: b)! }
+    if let o = try r.numbers(
+      "offset", count: 2, "[dx, dy] in logical pixels at the reference scale, each within ±\(format(Self.maxOffsetPixels))",
+      where: { abs($0) <= Self.maxOffsetPixels })
+    {
+      s.offset = (o[0], o[1])
+    }
+    s.maxWidth = try maxWidth(r)
+    s.letterSpacing = try letterSpacing(r)
     return s
   }
 

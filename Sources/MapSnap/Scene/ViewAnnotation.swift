@@ -35,6 +35,10 @@ public struct ViewAnnotation: Sendable {
     public var textColor: Color = Color(r: 0x22, g: 0x22, b: 0x22)
     public var fontSize: Double = 12
     public var font: String?
+    /// Lines wrap at spaces to at most this many ems; nil: never.
+    public var maxWidth: Double? = nil
+    /// Space added between characters, in ems.
+    public var letterSpacing: Double = 0
 
     public init() {}
   }

@@ -39,7 +39,11 @@ struct TextBlock: Sendable {
 extension FontLibrary {
   /// Lays out `text` in the face named `font` (or the default) at `size`
   /// pixels per em.
-  func layout(_ text: String, font: String?, size: Double, align: TextAlign = .left) -> TextBlock {
+  /// Lines wrap at `maxWidth` ems (`TextShaper.wrapRule`) and characters
+  /// stand `letterSpacing` ems apart (`TextShaper.spacingRule`).
+  func layout(
+    _ text: String, font: String?, size: Double, align: TextAlign = .left, maxWidth: Double? = nil, letterSpacing: Double = 0
+  ) -> TextBlock {
     let name = font ?? FontLibrary.defaultFont
     let chain = chain(for: name)
     let primary = faces[chain[0]]
@@ -47,7 +51,7 @@ extension FontLibrary {
     block.ascent = primary.ascender / primary.unitsPerEm * size
     block.lineHeight = (primary.ascender - primary.descender) / primary.unitsPerEm * size
     guard let shaper else { return layoutUnshaped(text, chain: chain, block: block, align: align) }
-    let shaped = shaper.shape(text, chain: chain, chainKey: name.lowercased())
+    let shaped = shaper.shape(text, chain: chain, chainKey: name.lowercased(), maxWidth: maxWidth, letterSpacing: letterSpacing)
     block.missing = shaped.missing
     var lineRanges: [(start: Int, width: Double)] = []
     block.glyphs.reserveCapacity(shaped.lines.reduce(0) { $0 + $1.glyphs.count })

@@ -102,13 +102,22 @@ final class TextShaper {
   }
 
   /// `text` shaped with the faces of `chain` (indices into the library's
-  /// faces, the named face first), cached under `chainKey`.
-  func shape(_ text: String, chain: [Int], chainKey: String) -> ShapedText {
-    let key = ShapeKey(text: text, chain: chainKey)
+  /// faces, the named face first), cached under `chainKey`; lines wrapped
+  /// at `maxWidth` ems (`wrapRule`) and `letterSpacing` ems added between
+  /// characters (`spacingRule`).
+  func shape(_ text: String, chain: [Int], chainKey: String, maxWidth: Double? = nil, letterSpacing: Double = 0) -> ShapedText {
+    let key = ShapeKey(text: text, chain: chainKey, maxWidth: maxWidth ?? 0, letterSpacing: letterSpacing)
     if let hit = cache[key] { return hit }
     var out = ShapedText()
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      out.lines.append(shapeLine(line, chain: chain, missing: &out.missing))
+      let p = itemise(line, chain: chain, missing: &out.missing)
+      guard let maxWidth, p.count > 0 else {
+        out.lines.append(layOut(p, 0..<p.count, letterSpacing: letterSpacing))
+        continue
+      }
+      for range in wrap(p, maxWidth: maxWidth, letterSpacing: letterSpacing) {
+        out.lines.append(layOut(p, range, letterSpacing: letterSpacing))
+      }
     }
     // A cache of texts is bounded by the texts a process lays out, which the
     // frame budget bounds per frame; a batch of many distinct frames starts
@@ -121,40 +130,137 @@ final class TextShaper {
   /// Texts kept in the cache before it is emptied (a few MB at most).
   static let cacheLimit = 20_000
 
-  private func shapeLine(_ line: Substring, chain: [Int], missing: inout [Unicode.Scalar]) -> ShapedLine {
-    // 1. Itemise: faces first (dropping what no face covers), then scripts and levels.
+  /// How `maxWidth` wraps a line (Mapbox's `text-max-width`, greedy):
+  /// a line may break after a space (U+0020, U+3000), a zero-width space or
+  /// a hyphen-minus, and before or after a CJK ideograph, kana or Hangul
+  /// syllable; words are added to a line while it stays within the width
+  /// (spaces at its end not counted, and dropped); a word wider than the
+  /// width stays whole on a line of its own. Each wrapped line keeps the
+  /// paragraph's bidi levels and is shaped on its own.
+  static let wrapRule = "greedy, at spaces, zero-width spaces, hyphens and around CJK characters"
+
+  /// How `letterSpacing` applies (Mapbox's `text-letter-spacing`): that
+  /// many ems after every cluster but the line's last, except in runs of
+  /// joining scripts (Arabic, Syriac, Mongolian, N'Ko, Mandaic, Adlam),
+  /// whose letters would come apart.
+  static let spacingRule = "after every cluster but the last, not inside joining scripts"
+
+  /// One paragraph itemised: its code points (what no face covers dropped),
+  /// each one's face, resolved script and bidi level.
+  private struct Paragraph {
     var scalars: [UInt32] = []
-    var faceOf: [Int32] = []
+    var faces: [Int32] = []
+    var scripts: [UInt32] = []
+    var levels: [UInt8] = []
+    var count: Int { scalars.count }
+  }
+
+  private func itemise(_ line: Substring, chain: [Int], missing: inout [Unicode.Scalar]) -> Paragraph {
+    var p = Paragraph()
     for s in line.unicodeScalars where s != "\r" {
-      let previous = faceOf.last.map(Int.init)
+      let previous = p.faces.last.map(Int.init)
       guard let face = face(for: s, after: previous, chain: chain) else {
         if !missing.contains(s) { missing.append(s) }
         continue
       }
-      scalars.append(s.value)
-      faceOf.append(Int32(face))
+      p.scalars.append(s.value)
+      p.faces.append(Int32(face))
     }
-    let n = scalars.count
-    guard n > 0 else { return ShapedLine() }
-    let scripts = Self.resolvedScripts(scalars)
-    var levels = [UInt8](repeating: 0, count: n)
+    let n = p.count
+    guard n > 0 else { return p }
+    p.scripts = Self.resolvedScripts(p.scalars)
+    p.levels = [UInt8](repeating: 0, count: n)
     // Below U+0590 no character is right-to-left or an explicit bidi
     // control: the paragraph is left-to-right and every level 0 (numbers
     // after it resolve to L by rule W7), so FriBidi is asked only otherwise.
-    if scalars.contains(where: { $0 >= 0x0590 }), mapsnap_text_bidi_levels(scalars, Int32(n), 0, &levels) < 0 {
-      for i in levels.indices { levels[i] = 0 }
+    if p.scalars.contains(where: { $0 >= 0x0590 }), mapsnap_text_bidi_levels(p.scalars, Int32(n), 0, &p.levels) < 0 {
+      for i in p.levels.indices { p.levels[i] = 0 }
     }
+    return p
+  }
+
+  /// The lines of `p` by `wrapRule`, as ranges of its code points.
+  private func wrap(_ p: Paragraph, maxWidth: Double, letterSpacing: Double) -> [Range<Int>] {
+    // Each code point's advance in ems, from the whole line shaped once:
+    // a cluster's advance (with its spacing) goes to its first code point.
+    var advance = [Double](repeating: 0, count: p.count)
+    _ = layOut(p, 0..<p.count, letterSpacing: letterSpacing) { cluster, ems in advance[cluster] += ems }
+    func isSpace(_ c: UInt32) -> Bool { c == 0x20 || c == 0x3000 || c == 0x200B }
+    func isCJK(_ c: UInt32) -> Bool {
+      (0x2E80...0x9FFF).contains(c) || (0xAC00...0xD7AF).contains(c) || (0xF900...0xFAFF).contains(c) || (0xFF00...0xFFEF).contains(c)
+        || (0x20000...0x3FFFF).contains(c)
+    }
+    // Break opportunities: after index i (a line may end after p.scalars[i]).
+    func breaksAfter(_ i: Int) -> Bool {
+      let c = p.scalars[i]
+      if isSpace(c) || c == 0x2D { return true }
+      return i + 1 < p.count && (isCJK(c) || isCJK(p.scalars[i + 1]))
+    }
+    var lines: [Range<Int>] = []
+    var lineStart = 0
+    var pending = 0.0  // the line so far, its trailing spaces included
+    var i = 0
+    while i < p.count {
+      // The next word: up to and including its break opportunity.
+      var end = i
+      while end < p.count - 1 && !breaksAfter(end) { end += 1 }
+      end += 1
+      var trimmed = end
+      while trimmed > i && isSpace(p.scalars[trimmed - 1]) { trimmed -= 1 }
+      let word = (i..<trimmed).reduce(0.0) { $0 + advance[$1] }
+      if i > lineStart && pending + word > maxWidth + 1e-9 {
+        lines.append(lineStart..<Self.trimEnd(p, lineStart, i))
+        lineStart = i
+        pending = 0
+      }
+      pending += (i..<end).reduce(0.0) { $0 + advance[$1] }
+      i = end
+    }
+    lines.append(lineStart..<Self.trimEnd(p, lineStart, p.count))
+    return lines
+  }
+
+  /// `end` moved back over the spaces that end `start..<end` (a wrapped
+  /// line's trailing spaces are not drawn).
+  private static func trimEnd(_ p: Paragraph, _ start: Int, _ end: Int) -> Int {
+    var e = end
+    while e > start && (p.scalars[e - 1] == 0x20 || p.scalars[e - 1] == 0x3000 || p.scalars[e - 1] == 0x200B) { e -= 1 }
+    return e
+  }
+
+  /// Scripts whose letters join: no letter spacing inside their runs.
+  private static let joiningScripts: Set<UInt32> = [
+    0x4172_6162 /* Arab */, 0x5379_7263 /* Syrc */, 0x4D6F_6E67 /* Mong */, 0x4E6B_6F6F /* Nkoo */, 0x4D61_6E64 /* Mand */,
+    0x41646C6D /* Adlm */,
+  ]
+
+  /// Shapes the code points `range` of `p` as one line: runs of one face,
+  /// script and level, in visual order, each shaped by HarfBuzz with the
+  /// range as its context. `clusterAdvance` is told each cluster's advance
+  /// in ems, by the index in `p` of its first code point.
+  private func layOut(
+    _ p: Paragraph, _ range: Range<Int>, letterSpacing: Double, clusterAdvance: ((Int, Double) -> Void)? = nil
+  ) -> ShapedLine {
+    var out = ShapedLine()
+    guard !range.isEmpty else { return out }
+    let scalars = Array(p.scalars[range])
+    let n = scalars.count
+    let base = range.lowerBound
     var runs: [Run] = []
     var start = 0
-    for i in 1...n where i == n || faceOf[i] != faceOf[start] || scripts[i] != scripts[start] || levels[i] != levels[start] {
-      runs.append(Run(start: start, count: i - start, face: Int(faceOf[start]), script: scripts[start], level: levels[start]))
+    for i in 1...n
+    where i == n || p.faces[base + i] != p.faces[base + start] || p.scripts[base + i] != p.scripts[base + start]
+      || p.levels[base + i] != p.levels[base + start]
+    {
+      runs.append(
+        Run(start: start, count: i - start, face: Int(p.faces[base + start]), script: p.scripts[base + start], level: p.levels[base + start]))
       start = i
     }
     // 3. Order (before shaping, so glyphs are appended left to right).
     let order = Bidi.visualOrder(levels: runs.map(\.level))
     // 2. Shape each run and lay its glyphs on the line.
-    var out = ShapedLine()
     var pen = 0.0
+    var trailingSpacing = 0.0
     for r in order {
       let run = runs[r]
       guard let font = font(run.face) else { continue }
@@ -167,13 +273,22 @@ final class TextShaper {
       if glyphs.count < count { glyphs = [mapsnap_shaped_glyph](repeating: mapsnap_shaped_glyph(), count: count) }
       mapsnap_text_buffer_glyphs(UnsafeMutableRawPointer(buffer), &glyphs, Int32(count))
       let em = 1 / faces[run.face].unitsPerEm
-      for g in glyphs[0..<count] {
+      let spacing = Self.joiningScripts.contains(run.script) ? 0 : letterSpacing
+      for k in 0..<count {
+        let g = glyphs[k]
         out.glyphs.append(ShapedLine.Glyph(
           face: Int32(run.face), glyph: g.glyph, x: pen + Double(g.x_offset) * em, y: -Double(g.y_offset) * em))
-        pen += Double(g.x_advance) * em
+        var step = Double(g.x_advance) * em
+        trailingSpacing = 0
+        if spacing != 0 && (k + 1 == count || glyphs[k + 1].cluster != g.cluster) {
+          step += spacing
+          trailingSpacing = spacing
+        }
+        pen += step
+        clusterAdvance?(base + Int(g.cluster), step)
       }
     }
-    out.width = pen
+    out.width = max(0, pen - trailingSpacing)
     return out
   }
 
@@ -266,6 +381,8 @@ enum HarfBuzzFonts {
 private struct ShapeKey: Hashable {
   var text: String
   var chain: String
+  var maxWidth: Double
+  var letterSpacing: Double
 }
 
 /// HarfBuzz or FriBidi could not be loaded: why.
