@@ -111,6 +111,8 @@ bench: bench-deps
 	@for s in 2000 8000 25000; do \
 	  .build/release/mapsnap-bench Benchmarks/scenes/helsinki-$$s.json --runs $(BENCH_RUNS); \
 	done
+	@# Street names along the roads (issue 14): compare with helsinki-8000 above.
+	@.build/release/mapsnap-bench Benchmarks/scenes/helsinki-8000-streets.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/helsinki-basemap-8000.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/basemap-only-8000.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/world.json --runs $(BENCH_RUNS)

@@ -8,7 +8,10 @@ struct GlyphRasterizer {
 
   func prepare(_ run: GlyphRun) -> PreparedText {
     var text = PreparedText(color: run.color, haloColor: run.haloColor)
-    if run.usesMasks {
+    if let poses = run.poses {
+      text.path = fonts.path(for: run.block, poses: poses)
+      if run.haloWidth > 0 { text.halo = fonts.path(for: run.block, poses: poses, halo: run.haloWidth) }
+    } else if run.usesMasks {
       text.atlas = fonts.atlas
       text.glyphMasks = fonts.masks(for: run.block, at: run.origin)
       if run.haloWidth > 0 { text.haloMasks = fonts.masks(for: run.block, at: run.origin, halo: run.haloWidth) }

@@ -11,8 +11,15 @@ public enum LabelHiddenReason: String, Sendable, CaseIterable {
   case tooSmall
   /// No font covers any of its characters (see `text.missingCodePoints`).
   case noGlyphs
-  /// The geometry has no position to label (lines are not labelled).
+  /// The geometry has no position to label: a line with `placement` point
+  /// (the default), or a point with `placement` line.
   case noPosition
+  /// Along a line: every part of the line in the image is shorter than the
+  /// text.
+  case lineTooShort
+  /// Along a line: wherever the text fits, two neighbouring glyphs would
+  /// turn by more than `maxAngle`.
+  case tooCurved
   /// The frame's text budget (`FrameBudget.textCharacters`) was spent by
   /// the texts laid out before it.
   case overBudget

@@ -267,10 +267,10 @@ private struct LayerResolver {
     for (r, rule) in rules.enumerated() {
       var reach = reaches[r]
       if let ls = rule.style.label {
-        let extent = index.textExtent(ls.text).wrapped(ls.maxWidth)
-        let text = Self.textReachBound(
-          extent, size: ls.size, halo: ls.halo?.width ?? 0, offset: ls.offset, advance: map.maxAdvance + max(0, ls.letterSpacing))
-        reach = Self.farther(reach, text)
+        if ls.placement == .point {
+          let text = map.maxAdvance >= 0 ? SymbolReach.label(index.textExtent(ls.text), style: ls, advance: map.maxAdvance) : .nan
+          reach = Self.farther(reach, text)
+        }
       }
       farthest = Self.farther(farthest, reach)
     }

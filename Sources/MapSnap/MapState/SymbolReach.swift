@@ -62,9 +62,17 @@ public enum SymbolReach {
   /// at the style's `maxWidth` (`TextExtent.wrapped`) and each character's
   /// advance grown by a positive `letterSpacing`. The one rule the resolver
   /// (which features to keep) and the placer (which positions) share.
+  /// A label along a line reaches nowhere beyond its line: it is placed
+  /// only on the line's parts inside the image (`LinePlacer`), so it is 0.
   static func label(_ text: String, style: LabelStyle, advance: Double) -> Double {
-    self.text(
-      TextExtent(text).wrapped(style.maxWidth), size: style.size, halo: style.halo?.width ?? 0, offset: style.offset,
+    label(TextExtent(text), style: style, advance: advance)
+  }
+
+  /// The same for a text of `extent` (a bound over a field's texts).
+  static func label(_ extent: TextExtent, style: LabelStyle, advance: Double) -> Double {
+    guard style.placement == .point else { return 0 }
+    return self.text(
+      extent.wrapped(style.maxWidth), size: style.size, halo: style.halo?.width ?? 0, offset: style.offset,
       advance: advance + max(0, style.letterSpacing))
   }
 

@@ -23,6 +23,25 @@ public struct GlyphRun: Sendable {
   /// larger than `FontLibrary.maxMaskedTextSize`; other text is drawn from
   /// its outlines.
   var usesMasks: Bool {
-    degrees.truncatingRemainder(dividingBy: 360) == 0 && block.size <= FontLibrary.maxMaskedTextSize
+    poses == nil && degrees.truncatingRemainder(dividingBy: 360) == 0 && block.size <= FontLibrary.maxMaskedTextSize
+  }
+
+  /// Text along a line: each glyph's own place and turn (one per glyph of
+  /// `block`, in order), instead of `origin` and `degrees`.
+  var poses: [GlyphPose]? = nil
+}
+
+/// Where one glyph of a text along a line is drawn: its origin (the pen
+/// position on the baseline, offsets included) in device pixels, and the
+/// turn of its x axis, as the cosine and sine of the line's direction on
+/// screen (y down).
+struct GlyphPose: Sendable {
+  var origin: Point
+  var cos: Double
+  var sin: Double
+
+  /// `q`, a point of the glyph relative to its origin, on the image.
+  @inline(__always) func apply(_ q: Point) -> Point {
+    Point(origin.x + q.x * cos - q.y * sin, origin.y + q.x * sin + q.y * cos)
   }
 }

@@ -24,6 +24,9 @@ public struct LabelOutcome: Sendable {
   /// markers are in the way of any of its anchors, each once, in placement
   /// order.
   public var blockedBy: [FeatureRef] = []
+  /// True for a label along a line (`placement` line): it has no anchor, and
+  /// `part` counts its places along the feature's lines.
+  public var alongLine = false
   public var allowOverlap: Bool
   public var priority: Double
 }

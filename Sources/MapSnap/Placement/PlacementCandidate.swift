@@ -14,6 +14,11 @@ public struct PlacementCandidate: Sendable {
   /// later candidates that do not allow overlap must avoid it. This holds for
   /// candidates with `allowOverlap` too, as in Mapbox.
   public var blocks: Bool
+  /// When not empty, box `j` stands for the boxes `parts[j]` (a label along
+  /// a line: one box per glyph): it is taken when every one of them passes,
+  /// and all of them are inserted. `boxes[j]` is then their union, for
+  /// reports.
+  public var parts: [[Rect]] = []
 
   public init(id: Int, boxes: [Rect], allowOverlap: Bool = false, blocks: Bool = true) {
     self.id = id

@@ -16,6 +16,8 @@ public import _MapSnapRaster
 ///      placed before it with `blocks`. Overlap means positive-area
 ///      intersection: boxes that only touch along an edge or at a corner do not
 ///      overlap, and a box of zero width or height overlaps nothing.
+///   A box that stands for several (`PlacementCandidate.parts`: a label
+///   along a line, one box per glyph) passes when every one of them does.
 /// - A candidate with no such box is dropped. A taken box with `blocks` is
 ///   inserted and blocks later candidates.
 ///
@@ -44,21 +46,40 @@ public func place(
 
   for (i, candidate) in candidates.enumerated() {
     var taken: Int?
+    let multi = !candidate.parts.isEmpty
     for (j, box) in candidate.boxes.enumerated() {
-      guard passesFrame(box) else { continue }
-      if !candidate.allowOverlap && grid.hitsAny(box) { continue }
+      if multi {
+        let parts = candidate.parts[j]
+        guard parts.allSatisfy(passesFrame) else { continue }
+        if !candidate.allowOverlap && parts.contains(where: { grid.hitsAny($0) }) { continue }
+      } else {
+        guard passesFrame(box) else { continue }
+        if !candidate.allowOverlap && grid.hitsAny(box) { continue }
+      }
       taken = j
       break
     }
     if let j = taken {
       chosen[i] = j
-      if candidate.blocks { grid.insert(candidate.boxes[j], id: m + i) }
+      if candidate.blocks {
+        if multi {
+          for part in candidate.parts[j] { grid.insert(part, id: m + i) }
+        } else {
+          grid.insert(candidate.boxes[j], id: m + i)
+        }
+      }
       continue
     }
     // Dropped: collect what was in the way of each box that passed the frame test.
     scratch.removeAll(keepingCapacity: true)
-    for box in candidate.boxes where passesFrame(box) {
-      grid.appendHits(box, to: &scratch)
+    for (j, box) in candidate.boxes.enumerated() {
+      if multi {
+        let parts = candidate.parts[j]
+        guard parts.allSatisfy(passesFrame) else { continue }
+        for part in parts { grid.appendHits(part, to: &scratch) }
+      } else if passesFrame(box) {
+        grid.appendHits(box, to: &scratch)
+      }
     }
     if scratch.isEmpty { continue }
     for n in scratch.indices {

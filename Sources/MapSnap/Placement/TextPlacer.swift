@@ -5,7 +5,10 @@ internal import _MapSnapRaster
 /// Labels (section 3.1): candidates are the parts of drawn features of active
 /// layers whose style has a label with text: a point labels at each of its
 /// positions, a polygon at the interior point of its largest visible part
-/// (`InteriorPoint.ofLargestVisible`), lines are not labelled (`noPosition`).
+/// (`InteriorPoint.ofLargestVisible`), lines are not labelled (`noPosition`)
+/// unless the label's `placement` is `line`: then lines and polygon rings
+/// hold the text along them, a candidate per place (`LinePlacer`), each
+/// tried at its alternatives and tested glyph box by glyph box.
 /// Order: higher `priority` first, then layers from the top down, then
 /// feature order, then part. Each takes its first anchor whose box overlaps no
 /// placed label and no marker with `collides: true` (touching edges do not
@@ -133,6 +136,8 @@ public struct TextPlacer {
     var point: Point
     var text: String
     var style: LabelStyle
+    /// Along a line: the feature's lines (and rings) in device pixels.
+    var lines: [[Point]]? = nil
   }
 
   private func placeLabels(into out: inout TextPlacement, notes: Notes) {
@@ -163,7 +168,15 @@ public struct TextPlacer {
           continue
         }
         let g = d.geometry
-        if !g.points.isEmpty {
+        if request.style.placement == .line {
+          let lines = g.lines + g.polygons.flatMap { $0 }
+          if lines.isEmpty {
+            skip(li, d.feature, part: 0, text, request.style, .noPosition)
+          } else {
+            let device = lines.map { $0.map(v.toDevice) }
+            candidates.append(Candidate(layer: li, feature: d.feature, part: 0, point: Point(0, 0), text: text, style: request.style, lines: device))
+          }
+        } else if !g.points.isEmpty {
           // Positions beyond the label's reach of the image are no candidates
           // (the rule that kept the feature: `SymbolReach.text`).
           let style = request.style
@@ -194,6 +207,8 @@ public struct TextPlacer {
     }
     var blocks: [TextBlock] = []
     var placement: [PlacementCandidate] = []
+    // Per kept candidate: its places' alternatives when it runs along a line.
+    var along: [[LinePlacer.Alternative]?] = []
     blocks.reserveCapacity(candidates.count)
     // A candidate whose every box misses the image could show nothing: it is
     // `outOfBounds` and takes no part (piling such boxes up would slow the grid).
@@ -206,6 +221,36 @@ public struct TextPlacer {
       }
       guard notes.spend(c.text) else {
         skip(c.layer, c.feature, part: c.part, c.text, c.style, .overBudget)
+        continue
+      }
+      if let lines = c.lines {
+        // Along a line: one line of text (line breaks become spaces, no
+        // wrapping), one candidate per place (`LinePlacer`).
+        let block = fonts.layout(
+          c.text.replacingNewlines(), font: c.style.font, size: c.style.size * ratio, letterSpacing: c.style.letterSpacing)
+        notes.laidOut(block)
+        guard !block.glyphs.isEmpty else {
+          skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)
+          continue
+        }
+        let placer = LinePlacer(
+          block: block, frame: frame, spacing: c.style.spacing * ratio, maxAngle: c.style.maxAngle, halo: (c.style.halo?.width ?? 0) * ratio)
+        switch placer.places(along: lines) {
+        case .failure(let e):
+          let reason: LabelHiddenReason = e.reason == .outOfBounds ? .outOfBounds : e.reason == .tooShort ? .lineTooShort : .tooCurved
+          skip(c.layer, c.feature, part: c.part, c.text, c.style, reason)
+        case .success(let places):
+          for (k, alternatives) in places.enumerated() {
+            var candidate = PlacementCandidate(id: kept.count, boxes: alternatives.map(\.union), allowOverlap: c.style.allowOverlap)
+            candidate.parts = alternatives.map(\.boxes)
+            var placed = c
+            placed.part = k
+            blocks.append(block)
+            placement.append(candidate)
+            along.append(alternatives)
+            kept.append(placed)
+          }
+        }
         continue
       }
       let block = fonts.layout(
@@ -225,6 +270,7 @@ public struct TextPlacer {
       }
       blocks.append(block)
       placement.append(PlacementCandidate(id: kept.count, boxes: boxes, allowOverlap: c.style.allowOverlap))
+      along.append(nil)
       kept.append(c)
     }
     candidates = kept
@@ -238,8 +284,9 @@ public struct TextPlacer {
       let box = placement[i].boxes[placed ?? (placement[i].boxes.count - 1)]
       var o = LabelOutcome(
         layer: state.layers[c.layer].id, layerIndex: c.layer, feature: c.feature, part: c.part, text: c.text,
-        placed: placed != nil, reason: nil, anchor: placed.map { c.style.anchors[$0] }, box: logical(box),
+        placed: placed != nil, reason: nil, anchor: along[i] == nil ? placed.map { c.style.anchors[$0] } : nil, box: logical(box),
         allowOverlap: c.style.allowOverlap, priority: c.style.priority)
+      o.alongLine = along[i] != nil
       if placed == nil {
         let ids = result.blockedBy[i]
         o.reason = ids.isEmpty ? .outOfBounds : .collision
@@ -259,6 +306,7 @@ public struct TextPlacer {
       let halo = (c.style.halo?.width ?? 0) * ratio
       var run = GlyphRun(block: block, origin: Point(box.minX + halo, box.minY + halo), color: c.style.color, haloColor: c.style.halo?.color)
       run.haloWidth = halo
+      if let alternatives = along[i], let j = placed { run.poses = alternatives[j].poses }
       drawn.append(PlacedLabel(run: run, outcome: out.outcomes.count - 1))
     }
     skipped.sort { ($0.layerIndex, $0.feature.index, $0.part) < ($1.layerIndex, $1.feature.index, $1.part) }
@@ -280,3 +328,13 @@ public struct TextPlacer {
 #if canImport(Glibc)
   import Glibc
 #endif
+
+extension String {
+  /// The text on one line: each line break (`\n`, `\r\n`) a space.
+  fileprivate func replacingNewlines() -> String {
+    var out = ""
+    out.unicodeScalars.reserveCapacity(unicodeScalars.count)
+    for s in unicodeScalars where s != "\r" { out.unicodeScalars.append(s == "\n" ? " " : s) }
+    return out
+  }
+}

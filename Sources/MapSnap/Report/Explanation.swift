@@ -145,14 +145,16 @@ public struct Explanation {
 
   private func labelWhy(_ o: LabelOutcome) -> String {
     let box = o.box.map { b in " at " + [b.minX, b.minY, b.width, b.height].map { number($0, digits: 1) }.joined(separator: ",") } ?? ""
-    if o.placed { return "anchor \(o.anchor?.rawValue ?? "?")\(box)" + (o.priority != 0 ? ", priority \(number(o.priority))" : "") }
+    if o.placed { return "anchor \(o.anchor?.rawValue ?? (o.alongLine ? "line" : "?"))\(box)" + (o.priority != 0 ? ", priority \(number(o.priority))" : "") }
     switch o.reason ?? .outOfBounds {
     case .collision: return "every anchor overlaps " + o.blockedBy.map(\.text).joined(separator: ", ")
     case .outOfBounds: return "no anchor's box reaches into the image"
     case .noText: return "the feature has no text in label.field (or its label.text is empty)"
     case .tooSmall: return "under one device pixel per em"
     case .noGlyphs: return "no font covers any of its characters"
-    case .noPosition: return "lines are not labelled"
+    case .noPosition: return "no position for its placement (a line with placement point, or a point with placement line)"
+    case .lineTooShort: return "the line's visible parts are shorter than the text"
+    case .tooCurved: return "the line turns more than maxAngle between two glyphs wherever the text fits"
     case .overBudget: return "the frame's budget of \(FrameBudget(plan.state.viewport).textCharacters) characters of text was spent"
     }
   }

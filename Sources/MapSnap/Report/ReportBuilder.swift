@@ -141,7 +141,7 @@ public struct ReportBuilder {
     pairs.append(("part", .number(Double(o.part))))
     pairs.append(("text", .string(o.text)))
     pairs.append(("outcome", .string(o.placed ? "placed" : (o.reason ?? .outOfBounds).rawValue)))
-    if let a = o.anchor { pairs.append(("anchor", .string(a.rawValue))) }
+    if let a = o.anchor { pairs.append(("anchor", .string(a.rawValue))) } else if o.alongLine && o.placed { pairs.append(("anchor", .string("line"))) }
     if let b = o.box { pairs.append(("box", box(b))) }
     if o.reason == .collision {
       pairs.append(("blockedBy", .array(o.blockedBy.map { .object(JSONObject([("layer", .string($0.layer))] + key($0.feature))) })))

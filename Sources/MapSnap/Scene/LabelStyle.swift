@@ -24,6 +24,15 @@ public struct LabelStyle: Sendable {
   public var allowOverlap = false
   /// Higher is placed first.
   public var priority: Double = 0
+  /// Where the label goes: at a point (`point`, the default: a point's
+  /// position, a polygon's interior point) or along a line (`line`).
+  public var placement: LabelPlacement = .point
+  /// Along a line: the distance between repetitions of the label, in
+  /// logical pixels (Mapbox's `symbol-spacing`, 250 by default).
+  public var spacing: Double = 250
+  /// Along a line: the largest turn between neighbouring glyphs, in degrees
+  /// (Mapbox's `text-max-angle`, 45 by default).
+  public var maxAngle: Double = 45
 
   /// A label of the property `field`.
   public init(field: String) {
@@ -34,4 +43,14 @@ public struct LabelStyle: Sendable {
   public init(text: TextTemplate) {
     self.text = text
   }
+}
+
+/// Where a label goes (`label.placement`).
+public enum LabelPlacement: String, Sendable, CaseIterable {
+  /// At a point: each position of a point, a polygon's interior point; a
+  /// line is not labelled.
+  case point
+  /// Along a line (a line's parts, a polygon's rings): each glyph on the
+  /// line, turned with it (`LinePlacer`).
+  case line
 }

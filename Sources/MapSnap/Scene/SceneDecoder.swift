@@ -365,7 +365,10 @@ struct SceneDecoder {
   private func decodeLabel(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> LabelStyle {
     let r = try ObjectReader(
       value, at: path, file: file, what: "a label",
-      allowed: ["field", "text", "size", "color", "font", "halo", "anchors", "offset", "allowOverlap", "priority", "maxWidth", "letterSpacing"])
+      allowed: [
+        "field", "text", "size", "color", "font", "halo", "anchors", "offset", "allowOverlap", "priority", "maxWidth", "letterSpacing",
+        "placement", "spacing", "maxAngle",
+      ])
     var l = LabelStyle(text: try textTemplate(r, field: "field", what: "the label's text"))
     l.maxWidth = try maxWidth(r)
     l.letterSpacing = try letterSpacing(r)
@@ -394,6 +397,9 @@ struct SceneDecoder {
     if let o = try r.numbers("offset", count: 2, "[dx, dy] in logical pixels, each within ±\(format(Self.maxOffsetPixels))", where: { abs($0) <= Self.maxOffsetPixels }) { l.offset = (o[0], o[1]) }
     l.allowOverlap = try r.bool("allowOverlap") ?? false
     l.priority = try r.number("priority", "a finite number") { $0.isFinite } ?? 0
+    if let p = try r.choice("placement", LabelPlacement.allCases.map(\.rawValue)) { l.placement = LabelPlacement(rawValue: p)! }
+    l.spacing = try r.number("spacing", "a distance > 0 … 10000 logical pixels between repetitions along a line") { $0 > 0 && $0 <= 10000 } ?? 250
+    l.maxAngle = try r.number("maxAngle", "an angle from 0 to 180 degrees") { $0 >= 0 && $0 <= 180 } ?? 45
     return l
   }
 

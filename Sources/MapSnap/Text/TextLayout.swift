@@ -17,6 +17,8 @@ struct PositionedGlyph: Sendable {
   var glyph: UInt32
   var x: Double
   var y: Double
+  /// The pen's advance after the glyph, in pixels.
+  var advance: Double = 0
 }
 
 /// Text laid out at a pixel size: glyphs on lines, and the block's box.
@@ -59,7 +61,8 @@ extension FontLibrary {
       let baseline = block.ascent + Double(li) * block.lineHeight
       lineRanges.append((block.glyphs.count, line.width * size))
       for g in line.glyphs {
-        block.glyphs.append(PositionedGlyph(face: Int(g.face), glyph: g.glyph, x: g.x * size, y: baseline + g.y * size))
+        block.glyphs.append(
+          PositionedGlyph(face: Int(g.face), glyph: g.glyph, x: g.x * size, y: baseline + g.y * size, advance: g.advance * size))
       }
       block.width = max(block.width, line.width * size)
     }
@@ -89,7 +92,7 @@ extension FontLibrary {
         let f = faces[face]
         let k = size / f.unitsPerEm
         if let previous, previous.face == face { pen += f.kerning(previous.glyph, glyph) * k }
-        block.glyphs.append(PositionedGlyph(face: face, glyph: glyph, x: pen, y: baseline))
+        block.glyphs.append(PositionedGlyph(face: face, glyph: glyph, x: pen, y: baseline, advance: f.advance(glyph) * k))
         pen += f.advance(glyph) * k
         previous = (face, glyph)
       }
@@ -143,6 +146,25 @@ extension FontLibrary {
       } else {
         for p in glyph.points { out.points.append(base + p) }
       }
+      for contour in glyph.contours {
+        out.contours.append(Contour(start: contour.start + start, count: contour.count, isClosed: true))
+      }
+    }
+    return out
+  }
+}
+
+extension FontLibrary {
+  /// The outlines of a text along a line, each glyph of `block` placed and
+  /// turned by its pose; with `halo`, the glyphs' halos of that width.
+  func path(for block: TextBlock, poses: [GlyphPose], halo: Double? = nil) -> Path {
+    var out = Path()
+    for (g, pose) in zip(block.glyphs, poses) {
+      let glyph = halo.map { haloPath(face: g.face, glyph: g.glyph, size: block.size, width: $0) }
+        ?? glyphPath(face: g.face, glyph: g.glyph, size: block.size)
+      if glyph.isEmpty { continue }
+      let start = out.points.count
+      for p in glyph.points { out.points.append(pose.apply(p)) }
       for contour in glyph.contours {
         out.contours.append(Contour(start: contour.start + start, count: contour.count, isClosed: true))
       }

@@ -11,6 +11,8 @@ struct ShapedLine: Sendable {
     var glyph: UInt32
     var x: Double
     var y: Double
+    /// The pen's advance after the glyph (letter spacing included).
+    var advance: Double
   }
   var glyphs: [Glyph] = []
   var width: Double = 0
@@ -276,14 +278,14 @@ final class TextShaper {
       let spacing = Self.joiningScripts.contains(run.script) ? 0 : letterSpacing
       for k in 0..<count {
         let g = glyphs[k]
-        out.glyphs.append(ShapedLine.Glyph(
-          face: Int32(run.face), glyph: g.glyph, x: pen + Double(g.x_offset) * em, y: -Double(g.y_offset) * em))
         var step = Double(g.x_advance) * em
         trailingSpacing = 0
         if spacing != 0 && (k + 1 == count || glyphs[k + 1].cluster != g.cluster) {
           step += spacing
           trailingSpacing = spacing
         }
+        out.glyphs.append(ShapedLine.Glyph(
+          face: Int32(run.face), glyph: g.glyph, x: pen + Double(g.x_offset) * em, y: -Double(g.y_offset) * em, advance: step))
         pen += step
         clusterAdvance?(base + Int(g.cluster), step)
       }
