@@ -14,7 +14,7 @@
 
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libproj25 proj-data pkg-config \
-  libharfbuzz-dev libfribidi-dev libharfbuzz-bin unicode-data
+  libharfbuzz-dev libfribidi-dev libharfbuzz-bin unicode-data libgdal-dev gdal-bin
 BENCH_RUNS ?= 15
 SHARED ?= ../shared
 
@@ -122,6 +122,7 @@ bench: bench-deps
 	python3 scripts/bench-startup.py .build/release/mapsnap
 	python3 scripts/bench-batch.py .build/release/mapsnap --frames 1000 --runs 3
 	python3 scripts/bench-palette.py .build/release/mapsnap .build/release/mapsnap-bench --runs 5
+	python3 scripts/bench-ogr.py .build/release/mapsnap --runs $(BENCH_RUNS)
 
 peers: build
 	MAPSNAP=$(CURDIR)/.build/release/mapsnap MAPSNAP_SCENES=$(CURDIR)/Benchmarks/scenes \

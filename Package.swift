@@ -21,7 +21,7 @@ let package = Package(
     /// The renderer as a library: scene → map state → display list → tiles → PNG.
     .target(
       name: "MapSnap",
-      dependencies: ["_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "CFreeType", "CSQLite"]
+      dependencies: ["_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "CFreeType", "CSQLite"]
     ),
     /// The `mapsnap` command: argument parsing and exit statuses only.
     .executableTarget(
@@ -81,6 +81,11 @@ let package = Package(
     /// installed by `make setup`) and opens the libraries with dlopen when
     /// the first text is shaped.
     .target(name: "_TextShims", linkerSettings: [.linkedLibrary("dl")]),
+    /// GDAL/OGR (`ogr` sources: GeoPackage, Shapefile, FlatGeobuf, File
+    /// Geodatabase, PostGIS) behind a small C API, opened with dlopen on the
+    /// first `ogr` source for the same reason: libgdal loads some 150 shared
+    /// libraries. Its headers come from Debian's libgdal-dev (`make setup`).
+    .target(name: "_OGRShims", linkerSettings: [.linkedLibrary("dl")]),
     /// A C shim that owns libjpeg's setjmp/longjmp error handling (JPEG tiles).
     .target(name: "_JPEGShims", dependencies: ["CJPEG"]),
     .systemLibrary(

@@ -32,6 +32,8 @@ public enum FuzzTargets {
       name: "pngrows", summary: "a PNG read by `mapsnap diff`: ImageDiff.compare (PNGRowReader, PixelMatch)",
       maxLength: 32_768, run: PNGRowsFuzzTarget.run),
     FuzzTarget(
+      name: "wkb", summary: "an ogr source's geometry (ISO WKB): WKBReader", maxLength: 16_384, run: WKBFuzzTarget.run),
+    FuzzTarget(
       name: "render", summary: "a scene decoded and rendered end to end at 64×64 at most, with the bundled fonts",
       maxLength: 32_768, run: RenderFuzzTarget.run),
   ]

@@ -164,7 +164,7 @@ private let unknownKeyCases: [ErrorCase] = [
   ErrorCase(
     "source, nothing close", sceneWithLayers(#"{"id": "a", "type": "features", "source": {"database": "x"}, "style": {}}"#),
     path: "layers[0].source.database", .unknownKey, message: [#"unknown key "database" in a source"#],
-    hint: .exactly("allowed: geojson, data, crs")),
+    hint: .exactly("allowed: geojson, data, crs, ogr, layer")),
   ErrorCase(
     "graphic",
     sceneWithGraphics(
@@ -194,7 +194,7 @@ private let missingKeyCases: [ErrorCase] = [
   ErrorCase(
     "source with neither geojson nor data",
     sceneWithLayers(#"{"id": "a", "type": "features", "source": {}, "style": {}}"#), path: "layers[0].source",
-    .missingKey, message: [#"expected "geojson" (a file path) or "data""#]),
+    .missingKey, message: [#"expected "geojson" (a file path), "data" (an inline FeatureCollection) or "ogr""#]),
   ErrorCase(
     "style or rules", sceneWithLayers(featuresLayer("a"), #"{"id": "b", "type": "features", "source": \#(okInlineSource)}"#),
     path: "layers[1]", .missingKey, message: [#"expected "style" (one style for all) or "rules""#]),

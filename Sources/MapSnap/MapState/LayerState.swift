@@ -32,6 +32,9 @@ public struct LayerState: Sendable {
   /// SHA-256 of the file bytes decoded, or the load error; nil for layers
   /// without a file source.
   public internal(set) var sourceDigest: String?
+  /// For an `ogr` source: the driver, reference, features read and whether
+  /// a spatial index was used.
+  public internal(set) var ogr: OGRReadInfo?
   public internal(set) var tiedFeatures: [FloorValue: TiedFeature] = [:]
   /// For layers that view annotations name: every feature id of the source
   /// (or graphic id of the layer), as text, sorted; for "did you mean" hints.

@@ -53,7 +53,8 @@ public struct MapResolver {
         map: self, layer: layer, state: l, draws: draws, tiedIDs: tied[layer.id], icons: icons, loadedIcons: state.icons)
       switch layer.content {
       case .features(let source, let styling):
-        if let index = resolver.load(source, from: sources) {
+        let reach = resolver.ogrReach(source, styling: styling)
+        if let index = resolver.load(source, from: sources, reach: reach) {
           resolver.checkProperties(of: index, styling: styling)
           resolver.resolveFeatures(index, styling: styling)
           resolver.tieFeatures(of: index, styling: styling)
@@ -62,7 +63,8 @@ public struct MapResolver {
         resolver.resolveGraphics(graphics)
       case .annotation(let anno):
         resolver.startSublayers(anno)
-        if let index = resolver.load(anno.source, from: sources) {
+        let reach = resolver.ogrReach(anno)
+        if let index = resolver.load(anno.source, from: sources, reach: reach) {
           resolver.checkProperties(of: index, annotation: anno)
           resolver.resolveAnnotations(index, anno)
           resolver.tieAnnotationFeatures(of: index)
@@ -138,7 +140,8 @@ private struct LayerResolver {
   /// The layer's features with their index, or nil when its source cannot be
   /// loaded (a `source` problem: the layer is `error`). Counts every feature
   /// of the source; skipped invalid ones are a problem (`warning`).
-  mutating func load(_ source: Source, from sources: SourceLoader) -> SourceIndex? {
+  mutating func load(_ source: Source, from sources: SourceLoader, reach: Double = 0) -> SourceIndex? {
+    if case .ogr(let o) = source { return loadOGR(o, from: sources, reach: reach) }
     switch sources.indexed(source, projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))
@@ -157,6 +160,69 @@ private struct LayerResolver {
       }
       return index
     }
+  }
+
+  /// An `ogr` source's features for this frame: those whose bounds meet the
+  /// frame grown by `reach` logical pixels (`ogrReach`; NaN: all), read
+  /// through the dataset's spatial index, projected and indexed for this
+  /// frame only. `features.total` counts the layer's features when the
+  /// driver knows them cheaply, else those read.
+  private mutating func loadOGR(_ o: OGRSource, from sources: SourceLoader, reach: Double) -> SourceIndex? {
+    var near: Rect? = nil
+    if reach.isFinite {
+      let e = viewport.extent.insetBy(-(reach * viewport.unitsPerPixel))
+      let a = viewport.projection.unproject(Point(e.minX, e.minY))
+      let b = viewport.projection.unproject(Point(e.maxX, e.maxY))
+      near = Rect(minX: max(-180, a.lon), minY: max(-90, a.lat), maxX: min(180, b.lon), maxY: min(90, b.lat))
+    }
+    switch sources.ogr(o, near: near) {
+    case .failure(let error):
+      state.add(.source(error))
+      state.sourceDigest = "error: \(error)"
+      return nil
+    case .success(let (degrees, info)):
+      let collection = degrees.projected(to: viewport.projection)
+      state.sourceDigest = degrees.contentDigest
+      state.ogr = info
+      state.features.total = info.featuresInLayer ?? info.featuresRead
+      state.features.invalid = collection.invalidCount
+      if collection.unprojectableCount > 0 { state.add(.unprojectable(count: collection.unprojectableCount, crs: info.spatialReference)) }
+      if collection.invalidCount > 0 {
+        state.add(.invalidFeatures(count: collection.invalidCount, samples: collection.invalidSamples))
+      }
+      return SourceIndex(collection, transient: true)
+    }
+  }
+
+  /// How far beyond the frame, in logical pixels, an `ogr` source's
+  /// features are read for a features layer: the farthest reach of the
+  /// symbols of its rules in scale and of their labels, these taken at
+  /// `OGRSource.labelTextBound` (the texts themselves are not known before
+  /// reading). 0 for other sources.
+  mutating func ogrReach(_ source: Source, styling: Styling) -> Double {
+    guard case .ogr = source else { return 0 }
+    var farthest = 0.0
+    for rule in rulesInScale(styling) {
+      var reach = SymbolReach.style(rule.style, icon: icon(of: rule.style.marker))
+      if let ls = rule.style.label { reach = Self.farther(reach, SymbolReach.label(OGRSource.labelTextBound, style: ls, advance: map.maxAdvance)) }
+      farthest = Self.farther(farthest, reach)
+    }
+    return farthest
+  }
+
+  /// The same for an annotation layer: its largest text at the bound.
+  func ogrReach(_ anno: AnnotationLayer) -> Double {
+    guard case .ogr = anno.source else { return 0 }
+    let factor = anno.referenceScale / viewport.scale
+    var farthest = 0.0
+    for sub in anno.sublayers {
+      let st = sub.style
+      let bound = Self.textReachBound(
+        OGRSource.labelTextBound.wrapped(st.maxWidth), size: st.size * factor, halo: (st.halo?.width ?? 0) * factor,
+        offset: (st.offset.0 * factor, st.offset.1 * factor), advance: map.maxAdvance + max(0, st.letterSpacing))
+      farthest = Self.farther(farthest, bound.isNaN ? bound : min(bound, Self.maxListedReach))
+    }
+    return farthest
   }
 
   /// Warns about each property name of a features layer that no feature has.
@@ -635,7 +701,14 @@ extension MapResolver {
       case .annotation(let a): source = a.source
       default: continue
       }
-      guard case .reprojected(_, let crs) = source, case .failure(.unknown(_, let reason)) = CRSTransform.to84(from: crs) else { continue }
+      let given: String
+      switch source {
+      case .reprojected(_, let crs): given = crs
+      case .ogr(let o) where o.crs != nil: given = o.crs!
+      default: continue
+      }
+      guard !SourceLoader.isWGS84(given), case .failure(.unknown(_, let reason)) = CRSTransform.to84(from: given) else { continue }
+      let crs = given
       throw SceneError(
         file: scene.file, path: "layers[\(i)].source.crs", kind: .invalidValue,
         expected: "a spatial reference that PROJ knows, such as \"EPSG:3067\"", found: "\(Echo.quoted(crs)) (\(reason))")

@@ -57,6 +57,14 @@ public struct Explanation {
       }
     }
     out += table(rows)
+    let ogr = plan.state.layers.filter { filter.includes($0.id) && $0.ogr != nil }
+    if !ogr.isEmpty { out.append("") }
+    for l in ogr {
+      let o = l.ogr!
+      let inLayer = o.featuresInLayer.map { " of \($0)" } ?? ""
+      let how = o.spatialIndex ? "through its spatial index" : "scanned whole (no spatial index)"
+      out.append("ogr \(l.id): \(o.driver) layer \(Echo.quoted(o.layer)) in \(o.spatialReference), \(o.featuresRead)\(inLayer) features read, \(how)")
+    }
     for (li, l) in plan.state.layers.enumerated() where filter.includes(l.id) {
       out += labelLines(li, l)
       out += annotationLines(l)

@@ -64,6 +64,19 @@ public struct ReportBuilder {
       ("problems", .array(l.problems.map(problem))),
       ("features", self.counts(l.features)),
     ]
+    if let o = l.ogr {
+      pairs.append(
+        (
+          "ogr",
+          .object(
+            JSONObject([
+              ("driver", .string(o.driver)), ("layer", .string(o.layer)), ("spatialReference", .string(o.spatialReference)),
+              ("featuresRead", .number(Double(o.featuresRead))),
+              ("featuresInLayer", o.featuresInLayer.map { .number(Double($0)) } ?? .null),
+              ("spatialIndex", .bool(o.spatialIndex)),
+            ]))
+        ))
+    }
     if l.kind == .annotation {
       pairs.append(
         (

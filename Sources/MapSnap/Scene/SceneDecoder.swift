@@ -203,15 +203,30 @@ struct SceneDecoder {
   }
 
   private func decodeSource(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Source {
-    let r = try ObjectReader(value, at: path, file: file, what: "a source", allowed: ["geojson", "data", "crs"])
-    let base = try decodePlainSource(r, at: path)
-    guard let crs = try r.string("crs", nonEmpty: true) else { return base }
-    // AUTHORITY:CODE, as PROJ names references ("EPSG:3067"); PROJ itself
-    // checks that it knows the code when the frame is planned.
-    let parts = crs.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !crs.contains(" ") else {
-      throw r.invalid("crs", expected: "a spatial reference as AUTHORITY:CODE, such as \"EPSG:3067\"", found: .string(crs))
+    let r = try ObjectReader(value, at: path, file: file, what: "a source", allowed: ["geojson", "data", "crs", "ogr", "layer"])
+    let crs = try r.string("crs", nonEmpty: true)
+    if let crs {
+      // AUTHORITY:CODE, as PROJ names references ("EPSG:3067"); PROJ itself
+      // checks that it knows the code when the frame is planned.
+      let parts = crs.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !crs.contains(" ") else {
+        throw r.invalid("crs", expected: "a spatial reference as AUTHORITY:CODE, such as \"EPSG:3067\"", found: .string(crs))
+      }
     }
+    if r.has("ogr") {
+      for other in ["geojson", "data"] where r.has(other) { throw r.conflict("ogr", other) }
+      let name = try r.string("ogr", nonEmpty: true)!
+      let layer = try r.string("layer", nonEmpty: true)
+      // A database connection is passed to GDAL as written; a file or
+      // folder resolves against the scene's folder.
+      let resolved = name.hasPrefix("PG:") ? name : FileIO.resolve(name, against: baseDirectory)
+      return .ogr(OGRSource(name: name, resolved: resolved, layer: layer, crs: crs))
+    }
+    if r.has("layer") {
+      throw r.invalid("layer", expected: "no \"layer\" without \"ogr\" (a GeoJSON file is one layer)", found: r.object["layer"]!)
+    }
+    let base = try decodePlainSource(r, at: path)
+    guard let crs else { return base }
     return .reprojected(base, crs: crs)
   }
 
@@ -221,7 +236,8 @@ struct SceneDecoder {
       throw r.conflict("geojson", "data")
     case (.none, .none):
       throw SceneError(
-        file: file, at: path, kind: .missingKey, expected: "\"geojson\" (a file path) or \"data\" (an inline FeatureCollection)")
+        file: file, at: path, kind: .missingKey,
+        expected: "\"geojson\" (a file path), \"data\" (an inline FeatureCollection) or \"ogr\" (a dataset GDAL reads)")
     case (.some, .none):
       let p = try r.string("geojson", nonEmpty: true)!
       return .file(path: p, resolved: FileIO.resolve(p, against: baseDirectory))

@@ -7,4 +7,7 @@ public enum Source: Sendable {
   /// A file or inline source whose coordinates are in the spatial reference
   /// `crs` (`"EPSG:3067"`, any that PROJ knows), re-projected when loaded.
   indirect case reprojected(Source, crs: String)
+  /// A layer of a dataset read through GDAL/OGR, per frame, only the
+  /// features the frame needs (`SourceLoader.ogr`).
+  case ogr(OGRSource)
 }

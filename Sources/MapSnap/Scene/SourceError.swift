@@ -17,6 +17,18 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
   case notGeoJSON(path: String, jsonPath: String, expected: String, found: String?, hint: String?)
   /// The source's `crs` cannot be used (PROJ is missing, or does not know it).
   case crs(CRSError)
+  /// GDAL cannot be loaded, so no `ogr` source can be read.
+  case ogrUnavailable(reason: String)
+  /// GDAL could not open or read the dataset; `message` is GDAL's (or the
+  /// database's).
+  case ogr(path: String, message: String)
+  /// The dataset has no layer `layer`, or (`layer` nil) several and the
+  /// scene names none; `layers` are its layers.
+  case ogrLayer(path: String, layer: String?, layers: [String])
+  /// The layer has no spatial reference and the scene gives no `crs`.
+  case ogrNoReference(path: String, layer: String)
+  /// Under `--root`, a `PG:` connection (only files inside the root are).
+  case ogrDatabaseUnderRoot(path: String)
 
   public var description: String {
     switch self {
@@ -33,6 +45,23 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
       return s
     case .crs(let error):
       return "crs \(error)"
+    case .ogrUnavailable(let reason):
+      return "ogr: \(reason)"
+    case .ogr(let path, let message):
+      return "\(path): GDAL: \(message)"
+    case .ogrLayer(let path, let layer, let layers):
+      let list = layers.map { Echo.quoted($0) }.joined(separator: ", ")
+      guard let layer else {
+        return layers.isEmpty
+          ? "\(path): the dataset has no layer" : "\(path): the dataset has \(layers.count) layers (\(list)); name one with \"layer\""
+      }
+      let hint = closestMatch(to: layer, in: layers).map { " (did you mean \(Echo.quoted($0))?)" } ?? ""
+      return "\(path): no layer \(Echo.quoted(layer)) in the dataset; its layers: \(list)\(hint)"
+    case .ogrNoReference(let path, let layer):
+      return
+        "\(path): layer \(Echo.quoted(layer)) has no spatial reference: give the source a \"crs\" (such as \"EPSG:3067\"), or add one to the dataset (a .prj beside a Shapefile, its SRID in PostGIS)"
+    case .ogrDatabaseUnderRoot(let path):
+      return "\(path): a database connection is not allowed under --root (only dataset files inside the root are read)"
     }
   }
 

@@ -73,6 +73,8 @@ public final class SourceLoader: Sendable {
 
   private let state = Mutex<State>(State())
   private let decodes = Atomic<Int>(0)
+  /// The last read of each `ogr` source, with its filter (`ogr(_:near:)`).
+  private let ogrReads = Mutex<[OGRSource: (filter: Rect?, collection: FeatureCollection, info: OGRReadInfo)]>([:])
 
   /// A loader that keeps about `limitBytes` of decoded sources at most.
   /// `maximumSourceBytes` bounds each file read, `confinement` where files
@@ -125,6 +127,8 @@ public final class SourceLoader: Sendable {
     case .file(let shown, let resolved):
       decodes.add(1, ordering: .relaxed)
       degrees = read(shown: shown, resolved: resolved)
+    case .ogr(let o):
+      degrees = ogr(o, near: nil).map(\.collection)
     case .reprojected(let inner, let crs):
       let raw = inner.cacheKey == nil ? make(inner, projection: nil) : indexed(inner, projection: nil).map(\.collection)
       switch (raw, CRSTransform.to84(from: crs)) {
@@ -322,6 +326,121 @@ extension Source {
     case .file(_, let resolved): return FileIO.canonicalPath(resolved) ?? resolved
     case .inline: return nil
     case .reprojected(let inner, let crs): return inner.cacheKey.map { $0 + "\u{0}" + crs }
+    // Read per frame (`SourceLoader.ogr`), never through the cache.
+    case .ogr: return nil
     }
+  }
+}
+
+extension SourceLoader {
+  /// The features of an `ogr` source whose bounds meet `near` (WGS84
+  /// degrees; nil: every feature), re-projected from the layer's reference
+  /// (or the source's `crs`) to degrees, in FID order, with what the read
+  /// found. The dataset stays open for later frames; each call reads anew
+  /// (through the dataset's spatial index when it has one), so a frame costs
+  /// what it shows, not what the dataset holds.
+  ///
+  /// Rules: under `--root` only dataset files inside the root are read (no
+  /// `PG:` connection); a layer without a reference and without `crs` is an
+  /// error naming both fixes; `near` is turned into the layer's reference by
+  /// PROJ from points along its edges (each edge cut in 16), grown by 1 %
+  /// of its size for the curvature between them.
+  func ogr(_ source: OGRSource, near: Rect?) -> Result<(collection: FeatureCollection, info: OGRReadInfo), SourceError> {
+    if let confinement {
+      if source.isDatabase { return .failure(.ogrDatabaseUnderRoot(path: source.name)) }
+      do {
+        _ = try confinement.resolve(source.resolved)
+      } catch {
+        return .failure(.unreadable(path: source.name, resolvedPath: source.resolved, reason: error.reason))
+      }
+    }
+    // The layer's reference first (the filter is in it), then the read.
+    let reader: OGRLayerReader
+    switch OGRLayerReader.open(source, confinement: confinement) {
+    case .failure(let e): return .failure(e)
+    case .success(let r): reader = r
+    }
+    guard let crs = source.crs ?? reader.reference else { return .failure(.ogrNoReference(path: source.name, layer: reader.layerName)) }
+    let geographic = Self.isWGS84(crs)
+    var transform: CRSTransform? = nil
+    if !geographic {
+      switch CRSTransform.to84(from: crs) {
+      case .failure(let e): return .failure(.crs(e))
+      case .success(let t): transform = t
+      }
+    }
+    var filter: Rect? = nil
+    if let near, near.minX.isFinite, near.maxX.isFinite, near.minY.isFinite, near.maxY.isFinite {
+      filter = geographic ? near : transform.flatMap { Self.bounds(of: near, in: $0) }
+    }
+    return ogrReads.withLock { reads -> Result<(collection: FeatureCollection, info: OGRReadInfo), SourceError> in
+      // Layers of one frame that share a dataset layer read it once: a read
+      // whose filter holds this one serves it (the resolver keeps only what
+      // each layer's reach needs).
+      if let hit = reads[source], Self.holds(hit.filter, filter) { return .success((hit.collection, hit.info)) }
+      // Read a tenth beyond what was asked on every side: the other layers
+      // of the frame over this dataset layer reach a few pixels farther or
+      // less, and are then served by this read.
+      var wanted = filter.map { f in
+        Rect(
+          minX: f.minX - (f.maxX - f.minX) * Self.readMargin, minY: f.minY - (f.maxY - f.minY) * Self.readMargin,
+          maxX: f.maxX + (f.maxX - f.minX) * Self.readMargin, maxY: f.maxY + (f.maxY - f.minY) * Self.readMargin)
+      }
+      if let hit = reads[source], let a = hit.filter, let b = wanted, Self.area(Self.union(a, b)) <= 2 * max(Self.area(a), Self.area(b)) {
+        wanted = Self.union(a, b)
+      }
+      switch reader.read(filter: wanted) {
+      case .failure(let e): return .failure(e)
+      case .success(let (raw, info)):
+        var c = raw
+        if let transform { c = c.toWGS84(transform) }
+        reads[source] = (wanted, c, info)
+        return .success((c, info))
+      }
+    }
+  }
+
+  /// How far beyond its filter an `ogr` read reaches, as a fraction of the
+  /// filter's width and height on each side.
+  static let readMargin = 0.1
+
+  /// True when a read filtered by `cached` (nil: everything) holds every
+  /// feature a read filtered by `wanted` would.
+  private static func holds(_ cached: Rect?, _ wanted: Rect?) -> Bool {
+    guard let cached else { return true }
+    guard let wanted else { return false }
+    return cached.minX <= wanted.minX && cached.minY <= wanted.minY && cached.maxX >= wanted.maxX && cached.maxY >= wanted.maxY
+  }
+
+  private static func union(_ a: Rect, _ b: Rect) -> Rect {
+    Rect(minX: min(a.minX, b.minX), minY: min(a.minY, b.minY), maxX: max(a.maxX, b.maxX), maxY: max(a.maxY, b.maxY))
+  }
+
+  private static func area(_ r: Rect) -> Double { max(0, r.maxX - r.minX) * max(0, r.maxY - r.minY) }
+
+  /// True for references whose coordinates are WGS84 longitude and latitude
+  /// as mapsnap reads them.
+  static func isWGS84(_ crs: String) -> Bool {
+    ["EPSG:4326", "OGC:CRS84", "CRS:84"].contains(crs.uppercased())
+  }
+
+  /// The bounds, in `transform`'s reference, of the degrees `r`: its edges
+  /// sampled 16 times each, grown by 1 %; nil when PROJ cannot transform
+  /// them (then everything is read).
+  static func bounds(of r: Rect, in transform: CRSTransform) -> Rect? {
+    var points: [Point] = []
+    let n = 16
+    for i in 0...n {
+      let t = Double(i) / Double(n)
+      let x = r.minX + (r.maxX - r.minX) * t
+      let y = r.minY + (r.maxY - r.minY) * t
+      points += [Point(x, r.minY), Point(x, r.maxY), Point(r.minX, y), Point(r.maxX, y)]
+    }
+    guard transform.fromWGS84(&points) else { return nil }
+    var b = Rect.empty
+    for p in points { b.include(p) }
+    let gx = (b.maxX - b.minX) * 0.01
+    let gy = (b.maxY - b.minY) * 0.01
+    return Rect(minX: b.minX - gx, minY: b.minY - gy, maxX: b.maxX + gx, maxY: b.maxY + gy)
   }
 }

@@ -134,7 +134,7 @@ final class MBTilesReader {
 /// is used as given (`xFullPathname` copies it), so that `/proc/self/fd/N`
 /// opens that descriptor's file rather than a path resolved again from the
 /// link's text; nil where there is no `/proc` or it cannot be registered.
-private let mapsnapFDVFS: String? = {
+let mapsnapFDVFS: String? = {
   #if os(Linux)
     guard let base = sqlite3_vfs_find(nil) else { return nil }
     var stat_ = stat()

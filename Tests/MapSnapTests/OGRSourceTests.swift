@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+import _MapSnapTestSupport
+
+@testable import MapSnap
+@testable import _MapSnapRaster
+
+/// `ogr` sources through GDAL (issue 15): the datasets of
+/// `Examples/data/ogr` (made by scripts/make-ogr-data.sh), each read per
+/// frame through its spatial index and drawn exactly as the same features
+/// from GeoJSON.
+@Suite struct OGRSourceTests {
+  let fonts = try! FontLibrary(directories: [FontLibrary.bundledDirectory])
+  static let data = Repository.root + "/Examples/data/ogr/"
+
+  private func plan(_ sources: [String], scale: Double = 4000, root: String? = nil) throws -> FramePlan {
+    let layers = sources.enumerated().map { i, s in
+      ##"{"id": "l\##(i)", "type": "features", "source": \##(s), "style": {"stroke": "#333", "strokeWidth": 1, "fill": "#ccc", "marker": {"shape": "circle", "size": 4, "fill": "#c00"}}}"##
+    }
+    let body = #"{"version": 1, "map": {"center": [24.9412, 60.1704], "scale": \#(scale), "size": [480, 360]}, "layers": [\#(layers.joined(separator: ","))]}"#
+    let scene = try SceneLoader.decode(Array(body.utf8), file: "t.json", baseDirectory: "")
+    let loader = try SourceLoader(confinement: root.map { try Confinement(root: $0) })
+    return try FramePlan.make(scene, sources: loader, fonts: fonts)
+  }
+
+  @Test func gdalLoadsWithTheDriversUsed() throws {
+    let version = try OGRDataset.gdal.get()
+    #expect(version.hasPrefix("3."), "GDAL \(version)")
+  }
+
+  /// Each format reads only what the frame needs, through its index, and
+  /// says so; features keep their attributes with their types.
+  @Test(arguments: [
+    (#"{"ogr": "\#(OGRSourceTests.data)helsinki.gpkg", "layer": "roads"}"#, "GPKG", "EPSG:3067", 2525),
+    (#"{"ogr": "\#(OGRSourceTests.data)helsinki_roads.shp"}"#, "ESRI Shapefile", "EPSG:4326", 2525),
+    (#"{"ogr": "\#(OGRSourceTests.data)helsinki_pois.fgb"}"#, "FlatGeobuf", "EPSG:4326", 1607),
+    (#"{"ogr": "\#(OGRSourceTests.data)helsinki.gdb", "layer": "pois"}"#, "OpenFileGDB", "EPSG:4326", 1607),
+  ])
+  func eachFormatReadsThroughItsIndex(source: String, driver: String, reference: String, total: Int) throws {
+    let p = try plan([source])
+    let layer = p.state.layers[0]
+    let info = try #require(layer.ogr, "\(layer.problems)")
+    #expect(info.driver == driver)
+    #expect(info.spatialReference == reference)
+    #expect(info.featuresInLayer == total)
+    #expect(info.spatialIndex)
+    #expect(info.featuresRead < total, "a 1:4000 frame reads part of the layer: \(info.featuresRead)")
+    #expect(layer.features.total == total)
+    #expect(layer.features.drawn > 0 && layer.features.drawn <= info.featuresRead)
+    #expect(layer.sourceDigest?.hasPrefix("sha256:") == true)
+  }
+
+  @Test func attributesKeepTheirTypes() throws {
+    let loader = SourceLoader()
+    let (c, _) = try loader.ogr(OGRSource(name: "t", resolved: Self.data + "helsinki.gpkg", layer: "pois"), near: nil).get()
+    #expect(c.features.count == 1607)
+    #expect(c.features.map(\.index) == c.features.map(\.index).sorted(), "FID order")
+    let first = try #require(c.features.first)
+    #expect(first.id == .number(1), "the FID is the id")
+    guard case .string? = first.properties["name"] else {
+      Issue.record("name is not text: \(String(describing: first.properties["name"]))")
+      return
+    }
+  }
+
+  /// The goldens `Golden/ogr` (GeoPackage in EPSG:3067, Shapefile,
+  /// FlatGeobuf, File Geodatabase) and `Golden/ogr-geojson` (the same
+  /// features as GeoJSON) are the same pixels at every scale.
+  @Test func ogrGoldensEqualTheirGeoJSONTwins() throws {
+    for scale in ["4000", "8000"] {
+      let a = try PNGDecoder.decode(contentsOf: Repository.root + "/Golden/ogr/\(scale).png")
+      let b = try PNGDecoder.decode(contentsOf: Repository.root + "/Golden/ogr-geojson/\(scale).png")
+      #expect(a.width == b.width && a.height == b.height)
+      #expect(a.pixels == b.pixels, "Golden/ogr/\(scale).png differs from Golden/ogr-geojson/\(scale).png")
+    }
+  }
+
+  // MARK: - Errors, each a layer error with what to do
+
+  @Test func aMissingLayerNamesTheLayersAndTheClosest() throws {
+    let p = try plan([#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "road"}"#])
+    let message = p.state.layers[0].message ?? ""
+    #expect(p.state.layers[0].status.contains(.error))
+    #expect(message.contains(#"no layer "road""#) && message.contains(#"did you mean "roads"?"#), "\(message)")
+  }
+
+  @Test func severalLayersAndNoneNamedIsAnError() throws {
+    let p = try plan([#"{"ogr": "\#(Self.data)helsinki.gpkg"}"#])
+    let message = p.state.layers[0].message ?? ""
+    #expect(message.contains("has 4 layers") && message.contains(#"name one with "layer""#), "\(message)")
+  }
+
+  @Test func aDatasetWithoutAReferenceNeedsCrs() throws {
+    try withTemporaryDirectory { dir in
+      for ext in ["shp", "shx", "dbf", "cpg"] {
+        try FileManager.default.copyItem(atPath: Self.data + "helsinki_roads." + ext, toPath: dir + "/roads." + ext)
+      }
+      let bare = try plan([#"{"ogr": "\#(dir)/roads.shp"}"#])
+      let message = bare.state.layers[0].message ?? ""
+      #expect(message.contains("has no spatial reference") && message.contains(#"give the source a "crs""#), "\(message)")
+      let given = try plan([#"{"ogr": "\#(dir)/roads.shp", "crs": "EPSG:4326"}"#])
+      #expect(given.state.layers[0].status.contains(.active))
+      #expect(given.state.layers[0].ogr?.spatialReference == "EPSG:4326")
+    }
+  }
+
+  @Test func aFileGDALCannotOpenIsALayerErrorWithItsMessage() throws {
+    let p = try plan([#"{"ogr": "\#(Self.data)no-such.fgb"}"#])
+    #expect(p.state.layers[0].status.contains(.error))
+    #expect(p.state.layers[0].message?.contains("GDAL:") == true, "\(p.state.layers[0].message ?? "")")
+    // A GeoPackage is opened by mapsnap itself (SQLite).
+    let gpkg = try plan([#"{"ogr": "\#(Self.data)no-such.gpkg"}"#])
+    #expect(gpkg.state.layers[0].message?.contains("no such file") == true, "\(gpkg.state.layers[0].message ?? "")")
+    try withTemporaryDirectory { dir in
+      try Data("not a database".utf8).write(to: URL(fileURLWithPath: dir + "/bad.gpkg"))
+      let bad = try plan([#"{"ogr": "\#(dir)/bad.gpkg"}"#])
+      #expect(bad.state.layers[0].status.contains(.error), "\(bad.state.layers[0].message ?? "")")
+    }
+  }
+
+  @Test func underRootOnlyFilesInsideAreRead() throws {
+    let database = try plan([#"{"ogr": "PG:dbname=gis"}"#], root: Repository.root)
+    #expect(database.state.layers[0].message?.contains("not allowed under --root") == true)
+    try withTemporaryDirectory { dir in
+      let outside = try plan([#"{"ogr": "\#(Self.data)helsinki_pois.fgb"}"#], root: dir)
+      #expect(outside.state.layers[0].message?.contains("outside --root") == true, "\(outside.state.layers[0].message ?? "")")
+    }
+  }
+
+  @Test func sourceKeysAreChecked() throws {
+    for (source, key) in [
+      (#"{"ogr": "a.gpkg", "geojson": "a.geojson"}"#, "geojson"), (#"{"geojson": "a.geojson", "layer": "x"}"#, "layer"),
+    ] {
+      #expect(throws: SceneError.self) { _ = try plan([source]) }
+      do {
+        _ = try plan([source])
+      } catch let e as SceneError {
+        #expect(e.path.description == "layers[0].source.\(key)")
+      }
+    }
+  }
+
+  // MARK: - WKB
+
+  private func wkb(_ bytes: [UInt8]) throws -> Geometry {
+    try bytes.withUnsafeBytes { raw in try WKBReader.geometry(raw) }
+  }
+
+  private func le(_ type: UInt32, _ rest: [Double], counts: [UInt32] = []) -> [UInt8] {
+    var out: [UInt8] = [1]
+    withUnsafeBytes(of: type.littleEndian) { out += $0 }
+    for c in counts { withUnsafeBytes(of: c.littleEndian) { out += $0 } }
+    for d in rest { withUnsafeBytes(of: d.bitPattern.littleEndian) { out += $0 } }
+    return out
+  }
+
+  @Test func wkbReadsEveryGeometryTypeAsGeoJSONDoes() throws {
+    #expect(try wkb(le(1, [24.9, 60.1])).points == [Point(24.9, 60.1)])
+    #expect(try wkb(le(1001, [1, 2, 3])).points == [Point(1, 2)], "Z is read past")
+    #expect(try wkb(le(1, [.nan, .nan])).isEmpty, "an empty point")
+    #expect(try wkb(le(2, [0, 0, 1, 1], counts: [2])).lines == [[Point(0, 0), Point(1, 1)]])
+    // A clockwise outer ring is turned counter-clockwise, its repeat dropped.
+    let square = try wkb(le(3, [0, 0, 0, 1, 1, 1, 1, 0, 0, 0], counts: [1, 5]))
+    #expect(square.polygons == [[[Point(1, 0), Point(1, 1), Point(0, 1), Point(0, 0)]]])
+    #expect(square.bounds == Rect(minX: 0, minY: 0, maxX: 1, maxY: 1))
+    // Big endian, in a collection.
+    var big: [UInt8] = [0, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+    for d in [2.0, 3.0] { withUnsafeBytes(of: d.bitPattern.bigEndian) { big += $0 } }
+    #expect(try wkb(big).points == [Point(2, 3)])
+  }
+
+  @Test func malformedWKBIsRefusedWithoutAllocatingItsCounts() {
+    #expect(throws: WKBReader.Issue.self) { try wkb(le(2, [0, 0], counts: [0xFFFF_FFF0])) }
+    #expect(throws: WKBReader.Issue.self) { try wkb(le(3, [0, 0, 1, 1, 0, 0], counts: [1, 3])) }
+    #expect(throws: WKBReader.Issue.self) { try wkb(le(3, [0, 0, 1, 0, 1, 1, 0, 1], counts: [1, 4])) }
+    #expect(throws: WKBReader.Issue.self) { try wkb(le(8, [0, 0, 1, 1, 2, 0], counts: [3])) }
+    #expect(throws: WKBReader.Issue.self) { try wkb(Array(le(1, [1, 2]).dropLast())) }
+    #expect(throws: WKBReader.Issue.self) { try wkb(le(1, [1, 2]) + [0]) }
+    #expect(throws: WKBReader.Issue.self) { try wkb(le(1, [.infinity, 2])) }
+  }
+}
