@@ -9,6 +9,7 @@
 #   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
 #   make check-reports  validate every golden case's report against docs/report.schema.json
 #   make test-cluster   batch shards on a one-node Slurm cluster and GNU parallel (root)
+#   make test-postgis   ogr sources from a PostGIS server started in a temporary folder (root)
 #   make test-report-browser  the HTML report of `mapsnap test` in headless Chromium
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (60) each (make fuzz-build first builds them)
 
@@ -19,12 +20,13 @@ BENCH_RUNS ?= 15
 SHARED ?= ../shared
 
 CLUSTER_PACKAGES := slurmctld slurmd slurm-client munge parallel
+POSTGIS_PACKAGES := postgresql-15 postgresql-15-postgis-3 gdal-bin
 BROWSER_PACKAGES := chromium chromium-driver
 # Only `make bench` needs these (the PNG8 reference), not mapsnap itself.
 BENCH_PACKAGES := pngquant
 
 .PHONY: bench-deps
-.PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser
+.PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser postgis-deps test-postgis
 
 setup: deps build example
 
@@ -76,6 +78,20 @@ cluster-deps:
 
 test-cluster: cluster-deps build
 	bash scripts/test-cluster.sh .build/release/mapsnap
+
+# `ogr` sources from a real PostGIS server started in a temporary folder
+# (scripts/test-postgis.sh). A separate CI step, outside `make test`; needs root.
+postgis-deps:
+	@missing=""; \
+	for p in $(POSTGIS_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  echo "apt-get install$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "PostGIS present: $(POSTGIS_PACKAGES)"; fi
+
+test-postgis: postgis-deps build
+	bash scripts/test-postgis.sh .build/release/mapsnap
 
 # The HTML report of `mapsnap test` in headless Chromium (Selenium): images
 # loaded, slider and toggle working; keeps mapsnap-test-report.png (a CI
