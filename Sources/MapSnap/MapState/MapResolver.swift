@@ -175,14 +175,14 @@ private struct LayerResolver {
       let b = viewport.projection.unproject(Point(e.maxX, e.maxY))
       near = Rect(minX: max(-180, a.lon), minY: max(-90, a.lat), maxX: min(180, b.lon), maxY: min(90, b.lat))
     }
-    switch sources.ogr(o, near: near) {
+    switch sources.ogrIndexed(o, near: near, projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))
       state.sourceDigest = "error: \(error)"
       return nil
-    case .success(let (degrees, info)):
-      let collection = degrees.projected(to: viewport.projection)
-      state.sourceDigest = degrees.contentDigest
+    case .success(let (index, info)):
+      let collection = index.collection
+      state.sourceDigest = collection.contentDigest
       state.ogr = info
       state.features.total = info.featuresInLayer ?? info.featuresRead
       state.features.invalid = collection.invalidCount
@@ -190,7 +190,7 @@ private struct LayerResolver {
       if collection.invalidCount > 0 {
         state.add(.invalidFeatures(count: collection.invalidCount, samples: collection.invalidSamples))
       }
-      return SourceIndex(collection, transient: true)
+      return index
     }
   }
 

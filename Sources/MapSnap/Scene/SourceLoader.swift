@@ -74,13 +74,24 @@ public final class SourceLoader: Sendable {
   private let state = Mutex<State>(State())
   private let decodes = Atomic<Int>(0)
   /// The last read of each `ogr` source, with its filter (`ogr(_:near:)`).
-  private let ogrReads = Mutex<[OGRSource: (filter: Rect?, collection: FeatureCollection, info: OGRReadInfo)]>([:])
+  private let ogrReads = Mutex<[OGRSource: OGRRead]>([:])
+
+  /// A read of an `ogr` source: its filter, the features in degrees, what
+  /// the read found, and the features indexed per map projection (made on
+  /// first use, shared by the layers and frames the read serves).
+  private struct OGRRead {
+    var filter: Rect?
+    var collection: FeatureCollection
+    var info: OGRReadInfo
+    var indexes: [MapProjection?: SourceIndex] = [:]
+  }
 
   /// A loader that keeps about `limitBytes` of decoded sources at most.
   /// `maximumSourceBytes` bounds each file read, `confinement` where files
   /// may be.
   public init(
-    limitBytes: Int = SourceLoader.defaultLimitBytes, maximumSourceBytes: Int = SourceLoader.defaultMaximumSourceBytes,
+    limitBytes: Int = SourceLoader.defaultLimitBytes,
+    maximumSourceBytes: Int = SourceLoader.defaultMaximumSourceBytes,
     confinement: Confinement? = nil
   ) {
     self.limitBytes = limitBytes
@@ -90,7 +101,9 @@ public final class SourceLoader: Sendable {
 
   /// The features of `source` in WGS84 degrees (`projection` nil) or in
   /// `projection`'s map units; files are read and decoded on first use.
-  public func load(_ source: Source, projection: MapProjection? = nil) -> Result<FeatureCollection, SourceError> {
+  public func load(_ source: Source, projection: MapProjection? = nil) -> Result<
+    FeatureCollection, SourceError
+  > {
     indexed(source, projection: projection).map(\.collection)
   }
 
@@ -105,7 +118,9 @@ public final class SourceLoader: Sendable {
     return cached(Key(path: path, projection: projection)) {
       if let projection {
         // Projected from the degrees entry, itself kept.
-        return self.indexed(source, projection: nil).map { SourceIndex($0.collection.projected(to: projection)) }
+        return self.indexed(source, projection: nil).map {
+          SourceIndex($0.collection.projected(to: projection))
+        }
       }
       return self.make(source, projection: nil).map { SourceIndex($0) }
     }
@@ -119,7 +134,9 @@ public final class SourceLoader: Sendable {
 
   /// The collection of `source` in `projection` (nil: degrees), made now;
   /// an inner file of a re-projected source comes through the cache.
-  private func make(_ source: Source, projection: MapProjection?) -> Result<FeatureCollection, SourceError> {
+  private func make(_ source: Source, projection: MapProjection?) -> Result<
+    FeatureCollection, SourceError
+  > {
     let degrees: Result<FeatureCollection, SourceError>
     switch source {
     case .inline(let collection):
@@ -130,7 +147,9 @@ public final class SourceLoader: Sendable {
     case .ogr(let o):
       degrees = ogr(o, near: nil).map(\.collection)
     case .reprojected(let inner, let crs):
-      let raw = inner.cacheKey == nil ? make(inner, projection: nil) : indexed(inner, projection: nil).map(\.collection)
+      let raw =
+        inner.cacheKey == nil
+        ? make(inner, projection: nil) : indexed(inner, projection: nil).map(\.collection)
       switch (raw, CRSTransform.to84(from: crs)) {
       case (.failure(let e), _): degrees = .failure(e)
       case (_, .failure(let e)): degrees = .failure(.crs(e))
@@ -143,7 +162,9 @@ public final class SourceLoader: Sendable {
 
   /// The entry for `key`, made by `make` on first use (by one thread; any
   /// other asking meanwhile waits for it), then kept within the limit.
-  private func cached(_ key: Key, _ make: () -> Result<SourceIndex, SourceError>) -> Result<SourceIndex, SourceError> {
+  private func cached(_ key: Key, _ make: () -> Result<SourceIndex, SourceError>) -> Result<
+    SourceIndex, SourceError
+  > {
     let slot = state.withLock { s in
       s.clock += 1
       if var e = s.entries[key] {
@@ -166,7 +187,8 @@ public final class SourceLoader: Sendable {
     if made {
       let bytes: Int
       switch result {
-      case .success(let index): bytes = index.approximateBytes(countingProperties: key.projection == nil)
+      case .success(let index):
+        bytes = index.approximateBytes(countingProperties: key.projection == nil)
       case .failure: bytes = 256
       }
       keep(key, slot: slot, bytes: bytes)
@@ -186,7 +208,9 @@ public final class SourceLoader: Sendable {
       while s.bytes > limitBytes {
         // A source's last use is its most recently used projection's.
         var lastUse: [String: UInt64] = [:]
-        for (k, e) in s.entries where k.path != key.path { lastUse[k.path] = max(lastUse[k.path] ?? 0, e.lastUse) }
+        for (k, e) in s.entries where k.path != key.path {
+          lastUse[k.path] = max(lastUse[k.path] ?? 0, e.lastUse)
+        }
         guard let oldest = lastUse.min(by: { $0.value < $1.value })?.key else { break }
         for (k, e) in s.entries where k.path == oldest {
           s.bytes -= e.bytes
@@ -209,10 +233,12 @@ public final class SourceLoader: Sendable {
     case .failure(.file(let error)):
       switch error {
       case .notFound: return .failure(.missing(path: shown, resolvedPath: resolved))
-      case .isDirectory, .failed: return .failure(.unreadable(path: shown, resolvedPath: resolved, reason: error.reason))
+      case .isDirectory, .failed:
+        return .failure(.unreadable(path: shown, resolvedPath: resolved, reason: error.reason))
       }
     case .failure(.syntax(let error)):
-      return .failure(.syntax(path: shown, line: error.line, column: error.column, message: error.message))
+      return .failure(
+        .syntax(path: shown, line: error.line, column: error.column, message: error.message))
     case .success(let p):
       parsed = p
     }
@@ -226,7 +252,9 @@ public final class SourceLoader: Sendable {
       return .success(collection)
     } catch {
       return .failure(
-        .notGeoJSON(path: shown, jsonPath: error.path.description, expected: error.expected, found: error.found, hint: error.hint))
+        .notGeoJSON(
+          path: shown, jsonPath: error.path.description, expected: error.expected,
+          found: error.found, hint: error.hint))
     }
   }
 }
@@ -254,7 +282,8 @@ extension SourceLoader {
   > {
     let bytes: [UInt8]
     do {
-      bytes = try FileIO.read(path, maximumBytes: maximumBytes, limitName: "--max-source-bytes", confinement: confinement)
+      bytes = try FileIO.read(
+        path, maximumBytes: maximumBytes, limitName: "--max-source-bytes", confinement: confinement)
     } catch {
       return .failure(.file(error))
     }
@@ -276,7 +305,9 @@ extension SourceLoader {
 
   /// The SHA-256 of `bytes` and what `GeoJSONFastReader` reads of them.
   static func hashAndRead(_ bytes: [UInt8]) -> (digest: String, fast: FeatureCollection?) {
-    guard bytes.count >= concurrentHashBytes else { return (SHA256.hex(of: bytes), GeoJSONFastReader.read(bytes)) }
+    guard bytes.count >= concurrentHashBytes else {
+      return (SHA256.hex(of: bytes), GeoJSONFastReader.read(bytes))
+    }
     let digest = Mutex("")
     let fast = Mutex<FeatureCollection?>(nil)
     DispatchQueue.concurrentPerform(iterations: 2) { i in
@@ -301,21 +332,26 @@ extension SourceLoader {
     do {
       reference = try GeoJSONDecoder.decodeDocument(try JSONParser.parse(bytes))
     } catch {
-      return "the fast reader read \(fast.features.count) features where the reference fails: \(error)"
+      return
+        "the fast reader read \(fast.features.count) features where the reference fails: \(error)"
     }
     var differences: [String] = []
     if fast.features != reference.features {
       let common = min(fast.features.count, reference.features.count)
       let i = (0..<common).first { fast.features[$0] != reference.features[$0] } ?? common
-      differences.append("features (\(fast.features.count) and \(reference.features.count), from [\(i)])")
+      differences.append(
+        "features (\(fast.features.count) and \(reference.features.count), from [\(i)])")
     }
     if fast.withoutGeometry != reference.withoutGeometry { differences.append("withoutGeometry") }
     if fast.invalidCount != reference.invalidCount { differences.append("invalidCount") }
     if fast.invalidSamples != reference.invalidSamples { differences.append("invalidSamples") }
     if fast.unlocatedCount != reference.unlocatedCount { differences.append("unlocatedCount") }
-    if fast.unprojectableCount != reference.unprojectableCount { differences.append("unprojectableCount") }
+    if fast.unprojectableCount != reference.unprojectableCount {
+      differences.append("unprojectableCount")
+    }
     if differences.isEmpty && fast != reference { differences.append("the collections") }
-    return differences.isEmpty ? nil : "the fast reader and the reference differ in " + differences.joined(separator: ", ")
+    return differences.isEmpty
+      ? nil : "the fast reader and the reference differ in " + differences.joined(separator: ", ")
   }
 }
 
@@ -345,13 +381,16 @@ extension SourceLoader {
   /// error naming both fixes; `near` is turned into the layer's reference by
   /// PROJ from points along its edges (each edge cut in 16), grown by 1 %
   /// of its size for the curvature between them.
-  func ogr(_ source: OGRSource, near: Rect?) -> Result<(collection: FeatureCollection, info: OGRReadInfo), SourceError> {
+  func ogr(_ source: OGRSource, near: Rect?) -> Result<
+    (collection: FeatureCollection, info: OGRReadInfo), SourceError
+  > {
     if let confinement {
       if source.isDatabase { return .failure(.ogrDatabaseUnderRoot(path: source.name)) }
       do {
         _ = try confinement.resolve(source.resolved)
       } catch {
-        return .failure(.unreadable(path: source.name, resolvedPath: source.resolved, reason: error.reason))
+        return .failure(
+          .unreadable(path: source.name, resolvedPath: source.resolved, reason: error.reason))
       }
     }
     // The layer's reference first (the filter is in it), then the read.
@@ -360,7 +399,9 @@ extension SourceLoader {
     case .failure(let e): return .failure(e)
     case .success(let r): reader = r
     }
-    guard let crs = source.crs ?? reader.reference else { return .failure(.ogrNoReference(path: source.name, layer: reader.layerName)) }
+    guard let crs = source.crs ?? reader.reference else {
+      return .failure(.ogrNoReference(path: source.name, layer: reader.layerName))
+    }
     let geographic = Self.isWGS84(crs)
     var transform: CRSTransform? = nil
     if !geographic {
@@ -373,30 +414,76 @@ extension SourceLoader {
     if let near, near.minX.isFinite, near.maxX.isFinite, near.minY.isFinite, near.maxY.isFinite {
       filter = geographic ? near : transform.flatMap { Self.bounds(of: near, in: $0) }
     }
-    return ogrReads.withLock { reads -> Result<(collection: FeatureCollection, info: OGRReadInfo), SourceError> in
+    return ogrReads.withLock {
+      reads -> Result<(collection: FeatureCollection, info: OGRReadInfo), SourceError> in
       // Layers of one frame that share a dataset layer read it once: a read
       // whose filter holds this one serves it (the resolver keeps only what
       // each layer's reach needs).
-      if let hit = reads[source], Self.holds(hit.filter, filter) { return .success((hit.collection, hit.info)) }
-      // Read a tenth beyond what was asked on every side: the other layers
-      // of the frame over this dataset layer reach a few pixels farther or
-      // less, and are then served by this read.
-      var wanted = filter.map { f in
-        Rect(
-          minX: f.minX - (f.maxX - f.minX) * Self.readMargin, minY: f.minY - (f.maxY - f.minY) * Self.readMargin,
-          maxX: f.maxX + (f.maxX - f.minX) * Self.readMargin, maxY: f.maxY + (f.maxY - f.minY) * Self.readMargin)
+      if let hit = reads[source], Self.holds(hit.filter, filter) {
+        return .success((hit.collection, hit.info))
       }
-      if let hit = reads[source], let a = hit.filter, let b = wanted, Self.area(Self.union(a, b)) <= 2 * max(Self.area(a), Self.area(b)) {
-        wanted = Self.union(a, b)
+      return read(source, reader: reader, filter: filter, transform: transform, into: &reads).map {
+        ($0.collection, $0.info)
       }
-      switch reader.read(filter: wanted) {
-      case .failure(let e): return .failure(e)
-      case .success(let (raw, info)):
-        var c = raw
-        if let transform { c = c.toWGS84(transform) }
-        reads[source] = (wanted, c, info)
-        return .success((c, info))
-      }
+    }
+  }
+
+  /// The same read, its features in `projection`'s map units and indexed:
+  /// layers of a frame over one dataset layer share the index as they
+  /// share the read.
+  func ogrIndexed(_ source: OGRSource, near: Rect?, projection: MapProjection?) -> Result<
+    (index: SourceIndex, info: OGRReadInfo), SourceError
+  > {
+    let projection = projection == .geographic ? nil : projection
+    switch ogr(source, near: near) {
+    case .failure(let e): return .failure(e)
+    case .success(let (collection, info)):
+      return .success(
+        ogrReads.withLock { reads -> (index: SourceIndex, info: OGRReadInfo) in
+          if var entry = reads[source], entry.info == info,
+            entry.collection.contentDigest == collection.contentDigest
+          {
+            if let hit = entry.indexes[projection] { return (hit, info) }
+            let index = SourceIndex(projection.map { collection.projected(to: $0) } ?? collection)
+            entry.indexes[projection] = index
+            reads[source] = entry
+            return (index, info)
+          }
+          return (
+            SourceIndex(
+              projection.map { collection.projected(to: $0) } ?? collection, transient: true), info
+          )
+        })
+    }
+  }
+
+  private func read(
+    _ source: OGRSource, reader: OGRLayerReader, filter: Rect?, transform: CRSTransform?,
+    into reads: inout [OGRSource: OGRRead]
+  ) -> Result<OGRRead, SourceError> {
+    // Read a tenth beyond what was asked on every side: the other layers
+    // of the frame over this dataset layer reach a few pixels farther or
+    // less, and are then served by this read.
+    var wanted = filter.map { f in
+      Rect(
+        minX: f.minX - (f.maxX - f.minX) * Self.readMargin,
+        minY: f.minY - (f.maxY - f.minY) * Self.readMargin,
+        maxX: f.maxX + (f.maxX - f.minX) * Self.readMargin,
+        maxY: f.maxY + (f.maxY - f.minY) * Self.readMargin)
+    }
+    if let hit = reads[source], let a = hit.filter, let b = wanted,
+      Self.area(Self.union(a, b)) <= 2 * max(Self.area(a), Self.area(b))
+    {
+      wanted = Self.union(a, b)
+    }
+    switch reader.read(filter: wanted) {
+    case .failure(let e): return .failure(e)
+    case .success(let (raw, info)):
+      var c = raw
+      if let transform { c = c.toWGS84(transform) }
+      let entry = OGRRead(filter: wanted, collection: c, info: info)
+      reads[source] = entry
+      return .success(entry)
     }
   }
 
@@ -409,14 +496,19 @@ extension SourceLoader {
   private static func holds(_ cached: Rect?, _ wanted: Rect?) -> Bool {
     guard let cached else { return true }
     guard let wanted else { return false }
-    return cached.minX <= wanted.minX && cached.minY <= wanted.minY && cached.maxX >= wanted.maxX && cached.maxY >= wanted.maxY
+    return cached.minX <= wanted.minX && cached.minY <= wanted.minY && cached.maxX >= wanted.maxX
+      && cached.maxY >= wanted.maxY
   }
 
   private static func union(_ a: Rect, _ b: Rect) -> Rect {
-    Rect(minX: min(a.minX, b.minX), minY: min(a.minY, b.minY), maxX: max(a.maxX, b.maxX), maxY: max(a.maxY, b.maxY))
+    Rect(
+      minX: min(a.minX, b.minX), minY: min(a.minY, b.minY), maxX: max(a.maxX, b.maxX),
+      maxY: max(a.maxY, b.maxY))
   }
 
-  private static func area(_ r: Rect) -> Double { max(0, r.maxX - r.minX) * max(0, r.maxY - r.minY) }
+  private static func area(_ r: Rect) -> Double {
+    max(0, r.maxX - r.minX) * max(0, r.maxY - r.minY)
+  }
 
   /// True for references whose coordinates are WGS84 longitude and latitude
   /// as mapsnap reads them.

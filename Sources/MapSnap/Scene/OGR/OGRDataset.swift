@@ -241,25 +241,27 @@ final class OGRDataset: @unchecked Sendable {
 /// only part of a dataset.
 struct FeatureDigest {
   private var sha = SHA256()
+  /// One feature's bytes, gathered to be hashed at once.
+  private var buffer: [UInt8] = []
 
   mutating func add(fid: Int, geometry: UnsafeRawBufferPointer, properties: JSONObject) {
-    var id = Int64(fid).littleEndian
-    withUnsafeBytes(of: &id) { sha.update($0.bindMemory(to: UInt8.self)) }
-    sha.update(geometry.bindMemory(to: UInt8.self))
+    buffer.removeAll(keepingCapacity: true)
+    withUnsafeBytes(of: Int64(fid).littleEndian) { buffer += $0 }
+    buffer += geometry
     for (key, value) in properties.pairs {
-      sha.update(key)
+      buffer += key.utf8
       switch value {
       case .string(let t):
-        sha.update([1])
-        sha.update(t)
+        buffer.append(1)
+        buffer += t.utf8
       case .number(let n):
-        var bits = n.bitPattern.littleEndian
-        sha.update([2])
-        withUnsafeBytes(of: &bits) { sha.update($0.bindMemory(to: UInt8.self)) }
-      case .bool(let v): sha.update([3, v ? 1 : 0])
-      default: sha.update([0])
+        buffer.append(2)
+        withUnsafeBytes(of: n.bitPattern.littleEndian) { buffer += $0 }
+      case .bool(let v): buffer += [3, v ? 1 : 0]
+      default: buffer.append(0)
       }
     }
+    sha.update(buffer)
   }
 
   func finish() -> String { "sha256:" + sha.hexDigest() }
