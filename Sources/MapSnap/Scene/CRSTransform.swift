@@ -86,32 +86,30 @@ final class CRSTransform: @unchecked Sendable {
   /// Re-projects WGS84 degrees `points` in place to this reference; false
   /// when any point could not be.
   func fromWGS84(_ points: inout [Point]) -> Bool {
-    guard !points.isEmpty else { return true }
-    let count = points.count
-    lock.withLock { _ in
-      points.withUnsafeMutableBytes { raw in
-        let base = raw.baseAddress!.assumingMemoryBound(to: Double.self)
-        let stride = MemoryLayout<Point>.stride
-        // PJ_INV: from the target (WGS84) back to the source reference.
-        _ = api.transGeneric(transform, -1, base, stride, count, base + 1, stride, count, nil, 0, 0, nil, 0, 0)
-      }
-    }
+    // PJ_INV: from the target (WGS84) back to the source reference.
+    run(&points, direction: -1)
     return points.allSatisfy { $0.x.isFinite && $0.y.isFinite }
   }
 
   /// Re-projects `points` in place to WGS84 degrees; false when any point
   /// could not be (PROJ gives no finite result).
   func toWGS84(_ points: inout [Point]) -> Bool {
-    guard !points.isEmpty else { return true }
+    run(&points, direction: 1)
+    return points.allSatisfy { $0.x.isFinite && $0.y.isFinite && abs($0.y) <= 90 && abs($0.x) <= 540 }
+  }
+
+  /// `proj_trans_generic` over `points` in place, PJ_FWD (1) or PJ_INV (-1),
+  /// under the lock (a PROJ context is not thread-safe).
+  private func run(_ points: inout [Point], direction: Int32) {
+    guard !points.isEmpty else { return }
     let count = points.count
     lock.withLock { _ in
       points.withUnsafeMutableBytes { raw in
         let base = raw.baseAddress!.assumingMemoryBound(to: Double.self)
         let stride = MemoryLayout<Point>.stride
-        _ = api.transGeneric(transform, 1, base, stride, count, base + 1, stride, count, nil, 0, 0, nil, 0, 0)
+        _ = api.transGeneric(transform, direction, base, stride, count, base + 1, stride, count, nil, 0, 0, nil, 0, 0)
       }
     }
-    return points.allSatisfy { $0.x.isFinite && $0.y.isFinite && abs($0.y) <= 90 && abs($0.x) <= 540 }
   }
 }
 
