@@ -319,10 +319,8 @@ struct ScanReference {
           }
         }
         let reach =
-          min(
-            SymbolReach.text(
-              TextExtent(text ?? "").wrapped(style.maxWidth), size: size, halo: halo, offset: (style.offset.0 * factor, style.offset.1 * factor),
-              advance: reference.maxAdvance + max(0, style.letterSpacing)), 65536) * viewport.unitsPerPixel
+          min(SymbolReach.annotation(TextExtent(text ?? ""), style: style, factor: factor, advance: reference.maxAdvance), 65536)
+          * viewport.unitsPerPixel
         let grown = frame.insetBy(-reach)
         for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
           let t = AnnotationText(

@@ -213,13 +213,16 @@ private struct LayerResolver {
   /// The same for an annotation layer: its largest text at the bound.
   func ogrReach(_ anno: AnnotationLayer) -> Double {
     guard case .ogr = anno.source else { return 0 }
+    return annotationReach(anno, extent: OGRSource.labelTextBound)
+  }
+
+  /// The farthest reach of `anno`'s sublayers for texts of `extent`
+  /// (`SymbolReach.annotation`), each capped at `maxListedReach`.
+  private func annotationReach(_ anno: AnnotationLayer, extent: TextExtent) -> Double {
     let factor = anno.referenceScale / viewport.scale
     var farthest = 0.0
     for sub in anno.sublayers {
-      let st = sub.style
-      let bound = Self.textReachBound(
-        OGRSource.labelTextBound.wrapped(st.maxWidth), size: st.size * factor, halo: (st.halo?.width ?? 0) * factor,
-        offset: (st.offset.0 * factor, st.offset.1 * factor), advance: map.maxAdvance + max(0, st.letterSpacing))
+      let bound = SymbolReach.annotation(extent, style: sub.style, factor: factor, advance: map.maxAdvance)
       farthest = Self.farther(farthest, bound.isNaN ? bound : min(bound, Self.maxListedReach))
     }
     return farthest
@@ -334,8 +337,7 @@ private struct LayerResolver {
       var reach = reaches[r]
       if let ls = rule.style.label {
         if ls.placement == .point {
-          let text = map.maxAdvance >= 0 ? SymbolReach.label(index.textExtent(ls.text), style: ls, advance: map.maxAdvance) : .nan
-          reach = Self.farther(reach, text)
+          reach = Self.farther(reach, SymbolReach.label(index.textExtent(ls.text), style: ls, advance: map.maxAdvance))
         }
       }
       farthest = Self.farther(farthest, reach)
@@ -385,16 +387,6 @@ private struct LayerResolver {
   private func isOnOtherFloor(_ feature: Feature) -> Bool {
     guard let floor = map.floor, let field = layer.floorField else { return false }
     return SourceIndex.isOnOtherFloor(feature, field: field, floor: floor)
-  }
-
-  /// `SymbolReach.text` for a field's largest text: no less than the reach of
-  /// any text of the field, because the rule grows with the extent when the
-  /// size and the advance are not negative (NaN otherwise: no bound).
-  private static func textReachBound(
-    _ extent: TextExtent, size: Double, halo: Double, offset: (Double, Double) = (0, 0), advance: Double
-  ) -> Double {
-    guard size >= 0, advance >= 0 else { return .nan }
-    return SymbolReach.text(extent, size: size, halo: halo, offset: offset, advance: advance)
   }
 
   /// The larger reach; NaN when either is (a query then returns everything).
@@ -563,16 +555,7 @@ private struct LayerResolver {
         state.features.otherFloor += counts.otherFloor[s]
       }
     }
-    let extent = index.textExtent(anno.text)
-    var farthest = 0.0
-    for sub in anno.sublayers {
-      let halo = (sub.style.halo?.width ?? 0) * factor
-      let st = sub.style
-      let bound = Self.textReachBound(
-        extent.wrapped(st.maxWidth), size: st.size * factor, halo: halo, offset: (st.offset.0 * factor, st.offset.1 * factor),
-        advance: map.maxAdvance + max(0, st.letterSpacing))
-      farthest = Self.farther(farthest, bound.isNaN ? bound : min(bound, Self.maxListedReach))
-    }
+    let farthest = annotationReach(anno, extent: index.textExtent(anno.text))
     let anchors = index.annotationPoints(near: frame.insetBy(-(farthest * viewport.unitsPerPixel)))
     let features = index.collection.features
     var next = 0
@@ -622,11 +605,8 @@ private struct LayerResolver {
       // Listed when the anchor can be within the text's reach of the frame
       // (capped, so a text too large to draw does not list the whole world).
       let reach =
-        min(
-          SymbolReach.text(
-            TextExtent(text ?? "").wrapped(style.maxWidth), size: size, halo: halo, offset: (style.offset.0 * factor, style.offset.1 * factor),
-            advance: map.maxAdvance + max(0, style.letterSpacing)),
-          Self.maxListedReach) * viewport.unitsPerPixel
+        min(SymbolReach.annotation(TextExtent(text ?? ""), style: style, factor: factor, advance: map.maxAdvance), Self.maxListedReach)
+        * viewport.unitsPerPixel
       let grown = frame.insetBy(-reach)
       let key = key(feature)
       for a in anchors[next..<end] {

@@ -68,12 +68,28 @@ public enum SymbolReach {
     label(TextExtent(text), style: style, advance: advance)
   }
 
-  /// The same for a text of `extent` (a bound over a field's texts).
+  /// The same for a text of `extent` (a bound over a field's texts); NaN
+  /// (reach everything) for a negative advance.
   static func label(_ extent: TextExtent, style: LabelStyle, advance: Double) -> Double {
     guard style.placement == .point else { return 0 }
+    guard advance >= 0 else { return .nan }
     return self.text(
       extent.wrapped(style.maxWidth), size: style.size, halo: style.halo?.width ?? 0, offset: style.offset,
       advance: advance + max(0, style.letterSpacing))
+  }
+
+  /// The reach of an annotation text of `extent` in `style`, drawn at
+  /// `factor` times its reference-scale size (`referenceScale / scale`):
+  /// its size, halo and offset scaled, its lines wrapped at the style's
+  /// `maxWidth`, each character's advance grown by a positive
+  /// `letterSpacing`; NaN for a negative size or advance. The one rule for
+  /// which annotation features are read, listed and kept.
+  static func annotation(_ extent: TextExtent, style: AnnotationStyle, factor: Double, advance: Double) -> Double {
+    let size = style.size * factor
+    guard size >= 0, advance >= 0 else { return .nan }
+    return text(
+      extent.wrapped(style.maxWidth), size: size, halo: (style.halo?.width ?? 0) * factor,
+      offset: (style.offset.0 * factor, style.offset.1 * factor), advance: advance + max(0, style.letterSpacing))
   }
 
   /// A generous line height in ems: DejaVu Sans's ascent plus descent is

@@ -44,42 +44,31 @@ public func place(
       && (!mustFit || (b.minX >= frame.minX && b.maxX <= frame.maxX && b.minY >= frame.minY && b.maxY <= frame.maxY))
   }
 
+  /// The boxes alternative `j` of `c` stands for: `parts[j]`, or its box.
+  @inline(__always) func pieces(_ c: PlacementCandidate, _ j: Int) -> ArraySlice<Rect> {
+    c.parts.isEmpty ? c.boxes[j...j] : c.parts[j][...]
+  }
+
   for (i, candidate) in candidates.enumerated() {
     var taken: Int?
-    let multi = !candidate.parts.isEmpty
-    for (j, box) in candidate.boxes.enumerated() {
-      if multi {
-        let parts = candidate.parts[j]
-        guard parts.allSatisfy(passesFrame) else { continue }
-        if !candidate.allowOverlap && parts.contains(where: { grid.hitsAny($0) }) { continue }
-      } else {
-        guard passesFrame(box) else { continue }
-        if !candidate.allowOverlap && grid.hitsAny(box) { continue }
-      }
+    for j in candidate.boxes.indices {
+      let boxes = pieces(candidate, j)
+      guard boxes.allSatisfy(passesFrame) else { continue }
+      if !candidate.allowOverlap && boxes.contains(where: { grid.hitsAny($0) }) { continue }
       taken = j
       break
     }
     if let j = taken {
       chosen[i] = j
-      if candidate.blocks {
-        if multi {
-          for part in candidate.parts[j] { grid.insert(part, id: m + i) }
-        } else {
-          grid.insert(candidate.boxes[j], id: m + i)
-        }
-      }
+      if candidate.blocks { for box in pieces(candidate, j) { grid.insert(box, id: m + i) } }
       continue
     }
     // Dropped: collect what was in the way of each box that passed the frame test.
     scratch.removeAll(keepingCapacity: true)
-    for (j, box) in candidate.boxes.enumerated() {
-      if multi {
-        let parts = candidate.parts[j]
-        guard parts.allSatisfy(passesFrame) else { continue }
-        for part in parts { grid.appendHits(part, to: &scratch) }
-      } else if passesFrame(box) {
-        grid.appendHits(box, to: &scratch)
-      }
+    for j in candidate.boxes.indices {
+      let boxes = pieces(candidate, j)
+      guard boxes.allSatisfy(passesFrame) else { continue }
+      for box in boxes { grid.appendHits(box, to: &scratch) }
     }
     if scratch.isEmpty { continue }
     for n in scratch.indices {

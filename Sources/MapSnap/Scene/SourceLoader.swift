@@ -90,8 +90,7 @@ public final class SourceLoader: Sendable {
   /// `maximumSourceBytes` bounds each file read, `confinement` where files
   /// may be.
   public init(
-    limitBytes: Int = SourceLoader.defaultLimitBytes,
-    maximumSourceBytes: Int = SourceLoader.defaultMaximumSourceBytes,
+    limitBytes: Int = SourceLoader.defaultLimitBytes, maximumSourceBytes: Int = SourceLoader.defaultMaximumSourceBytes,
     confinement: Confinement? = nil
   ) {
     self.limitBytes = limitBytes
@@ -101,9 +100,7 @@ public final class SourceLoader: Sendable {
 
   /// The features of `source` in WGS84 degrees (`projection` nil) or in
   /// `projection`'s map units; files are read and decoded on first use.
-  public func load(_ source: Source, projection: MapProjection? = nil) -> Result<
-    FeatureCollection, SourceError
-  > {
+  public func load(_ source: Source, projection: MapProjection? = nil) -> Result<FeatureCollection, SourceError> {
     indexed(source, projection: projection).map(\.collection)
   }
 
@@ -118,9 +115,7 @@ public final class SourceLoader: Sendable {
     return cached(Key(path: path, projection: projection)) {
       if let projection {
         // Projected from the degrees entry, itself kept.
-        return self.indexed(source, projection: nil).map {
-          SourceIndex($0.collection.projected(to: projection))
-        }
+        return self.indexed(source, projection: nil).map { SourceIndex($0.collection.projected(to: projection)) }
       }
       return self.make(source, projection: nil).map { SourceIndex($0) }
     }
@@ -134,9 +129,7 @@ public final class SourceLoader: Sendable {
 
   /// The collection of `source` in `projection` (nil: degrees), made now;
   /// an inner file of a re-projected source comes through the cache.
-  private func make(_ source: Source, projection: MapProjection?) -> Result<
-    FeatureCollection, SourceError
-  > {
+  private func make(_ source: Source, projection: MapProjection?) -> Result<FeatureCollection, SourceError> {
     let degrees: Result<FeatureCollection, SourceError>
     switch source {
     case .inline(let collection):
@@ -147,9 +140,7 @@ public final class SourceLoader: Sendable {
     case .ogr(let o):
       degrees = ogr(o, near: nil).map(\.collection)
     case .reprojected(let inner, let crs):
-      let raw =
-        inner.cacheKey == nil
-        ? make(inner, projection: nil) : indexed(inner, projection: nil).map(\.collection)
+      let raw = inner.cacheKey == nil ? make(inner, projection: nil) : indexed(inner, projection: nil).map(\.collection)
       switch (raw, CRSTransform.to84(from: crs)) {
       case (.failure(let e), _): degrees = .failure(e)
       case (_, .failure(let e)): degrees = .failure(.crs(e))
@@ -162,9 +153,7 @@ public final class SourceLoader: Sendable {
 
   /// The entry for `key`, made by `make` on first use (by one thread; any
   /// other asking meanwhile waits for it), then kept within the limit.
-  private func cached(_ key: Key, _ make: () -> Result<SourceIndex, SourceError>) -> Result<
-    SourceIndex, SourceError
-  > {
+  private func cached(_ key: Key, _ make: () -> Result<SourceIndex, SourceError>) -> Result<SourceIndex, SourceError> {
     let slot = state.withLock { s in
       s.clock += 1
       if var e = s.entries[key] {
@@ -187,8 +176,7 @@ public final class SourceLoader: Sendable {
     if made {
       let bytes: Int
       switch result {
-      case .success(let index):
-        bytes = index.approximateBytes(countingProperties: key.projection == nil)
+      case .success(let index): bytes = index.approximateBytes(countingProperties: key.projection == nil)
       case .failure: bytes = 256
       }
       keep(key, slot: slot, bytes: bytes)
@@ -208,9 +196,7 @@ public final class SourceLoader: Sendable {
       while s.bytes > limitBytes {
         // A source's last use is its most recently used projection's.
         var lastUse: [String: UInt64] = [:]
-        for (k, e) in s.entries where k.path != key.path {
-          lastUse[k.path] = max(lastUse[k.path] ?? 0, e.lastUse)
-        }
+        for (k, e) in s.entries where k.path != key.path { lastUse[k.path] = max(lastUse[k.path] ?? 0, e.lastUse) }
         guard let oldest = lastUse.min(by: { $0.value < $1.value })?.key else { break }
         for (k, e) in s.entries where k.path == oldest {
           s.bytes -= e.bytes
@@ -233,12 +219,10 @@ public final class SourceLoader: Sendable {
     case .failure(.file(let error)):
       switch error {
       case .notFound: return .failure(.missing(path: shown, resolvedPath: resolved))
-      case .isDirectory, .failed:
-        return .failure(.unreadable(path: shown, resolvedPath: resolved, reason: error.reason))
+      case .isDirectory, .failed: return .failure(.unreadable(path: shown, resolvedPath: resolved, reason: error.reason))
       }
     case .failure(.syntax(let error)):
-      return .failure(
-        .syntax(path: shown, line: error.line, column: error.column, message: error.message))
+      return .failure(.syntax(path: shown, line: error.line, column: error.column, message: error.message))
     case .success(let p):
       parsed = p
     }
@@ -252,9 +236,7 @@ public final class SourceLoader: Sendable {
       return .success(collection)
     } catch {
       return .failure(
-        .notGeoJSON(
-          path: shown, jsonPath: error.path.description, expected: error.expected,
-          found: error.found, hint: error.hint))
+        .notGeoJSON(path: shown, jsonPath: error.path.description, expected: error.expected, found: error.found, hint: error.hint))
     }
   }
 }
@@ -282,8 +264,7 @@ extension SourceLoader {
   > {
     let bytes: [UInt8]
     do {
-      bytes = try FileIO.read(
-        path, maximumBytes: maximumBytes, limitName: "--max-source-bytes", confinement: confinement)
+      bytes = try FileIO.read(path, maximumBytes: maximumBytes, limitName: "--max-source-bytes", confinement: confinement)
     } catch {
       return .failure(.file(error))
     }
@@ -305,9 +286,7 @@ extension SourceLoader {
 
   /// The SHA-256 of `bytes` and what `GeoJSONFastReader` reads of them.
   static func hashAndRead(_ bytes: [UInt8]) -> (digest: String, fast: FeatureCollection?) {
-    guard bytes.count >= concurrentHashBytes else {
-      return (SHA256.hex(of: bytes), GeoJSONFastReader.read(bytes))
-    }
+    guard bytes.count >= concurrentHashBytes else { return (SHA256.hex(of: bytes), GeoJSONFastReader.read(bytes)) }
     let digest = Mutex("")
     let fast = Mutex<FeatureCollection?>(nil)
     DispatchQueue.concurrentPerform(iterations: 2) { i in
@@ -332,26 +311,21 @@ extension SourceLoader {
     do {
       reference = try GeoJSONDecoder.decodeDocument(try JSONParser.parse(bytes))
     } catch {
-      return
-        "the fast reader read \(fast.features.count) features where the reference fails: \(error)"
+      return "the fast reader read \(fast.features.count) features where the reference fails: \(error)"
     }
     var differences: [String] = []
     if fast.features != reference.features {
       let common = min(fast.features.count, reference.features.count)
       let i = (0..<common).first { fast.features[$0] != reference.features[$0] } ?? common
-      differences.append(
-        "features (\(fast.features.count) and \(reference.features.count), from [\(i)])")
+      differences.append("features (\(fast.features.count) and \(reference.features.count), from [\(i)])")
     }
     if fast.withoutGeometry != reference.withoutGeometry { differences.append("withoutGeometry") }
     if fast.invalidCount != reference.invalidCount { differences.append("invalidCount") }
     if fast.invalidSamples != reference.invalidSamples { differences.append("invalidSamples") }
     if fast.unlocatedCount != reference.unlocatedCount { differences.append("unlocatedCount") }
-    if fast.unprojectableCount != reference.unprojectableCount {
-      differences.append("unprojectableCount")
-    }
+    if fast.unprojectableCount != reference.unprojectableCount { differences.append("unprojectableCount") }
     if differences.isEmpty && fast != reference { differences.append("the collections") }
-    return differences.isEmpty
-      ? nil : "the fast reader and the reference differ in " + differences.joined(separator: ", ")
+    return differences.isEmpty ? nil : "the fast reader and the reference differ in " + differences.joined(separator: ", ")
   }
 }
 

@@ -53,7 +53,7 @@ extension FontLibrary {
     block.ascent = primary.ascender / primary.unitsPerEm * size
     block.lineHeight = (primary.ascender - primary.descender) / primary.unitsPerEm * size
     guard let shaper else { return layoutUnshaped(text, chain: chain, block: block, align: align) }
-    let shaped = shaper.shape(text, chain: chain, chainKey: name.lowercased(), maxWidth: maxWidth, letterSpacing: letterSpacing)
+    let shaped = shaper.shape(text, chain: chain, chainKey: name, maxWidth: maxWidth, letterSpacing: letterSpacing)
     block.missing = shaped.missing
     var lineRanges: [(start: Int, width: Double)] = []
     block.glyphs.reserveCapacity(shaped.lines.reduce(0) { $0 + $1.glyphs.count })

@@ -209,7 +209,7 @@ final class GeoPackageReader: @unchecked Sendable {
       c.contentDigest = digest.finish()
       let info = OGRReadInfo(
         driver: "GPKG", layer: table.name,
-        spatialReference: source.crs ?? (table.reference.map { $0.hasPrefix("EPSG:") ? $0 : "WKT" } ?? "none"), featuresRead: read,
+        spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: table.reference), featuresRead: read,
         featuresInLayer: table.count, spatialIndex: indexed)
       return .success((c, info))
     }
@@ -219,8 +219,7 @@ final class GeoPackageReader: @unchecked Sendable {
     switch sqlite3_column_type(s, i) {
     case SQLITE_INTEGER:
       let v = sqlite3_column_int64(s, i)
-      if boolean { return .bool(v != 0) }
-      return abs(v) <= 1 << 53 ? .number(Double(v)) : .string(String(v))
+      return boolean ? .bool(v != 0) : ogrInteger(v)
     case SQLITE_FLOAT: return .number(sqlite3_column_double(s, i))
     case SQLITE_TEXT: return .string(String(cString: sqlite3_column_text(s, i)))
     default: return .null

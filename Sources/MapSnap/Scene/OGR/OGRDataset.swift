@@ -55,6 +55,21 @@ public struct OGRReadInfo: Sendable, Equatable {
   public var spatialIndex: Bool
 }
 
+extension OGRReadInfo {
+  /// How the report names the reference features were read in: the
+  /// scene's `crs`, else the layer's `AUTHORITY:CODE`, else `WKT` for a
+  /// reference given only as WKT, else `none`.
+  static func referenceName(crs: String?, layer reference: String?) -> String {
+    crs ?? reference.map { $0.contains("[") ? "WKT" : $0 } ?? "none"
+  }
+}
+
+/// An attribute integer as a property: a number, or text beyond ±2^53
+/// (where a number would round it).
+func ogrInteger(_ v: Int64) -> JSONValue {
+  v.magnitude <= 1 << 53 ? .number(Double(v)) : .string(String(v))
+}
+
 /// One open GDAL dataset, shared by every frame and thread of the process
 /// and used by one at a time (a GDAL dataset is not thread-safe): opened on
 /// first use, kept open, its failure kept too.
@@ -169,7 +184,7 @@ final class OGRDataset: @unchecked Sendable {
       c.contentDigest = digest.finish()
       c.withoutGeometry.sort { $0.index < $1.index }
       let info = OGRReadInfo(
-        driver: driver, layer: layer.name, spatialReference: source.crs ?? (layer.reference.map { $0.hasPrefix("EPSG:") || !$0.contains("[") ? $0 : "WKT" } ?? "none"),
+        driver: driver, layer: layer.name, spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: layer.reference),
         featuresRead: read, featuresInLayer: count >= 0 ? Int(count) : nil, spatialIndex: indexed && filter != nil)
       return .success((c, info, layer))
     }
@@ -186,8 +201,7 @@ final class OGRDataset: @unchecked Sendable {
       let value: JSONValue
       switch mapsnap_ogr_field_kind(reader, i) {
       case Int32(MAPSNAP_OGR_INTEGER):
-        let v = mapsnap_ogr_field_integer(reader, i)
-        value = abs(v) <= 1 << 53 ? .number(Double(v)) : .string(String(v))
+        value = ogrInteger(mapsnap_ogr_field_integer(reader, i))
       case Int32(MAPSNAP_OGR_REAL): value = .number(mapsnap_ogr_field_real(reader, i))
       case Int32(MAPSNAP_OGR_BOOLEAN): value = .bool(mapsnap_ogr_field_integer(reader, i) != 0)
       case Int32(MAPSNAP_OGR_STRING): value = .string(String(cString: mapsnap_ogr_field_text(reader, i)))
