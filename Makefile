@@ -10,6 +10,7 @@
 #   make check-reports  validate every golden case's report against docs/report.schema.json
 #   make test-cluster   batch shards on a one-node Slurm cluster and GNU parallel (root)
 #   make test-postgis   ogr sources from a PostGIS server started in a temporary folder (root)
+#   make bench-postgis  the 1,000-thumbnail batch from PostGIS against the GeoPackage (root)
 #   make test-report-browser  the HTML report of `mapsnap test` in headless Chromium
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (60) each (make fuzz-build first builds them)
 
@@ -26,7 +27,7 @@ BROWSER_PACKAGES := chromium chromium-driver
 BENCH_PACKAGES := pngquant
 
 .PHONY: bench-deps
-.PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser postgis-deps test-postgis
+.PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser postgis-deps test-postgis bench-postgis
 
 setup: deps build example
 
@@ -92,6 +93,11 @@ postgis-deps:
 
 test-postgis: postgis-deps build
 	bash scripts/test-postgis.sh .build/release/mapsnap
+
+# Issue 15's batch target timed apart from the test: 1,000 thumbnails from
+# PostGIS and from the GeoPackage, alternately, medians of 5 (root).
+bench-postgis: postgis-deps build
+	bash scripts/bench-postgis.sh --rounds 5 .build/release/mapsnap
 
 # The HTML report of `mapsnap test` in headless Chromium (Selenium): images
 # loaded, slider and toggle working; keeps mapsnap-test-report.png (a CI

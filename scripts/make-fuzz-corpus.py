@@ -24,7 +24,7 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(REPO, "Fuzz", "corpus")
 SEEDS = os.path.join(REPO, "Fuzz", "seeds")
-TARGETS = ["scene", "geojson", "png", "jpeg", "mbtiles", "tilejson", "manifest", "case", "report", "pngrows", "render"]
+TARGETS = ["scene", "geojson", "png", "jpeg", "mbtiles", "tilejson", "manifest", "case", "report", "pngrows", "render", "gpkg"]
 # Seeds larger than this are left out: the targets' -max_len is at most 64 KiB.
 MAX_SEED = 32 * 1024
 
@@ -54,11 +54,43 @@ def geojson_slices(path, sizes=(1, 4, 16)):
     return out
 
 
+def gpkg_seeds():
+    """The gpkg target's key=value text for a few rows of each table of the
+    committed GeoPackage (Examples/data/ogr/helsinki.gpkg, EPSG:3067)."""
+    path = os.path.join(REPO, "Examples", "data", "ogr", "helsinki.gpkg")
+    db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    for (table,) in db.execute("SELECT table_name FROM gpkg_contents WHERE data_type = 'features' ORDER BY table_name").fetchall():
+        geom, srs = db.execute("SELECT column_name, srs_id FROM gpkg_geometry_columns WHERE table_name = ?", (table,)).fetchone()
+        org, code = db.execute("SELECT organization, organization_coordsys_id FROM gpkg_spatial_ref_sys WHERE srs_id = ?", (srs,)).fetchone()
+        cols = [(c[1], c[2]) for c in db.execute(f'PRAGMA table_info("{table}")') if c[1] not in ("fid", geom)]
+        for n in (1, 4):
+            lines = [f"table={table}", f"geometry={geom}", f"srs={srs}", f"organization={org}", f"code={code}"]
+            lines += [f"column={name} {kind}" for name, kind in cols]
+            lines.append(f"count={n}")
+            names = ", ".join(f'"{c}"' for c, _ in cols)
+            for row in db.execute(f'SELECT fid, hex("{geom}"), {names} FROM "{table}" ORDER BY fid LIMIT {n}'):
+                values = ["~" if v is None else str(v).replace("|", "/").replace("\n", " ") for v in row[2:]]
+                lines.append("row=" + "|".join([str(row[0]), row[1]] + values))
+            put("gpkg", f"helsinki-{table}-{n}.txt", "\n".join(lines) + "\n")
+    db.close()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(REPO), "shared"))
     ap.add_argument("--mapsnap", default=None)
+    ap.add_argument("--only", nargs="*", default=None, help="remake only these targets' corpora (those made from the repository)")
     args = ap.parse_args()
+    if args.only is not None:
+        for t in args.only:
+            shutil.rmtree(os.path.join(CORPUS, t), ignore_errors=True)
+            os.makedirs(os.path.join(CORPUS, t))
+            if t == "gpkg":
+                gpkg_seeds()
+            for p in sorted(glob.glob(os.path.join(SEEDS, t, "*"))):
+                put(t, os.path.basename(p), read(p))
+            print(f"{t:9} {len(os.listdir(os.path.join(CORPUS, t))):4} seeds")
+        return
     data = os.path.join(args.shared, "data")
     tiles = os.path.join(data, "tiles")
 
@@ -136,6 +168,8 @@ def main():
     else:
         for n, b in keep_reports.items():
             put("report", n, b)
+
+    gpkg_seeds()
 
     # Handwritten edge cases.
     for t in TARGETS:

@@ -19,40 +19,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 MAPSNAP=$(realpath "${1:-.build/release/mapsnap}")
-PGBIN=/usr/lib/postgresql/15/bin
-
 fail() { echo "test-postgis: FAIL: $*" >&2; exit 1; }
 step() { echo "test-postgis: $*"; }
 
 [ -x "$MAPSNAP" ] || fail "no mapsnap binary at $MAPSNAP (make build)"
-[ -x "$PGBIN/initdb" ] || fail "PostgreSQL 15 is missing (make postgis-deps)"
-command -v ogr2ogr >/dev/null || fail "ogr2ogr is missing (make postgis-deps)"
-[ "$(id -u)" = 0 ] || fail "run as root: the server runs as the postgres user"
 
 WORK=$(mktemp -d /tmp/mapsnap-postgis.XXXXXX)
-chmod 755 "$WORK"
-as_postgres() { runuser -u postgres -- "$@"; }
-cleanup() {
-  as_postgres "$PGBIN/pg_ctl" -D "$WORK/data" -m immediate stop >/dev/null 2>&1 || true
-  if [ "${KEEP:-0}" = 1 ]; then echo "test-postgis: kept $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
+. scripts/postgis-cluster.sh
+trap postgis_cleanup EXIT
 
-step "a cluster in $WORK (Unix socket only)"
-mkdir -p "$WORK/data" "$WORK/sock" "$WORK/out" "$WORK/log"
-chown postgres "$WORK/data" "$WORK/sock" "$WORK/log"
-as_postgres "$PGBIN/initdb" -D "$WORK/data" -A trust -U mapsnap >"$WORK/log/initdb.log" 2>&1 || fail "initdb: $(tail -3 "$WORK/log/initdb.log")"
-as_postgres "$PGBIN/pg_ctl" -D "$WORK/data" -l "$WORK/log/server.log" -w \
-  -o "-c listen_addresses='' -k $WORK/sock" start >/dev/null || fail "the server did not start: $(tail -5 "$WORK/log/server.log")"
-export PGHOST=$WORK/sock PGUSER=mapsnap
-"$PGBIN/createdb" gis || fail "createdb"
-"$PGBIN/psql" -q -d gis -c "CREATE EXTENSION postgis" || fail "CREATE EXTENSION postgis"
-
-step "the Helsinki layers loaded with ogr2ogr"
-for layer in areas buildings roads pois; do
-  ogr2ogr -f PostgreSQL "PG:dbname=gis" "Examples/data/helsinki_$layer.geojson" -nln "$layer" \
-    -lco GEOMETRY_NAME=geom -lco SPATIAL_INDEX=GIST || fail "ogr2ogr $layer"
-done
+step "a cluster in $WORK (Unix socket only), the Helsinki layers loaded with ogr2ogr"
+postgis_start >"$WORK/setup.log" 2>&1 || fail "starting the cluster: $(tail -5 "$WORK/setup.log")"
 
 # The 1:8000 benchmark scene, its sources swapped for PostGIS tables: the
 # connection string names only the database; host and user come from PG*.
@@ -103,23 +80,7 @@ cp "$WORK/postgis.json" "$WORK/out/rooted.json"
 grep -q "not allowed under --root" "$WORK/rooted.err" || fail "PG: accepted under --root: $(cat "$WORK/rooted.err")"
 
 step "a batch of thumbnails from PostGIS and from the GeoPackage"
-python3 - "$ROOT" "$WORK" <<'PY'
-import json, os, sys
-root, work = sys.argv[1], sys.argv[2]
-pois = json.load(open(os.path.join(root, "Examples/data/helsinki_pois.geojson")))["features"][:1000]
-for kind, source in [("postgis", lambda l: {"ogr": "PG:dbname=gis", "layer": l}),
-                     ("gpkg", lambda l: {"ogr": os.path.join(root, "Examples/data/ogr/helsinki.gpkg"), "layer": l})]:
-    scene = {"version": 1, "map": {"center": [24.9412, 60.1704], "scale": 4000, "size": [128, 128], "background": "#f2efe9"},
-             "layers": [{"id": "roads", "type": "features", "source": source("roads"), "style": {"stroke": "#999", "strokeWidth": 2}},
-                        {"id": "pois", "type": "features", "source": source("pois"),
-                         "style": {"marker": {"shape": "circle", "size": 5, "fill": "#c0392b"}}}]}
-    json.dump(scene, open(os.path.join(work, f"thumb-{kind}.json"), "w"))
-    with open(os.path.join(work, f"batch-{kind}.jsonl"), "w") as m:
-        for i, f in enumerate(pois):
-            lon, lat = f["geometry"]["coordinates"][:2]
-            m.write(json.dumps({"scene": f"thumb-{kind}.json", "output": f"{kind}/{i:04d}.png", "center": [lon, lat]}) + "\n")
-PY
-mkdir -p "$WORK/postgis" "$WORK/gpkg"
+postgis_batches "$ROOT"
 cd "$WORK"
 start=$(date +%s%N)
 "$MAPSNAP" batch batch-postgis.jsonl --jobs 2 >/dev/null || fail "batch from PostGIS"
@@ -136,7 +97,7 @@ pg_ms=$(( (mid - start) / 1000000 )); gpkg_ms=$(( (end - mid) / 1000000 ))
 echo "test-postgis: 1000 thumbnails: PostGIS $pg_ms ms, GeoPackage $gpkg_ms ms, ratio $(python3 -c "print(round($pg_ms / $gpkg_ms, 2))") (target <= 2; same pixels)"
 
 step "with the server down, a frame fails fast with the database's message"
-as_postgres "$PGBIN/pg_ctl" -D "$WORK/data" -m fast stop >/dev/null
+postgis_stop
 t0=$(date +%s)
 "$MAPSNAP" "$WORK/postgis.json" -o "$WORK/out/down.png" --strict 2>"$WORK/down.err" && fail "rendered with the server down"
 t1=$(date +%s)

@@ -34,6 +34,9 @@ public enum FuzzTargets {
     FuzzTarget(
       name: "wkb", summary: "an ogr source's geometry (ISO WKB): WKBReader", maxLength: 16_384, run: WKBFuzzTarget.run),
     FuzzTarget(
+      name: "gpkg", summary: "a GeoPackage's metadata and rows (key=value lines), drawn as an ogr layer at 64×64",
+      maxLength: 8_192, run: GeoPackageFuzzTarget.run),
+    FuzzTarget(
       name: "render", summary: "a scene decoded and rendered end to end at 64×64 at most, with the bundled fonts",
       maxLength: 32_768, run: RenderFuzzTarget.run),
   ]

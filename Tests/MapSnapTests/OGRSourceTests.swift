@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import _MapSnapTestSupport
 
@@ -72,6 +73,98 @@ import _MapSnapTestSupport
       let b = try PNGDecoder.decode(contentsOf: Repository.root + "/Golden/ogr-geojson/\(scale).png")
       #expect(a.width == b.width && a.height == b.height)
       #expect(a.pixels == b.pixels, "Golden/ogr/\(scale).png differs from Golden/ogr-geojson/\(scale).png")
+    }
+  }
+
+  // MARK: - Handles shared between threads
+
+  /// The pool's rule: a handle in use is never handed out again; one more
+  /// is opened instead, and handles given back are reused.
+  @Test func aHandleInUseIsNeverSharedAndFreeOnesAreReused() throws {
+    let opened = Mutex(1)
+    let pool = HandlePool<Int>(
+      first: 1,
+      open: {
+        .success(opened.withLock { n in
+          n += 1
+          return n
+        })
+      }, close: { _ in })
+    let pair = try pool.with { a in pool.with { b in .success((a, b)) } }.get()
+    #expect(pair.0 != pair.1, "two readers at once got handle \(pair.0)")
+    #expect(pool.opened == 2)
+    let again = try pool.with { a in pool.with { b in .success((a, b)) } }.get()
+    #expect(Set([again.0, again.1]) == Set([pair.0, pair.1]), "handles given back are reused")
+    #expect(pool.opened == 2)
+  }
+
+  /// A pool closes every handle it opened when it goes.
+  @Test func aPoolClosesItsHandlesWhenItGoes() throws {
+    let closed = Mutex<[Int]>([])
+    do {
+      let pool = HandlePool<Int>(first: 1, open: { .success(2) }, close: { h in closed.withLock { $0.append(h) } })
+      _ = pool.with { _ in pool.with { _ in Result<Void, SourceError>.success(()) } }
+      #expect(closed.withLock { $0 }.isEmpty, "nothing closes while the pool lives")
+    }
+    #expect(closed.withLock { $0 }.sorted() == [1, 2])
+  }
+
+  /// At most `OpenDatasets.limit` datasets stay open: the oldest opened
+  /// goes first; a failure is kept like a dataset (not tried again).
+  @Test func openDatasetsAreBoundedOldestFirst() throws {
+    final class Dataset: Sendable {}
+    let open = OpenDatasets<Dataset>()
+    let first = try open.dataset("d0") { .success(Dataset()) }.get()
+    for k in 1...OpenDatasets<Dataset>.limit { _ = open.dataset("d\(k)") { .success(Dataset()) } }
+    #expect(open.names.count == OpenDatasets<Dataset>.limit)
+    #expect(!open.names.contains("d0") && open.names.last == "d\(OpenDatasets<Dataset>.limit)")
+    let again = try open.dataset("d0") { .success(Dataset()) }.get()
+    #expect(again !== first, "d0 was opened anew after it went")
+    var tries = 0
+    for _ in 0..<2 {
+      _ = open.dataset("missing") {
+        tries += 1
+        return .failure(.ogr(path: "missing", message: "no such file"))
+      }
+    }
+    #expect(tries == 1)
+  }
+
+  /// Threads reading one dataset at once (a batch's workers, a frame's
+  /// layers read side by side) each read what the same read gives alone:
+  /// for GeoPackage through SQLite and for FlatGeobuf through GDAL.
+  @Test(arguments: [(Self.data + "helsinki.gpkg", "pois"), (Self.data + "helsinki_pois.fgb", nil)])
+  func readsAtOnceEqualReadsAlone(path: String, layer: String?) throws {
+    let source = OGRSource(name: "t", resolved: path, layer: layer)
+    let filters = (0..<8).map { k in
+      let x = 24.90 + 0.01 * Double(k)
+      return Rect(minX: x, minY: 60.160, maxX: x + 0.02, maxY: 60.175)
+    }
+    let alone = try filters.map { f in try SourceLoader().ogr(source, near: f).get() }
+    let together = Mutex<[Int: (String?, Int)]>([:])
+    DispatchQueue.concurrentPerform(iterations: filters.count * 4) { i in
+      // A loader per read, so that none is served by another's kept read.
+      if case .success(let (c, info)) = SourceLoader().ogr(source, near: filters[i % filters.count]) {
+        together.withLock { $0[i] = (c.contentDigest, info.featuresRead) }
+      }
+    }
+    let got = together.withLock { $0 }
+    #expect(got.count == filters.count * 4)
+    for (i, r) in got {
+      let a = alone[i % filters.count]
+      #expect(r.0 == a.collection.contentDigest && r.1 == a.info.featuresRead, "read \(i)")
+    }
+    #expect(Set(alone.map(\.info.featuresRead)).count > 1, "the filters read different features")
+  }
+
+  /// A layer's count is the whole layer's, whatever filter the handle's
+  /// last read left set (GDAL counts with the layer's current filter).
+  @Test func theLayerCountIgnoresTheLastReadsFilter() throws {
+    let source = OGRSource(name: "t", resolved: Self.data + "helsinki_pois.fgb", layer: nil)
+    for x in [24.93, 24.95, 24.91] {
+      let (_, info) = try SourceLoader().ogr(source, near: Rect(minX: x, minY: 60.165, maxX: x + 0.01, maxY: 60.172)).get()
+      #expect(info.featuresInLayer == 1607)
+      #expect(info.featuresRead < 1607)
     }
   }
 

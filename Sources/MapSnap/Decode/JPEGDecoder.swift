@@ -33,7 +33,7 @@ public enum JPEGDecoder {
           m.baseAddress, m.count)
       }
     }
-    let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let text = String(nulTerminated: message)
     switch status {
     case Int32(JPEG_SHIM_OK.rawValue):
       guard let pixels else { throw .decodingFailed("no pixels") }

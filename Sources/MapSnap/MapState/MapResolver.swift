@@ -1,4 +1,5 @@
 internal import _MapSnapRaster
+import Dispatch
 
 /// Decides, for one frame, what every layer shows and why: visibility, scale
 /// ranges (inclusive, section 2), style rules (first match wins), floors
@@ -33,6 +34,7 @@ public struct MapResolver {
       if !(tied[layer]?.contains(id) ?? false) { tied[layer, default: []].append(id) }
     }
     var state = MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: [])
+    readOGR(sources: sources, icons: icons)
     for (index, layer) in scene.layers.enumerated() {
       var l = LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity)
       let visible = layer.visible
@@ -83,6 +85,55 @@ public struct MapResolver {
       state.layers.append(l)
     }
     return state
+  }
+
+  /// Reads the frame's `ogr` datasets side by side before its layers are
+  /// resolved in order: each distinct source once, at the farthest reach of
+  /// the layers over it. A read serves every filter it holds, so each layer
+  /// then finds its features read (`SourceLoader.ogr`); a failed read is
+  /// tried again, and reported, by its layer. With one source there is
+  /// nothing to overlap.
+  private func readOGR(sources: SourceLoader, icons: IconCache) {
+    var order: [OGRSource] = []
+    var reach: [OGRSource: Double] = [:]
+    for (index, layer) in scene.layers.enumerated() {
+      var scratch = LayerResolver(
+        map: self, layer: layer, state: LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity), draws: false,
+        tiedIDs: nil, icons: icons, loadedIcons: [:])
+      let source: OGRSource
+      let r: Double
+      switch layer.content {
+      case .features(.ogr(let o), let styling):
+        (source, r) = (o, scratch.ogrReach(.ogr(o), styling: styling))
+      case .annotation(let anno):
+        guard case .ogr(let o) = anno.source else { continue }
+        (source, r) = (o, scratch.ogrReach(anno))
+      default: continue
+      }
+      if let known = reach[source] {
+        reach[source] = LayerResolver.farther(known, r)
+      } else {
+        order.append(source)
+        reach[source] = r
+      }
+    }
+    guard order.count > 1 else { return }
+    let reads = order.map { ($0, ogrNear(reach: reach[$0]!)) }
+    let projection = viewport.projection
+    DispatchQueue.concurrentPerform(iterations: reads.count) { i in
+      _ = sources.ogrIndexed(reads[i].0, near: reads[i].1, projection: projection)
+    }
+  }
+
+  /// The degrees an `ogr` read covers for a layer reaching `reach` logical
+  /// pixels beyond the frame: the frame grown by it, clamped to the world;
+  /// nil (everything) for a NaN reach.
+  func ogrNear(reach: Double) -> Rect? {
+    guard reach.isFinite else { return nil }
+    let e = viewport.extent.insetBy(-(reach * viewport.unitsPerPixel))
+    let a = viewport.projection.unproject(Point(e.minX, e.minY))
+    let b = viewport.projection.unproject(Point(e.maxX, e.maxY))
+    return Rect(minX: max(-180, a.lon), minY: max(-90, a.lat), maxX: min(180, b.lon), maxY: min(90, b.lat))
   }
 
   /// A property value as text: strings as they are, integral numbers without
@@ -168,14 +219,7 @@ private struct LayerResolver {
   /// frame only. `features.total` counts the layer's features when the
   /// driver knows them cheaply, else those read.
   private mutating func loadOGR(_ o: OGRSource, from sources: SourceLoader, reach: Double) -> SourceIndex? {
-    var near: Rect? = nil
-    if reach.isFinite {
-      let e = viewport.extent.insetBy(-(reach * viewport.unitsPerPixel))
-      let a = viewport.projection.unproject(Point(e.minX, e.minY))
-      let b = viewport.projection.unproject(Point(e.maxX, e.maxY))
-      near = Rect(minX: max(-180, a.lon), minY: max(-90, a.lat), maxX: min(180, b.lon), maxY: min(90, b.lat))
-    }
-    switch sources.ogrIndexed(o, near: near, projection: viewport.projection) {
+    switch sources.ogrIndexed(o, near: map.ogrNear(reach: reach), projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))
       state.sourceDigest = "error: \(error)"
@@ -390,7 +434,7 @@ private struct LayerResolver {
   }
 
   /// The larger reach; NaN when either is (a query then returns everything).
-  private static func farther(_ a: Double, _ b: Double) -> Double {
+  static func farther(_ a: Double, _ b: Double) -> Double {
     a.isNaN || b.isNaN ? .nan : max(a, b)
   }
 

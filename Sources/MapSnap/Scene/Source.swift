@@ -11,3 +11,12 @@ public enum Source: Sendable {
   /// features the frame needs (`SourceLoader.ogr`).
   case ogr(OGRSource)
 }
+
+extension Source {
+  /// Whether the features come from an `ogr` dataset, read per frame (so
+  /// nothing is worth loading ahead of a frame).
+  public var isOGR: Bool {
+    if case .ogr = self { return true }
+    return false
+  }
+}

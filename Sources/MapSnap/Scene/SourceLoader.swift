@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+internal import _MapSnapRaster
 
 /// Loads the sources of a scene's layers, reading each file once even when
 /// several layers (or frames, or threads) share it, and projecting it once
@@ -73,18 +74,27 @@ public final class SourceLoader: Sendable {
 
   private let state = Mutex<State>(State())
   private let decodes = Atomic<Int>(0)
-  /// The last read of each `ogr` source, with its filter (`ogr(_:near:)`).
-  private let ogrReads = Mutex<[OGRSource: OGRRead]>([:])
+  /// The recent reads of each `ogr` source (the newest last, at most
+  /// `ogrReadsKept`), with their filters (`ogr(_:near:)`).
+  private let ogrReads = Mutex<[OGRSource: [OGRRead]]>([:])
+  /// Numbers the reads, so that an index is kept with the read it was made from.
+  private let ogrReadSerial = Atomic<Int>(0)
 
   /// A read of an `ogr` source: its filter, the features in degrees, what
   /// the read found, and the features indexed per map projection (made on
   /// first use, shared by the layers and frames the read serves).
   private struct OGRRead {
+    var serial: Int
     var filter: Rect?
     var collection: FeatureCollection
     var info: OGRReadInfo
     var indexes: [MapProjection?: SourceIndex] = [:]
   }
+
+  /// Reads kept per `ogr` source: one per thread that may be reading it at
+  /// once (a batch's workers render different frames over one dataset, and
+  /// each frame's layers share its own read), two at least.
+  static let ogrReadsKept = max(2, activeProcessorCount())
 
   /// A loader that keeps about `limitBytes` of decoded sources at most.
   /// `maximumSourceBytes` bounds each file read, `confinement` where files
@@ -346,9 +356,10 @@ extension SourceLoader {
   /// The features of an `ogr` source whose bounds meet `near` (WGS84
   /// degrees; nil: every feature), re-projected from the layer's reference
   /// (or the source's `crs`) to degrees, in FID order, with what the read
-  /// found. The dataset stays open for later frames; each call reads anew
-  /// (through the dataset's spatial index when it has one), so a frame costs
-  /// what it shows, not what the dataset holds.
+  /// found. The dataset stays open for later frames; a call reads anew
+  /// (through the dataset's spatial index when it has one) unless one of
+  /// the source's last `ogrReadsKept` reads holds its filter, so a frame
+  /// costs what it shows, not what the dataset holds.
   ///
   /// Rules: under `--root` only dataset files inside the root are read (no
   /// `PG:` connection); a layer without a reference and without `crs` is an
@@ -358,6 +369,32 @@ extension SourceLoader {
   func ogr(_ source: OGRSource, near: Rect?) -> Result<
     (collection: FeatureCollection, info: OGRReadInfo), SourceError
   > {
+    ogrRead(source, near: near).map { ($0.collection, $0.info) }
+  }
+
+  /// The same read, its features in `projection`'s map units and indexed:
+  /// layers of a frame over one dataset layer share the index as they
+  /// share the read.
+  func ogrIndexed(_ source: OGRSource, near: Rect?, projection: MapProjection?) -> Result<
+    (index: SourceIndex, info: OGRReadInfo), SourceError
+  > {
+    let projection = projection == .geographic ? nil : projection
+    return ogrRead(source, near: near).map { read in
+      if let hit = read.indexes[projection] { return (hit, read.info) }
+      // Indexed outside the lock (reads of other sources go on meanwhile),
+      // then kept with its read while the read is kept.
+      let index = SourceIndex(projection.map { read.collection.projected(to: $0) } ?? read.collection)
+      ogrReads.withLock { reads in
+        if let k = reads[source]?.firstIndex(where: { $0.serial == read.serial }) { reads[source]![k].indexes[projection] = index }
+      }
+      return (index, read.info)
+    }
+  }
+
+  /// A kept read of `source` whose filter holds `near`, else a new read.
+  /// The dataset is read outside any lock of the loader, so threads read
+  /// different sources, and different parts of one, at once.
+  private func ogrRead(_ source: OGRSource, near: Rect?) -> Result<OGRRead, SourceError> {
     if let confinement {
       if source.isDatabase { return .failure(.ogrDatabaseUnderRoot(path: source.name)) }
       do {
@@ -388,53 +425,11 @@ extension SourceLoader {
     if let near, near.minX.isFinite, near.maxX.isFinite, near.minY.isFinite, near.maxY.isFinite {
       filter = geographic ? near : transform.flatMap { Self.bounds(of: near, in: $0) }
     }
-    return ogrReads.withLock {
-      reads -> Result<(collection: FeatureCollection, info: OGRReadInfo), SourceError> in
-      // Layers of one frame that share a dataset layer read it once: a read
-      // whose filter holds this one serves it (the resolver keeps only what
-      // each layer's reach needs).
-      if let hit = reads[source], Self.holds(hit.filter, filter) {
-        return .success((hit.collection, hit.info))
-      }
-      return read(source, reader: reader, filter: filter, transform: transform, into: &reads).map {
-        ($0.collection, $0.info)
-      }
-    }
-  }
-
-  /// The same read, its features in `projection`'s map units and indexed:
-  /// layers of a frame over one dataset layer share the index as they
-  /// share the read.
-  func ogrIndexed(_ source: OGRSource, near: Rect?, projection: MapProjection?) -> Result<
-    (index: SourceIndex, info: OGRReadInfo), SourceError
-  > {
-    let projection = projection == .geographic ? nil : projection
-    switch ogr(source, near: near) {
-    case .failure(let e): return .failure(e)
-    case .success(let (collection, info)):
-      return .success(
-        ogrReads.withLock { reads -> (index: SourceIndex, info: OGRReadInfo) in
-          if var entry = reads[source], entry.info == info,
-            entry.collection.contentDigest == collection.contentDigest
-          {
-            if let hit = entry.indexes[projection] { return (hit, info) }
-            let index = SourceIndex(projection.map { collection.projected(to: $0) } ?? collection)
-            entry.indexes[projection] = index
-            reads[source] = entry
-            return (index, info)
-          }
-          return (
-            SourceIndex(
-              projection.map { collection.projected(to: $0) } ?? collection, transient: true), info
-          )
-        })
-    }
-  }
-
-  private func read(
-    _ source: OGRSource, reader: OGRLayerReader, filter: Rect?, transform: CRSTransform?,
-    into reads: inout [OGRSource: OGRRead]
-  ) -> Result<OGRRead, SourceError> {
+    // Layers of one frame that share a dataset layer read it once: a read
+    // whose filter holds this one serves it (the resolver keeps only what
+    // each layer's reach needs).
+    let kept = ogrReads.withLock { $0[source] ?? [] }
+    if let hit = kept.last(where: { Self.holds($0.filter, filter) }) { return .success(hit) }
     // Read a tenth beyond what was asked on every side: the other layers
     // of the frame over this dataset layer reach a few pixels farther or
     // less, and are then served by this read.
@@ -445,7 +440,9 @@ extension SourceLoader {
         maxX: f.maxX + (f.maxX - f.minX) * Self.readMargin,
         maxY: f.maxY + (f.maxY - f.minY) * Self.readMargin)
     }
-    if let hit = reads[source], let a = hit.filter, let b = wanted,
+    // A frame next to the last one read (a pan) reads both together when
+    // that costs at most twice the larger.
+    if let last = kept.last, let a = last.filter, let b = wanted,
       Self.area(Self.union(a, b)) <= 2 * max(Self.area(a), Self.area(b))
     {
       wanted = Self.union(a, b)
@@ -455,8 +452,13 @@ extension SourceLoader {
     case .success(let (raw, info)):
       var c = raw
       if let transform { c = c.toWGS84(transform) }
-      let entry = OGRRead(filter: wanted, collection: c, info: info)
-      reads[source] = entry
+      let entry = OGRRead(serial: ogrReadSerial.add(1, ordering: .relaxed).newValue, filter: wanted, collection: c, info: info)
+      ogrReads.withLock { reads in
+        var list = reads[source] ?? []
+        list.append(entry)
+        if list.count > Self.ogrReadsKept { list.removeFirst(list.count - Self.ogrReadsKept) }
+        reads[source] = list
+      }
       return .success(entry)
     }
   }

@@ -48,3 +48,11 @@ extension Int {
     if x.isNaN { self = 0 } else if x >= limit { self = 1 << 62 } else if x <= -limit { self = -(1 << 62) } else { self = Int(x) }
   }
 }
+
+extension String {
+  /// The UTF-8 text a C library wrote into `buffer`, up to its first NUL
+  /// (all of it when there is none); invalid bytes become U+FFFD.
+  init(nulTerminated buffer: [CChar]) {
+    self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}

@@ -56,26 +56,32 @@ public struct SHA256: Sendable {
     bytes.withUnsafeBufferPointer { update(contiguous: $0) }
   }
 
-  /// Whole blocks straight from the caller's bytes; the rest waits in `pending`.
+  /// Whole blocks straight from the caller's bytes; the rest waits in
+  /// `pending`, copied in at most two runs (never byte by byte: a digest of
+  /// many short pieces, such as `FeatureDigest`'s, would spend its time there).
   private mutating func update(contiguous bytes: UnsafeBufferPointer<UInt8>) {
     length &+= UInt64(bytes.count)
     var i = 0
-    while i < bytes.count {
-      if pending.isEmpty && bytes.count - i >= 64 {
-        let blocks = (bytes.count - i) / 64
-        compress(UnsafeBufferPointer(rebasing: bytes[i..<(i + 64 * blocks)]))
-        i += 64 * blocks
-        continue
-      }
-      pending.append(bytes[i])
-      i += 1
-      if pending.count == 64 { flushPending() }
+    if !pending.isEmpty {
+      let take = min(64 - pending.count, bytes.count)
+      pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<take]))
+      i = take
+      guard pending.count == 64 else { return }
+      flushPending()
     }
+    let blocks = (bytes.count - i) / 64
+    if blocks > 0 {
+      compress(UnsafeBufferPointer(rebasing: bytes[i..<(i + 64 * blocks)]))
+      i += 64 * blocks
+    }
+    pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i...]))
   }
 
   private mutating func flushPending() {
-    let block = pending
-    block.withUnsafeBufferPointer { compress($0) }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { block in
+      _ = block.initialize(from: pending)
+      compress(UnsafeBufferPointer(block))
+    }
     pending.removeAll(keepingCapacity: true)
   }
 

@@ -67,7 +67,7 @@ final class TextShaper {
   static let status: Result<String, ShapingUnavailable> = {
     var message = [CChar](repeating: 0, count: 256)
     guard mapsnap_text_load(&message, Int32(message.count)) == 1 else {
-      return .failure(ShapingUnavailable(reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+      return .failure(ShapingUnavailable(reason: String(nulTerminated: message)))
     }
     return .success(String(cString: mapsnap_text_harfbuzz_version()))
   }()

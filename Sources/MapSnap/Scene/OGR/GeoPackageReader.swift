@@ -29,34 +29,46 @@ import Synchronization
 ///   file has it.
 ///
 /// Opened read-only and immutable, through the descriptor checked to be a
-/// regular file (as `MBTilesReader`). One reader per file for the process,
-/// used by one thread at a time.
+/// regular file (as `MBTilesReader`). One reader per open file
+/// (`OpenDatasets`); its SQLite connections in a `HandlePool`, one per
+/// thread reading at once, closed with it.
 final class GeoPackageReader: @unchecked Sendable {
-  private let db: OpaquePointer
-  private let lock = Mutex<Void>(())
+  private let connections: HandlePool<OpaquePointer>
+  /// Each table asked for (nil: the only one), found once.
+  private let tables = Mutex<[String?: Result<Table, SourceError>]>([:])
 
-  private init(db: OpaquePointer) { self.db = db }
+  private init(connections: HandlePool<OpaquePointer>) { self.connections = connections }
 
-  private static let opened = Mutex<[String: Result<GeoPackageReader, SourceError>]>([:])
+  private static let opened = OpenDatasets<GeoPackageReader>()
 
   /// True when `path` names a GeoPackage file (by its extension, as GDAL's
   /// driver picks it).
   static func handles(_ path: String) -> Bool { path.lowercased().hasSuffix(".gpkg") }
 
-  /// The reader of the file at `resolved`, opened once per process.
+  /// The reader of the file at `resolved`, kept open for the process
+  /// (`OpenDatasets`: the 32 most recently opened files).
   static func shared(_ source: OGRSource, confinement: Confinement?) -> Result<GeoPackageReader, SourceError> {
     guard let canonical = FileIO.canonicalPath(source.resolved) else {
       return .failure(.missing(path: source.name, resolvedPath: source.resolved))
     }
-    return opened.withLock { opened in
-      if let hit = opened[canonical] { return hit }
-      let result = open(source, canonical: canonical, confinement: confinement)
-      opened[canonical] = result
-      return result
+    return opened.dataset(canonical) {
+      connect(source, canonical: canonical, confinement: confinement).flatMap { db -> Result<GeoPackageReader, SourceError> in
+        guard rows(db, "SELECT 1 FROM sqlite_master WHERE name = 'gpkg_contents'", []).count == 1 else {
+          sqlite3_close(db)
+          return .failure(.ogr(path: source.name, message: "not a GeoPackage (no gpkg_contents table)"))
+        }
+        let pool = HandlePool(first: db, open: { connect(source, canonical: canonical, confinement: confinement) }, close: { sqlite3_close($0) })
+        return .success(GeoPackageReader(connections: pool))
+      }
     }
   }
 
-  private static func open(_ source: OGRSource, canonical: String, confinement: Confinement?) -> Result<GeoPackageReader, SourceError> {
+  /// Connections opened so far, for the tests.
+  var connectionCount: Int { connections.opened }
+
+  /// A new read-only connection to the file, opened through a descriptor
+  /// checked against `confinement`.
+  private static func connect(_ source: OGRSource, canonical: String, confinement: Confinement?) -> Result<OpaquePointer, SourceError> {
     let opened: (fd: Int32, size: Int)
     do {
       opened = try FileIO.openForReading(source.resolved, confinement: confinement)
@@ -78,11 +90,7 @@ final class GeoPackageReader: @unchecked Sendable {
       return .failure(.ogr(path: source.name, message: reason))
     }
     sqlite3_busy_timeout(handle, 1000)
-    let reader = GeoPackageReader(db: handle)
-    guard reader.rows("SELECT 1 FROM sqlite_master WHERE name = 'gpkg_contents'", []).count == 1 else {
-      return .failure(.ogr(path: source.name, message: "not a GeoPackage (no gpkg_contents table)"))
-    }
-    return .success(reader)
+    return .success(handle)
   }
 
   /// A features table: its columns and where its geometry, FID, reference
@@ -99,11 +107,14 @@ final class GeoPackageReader: @unchecked Sendable {
 
   /// The table `name` (nil: the only features table).
   func table(_ name: String?, source: OGRSource) -> Result<Table, SourceError> {
-    lock.withLock { _ in findTable(name, source: source) }
+    if let hit = tables.withLock({ $0[name] }) { return hit }
+    let found = connections.with { db in Self.findTable(db, name, source: source) }
+    tables.withLock { $0[name] = found }
+    return found
   }
 
-  private func findTable(_ name: String?, source: OGRSource) -> Result<Table, SourceError> {
-    let names = rows("SELECT table_name FROM gpkg_contents WHERE data_type = 'features' ORDER BY rowid", []).compactMap { $0.first?.text }
+  private static func findTable(_ db: OpaquePointer, _ name: String?, source: OGRSource) -> Result<Table, SourceError> {
+    let names = rows(db, "SELECT table_name FROM gpkg_contents WHERE data_type = 'features' ORDER BY rowid", []).compactMap { $0.first?.text }
     let chosen: String
     if let name {
       guard names.contains(name) else { return .failure(.ogrLayer(path: source.name, layer: name, layers: names)) }
@@ -112,12 +123,12 @@ final class GeoPackageReader: @unchecked Sendable {
       guard names.count == 1 else { return .failure(.ogrLayer(path: source.name, layer: nil, layers: names)) }
       chosen = names[0]
     }
-    guard let g = rows("SELECT column_name, srs_id FROM gpkg_geometry_columns WHERE table_name = ?1", [chosen]).first,
+    guard let g = rows(db, "SELECT column_name, srs_id FROM gpkg_geometry_columns WHERE table_name = ?1", [chosen]).first,
       let geometry = g[0].text
     else { return .failure(.ogr(path: source.name, message: "table \(Echo.quoted(chosen)) has no row in gpkg_geometry_columns")) }
     let srs = g[1].integer ?? 0
     var reference: String? = nil
-    if srs != 0 && srs != -1, let r = rows("SELECT organization, organization_coordsys_id, definition FROM gpkg_spatial_ref_sys WHERE srs_id = ?1", [String(srs)]).first {
+    if srs != 0 && srs != -1, let r = rows(db, "SELECT organization, organization_coordsys_id, definition FROM gpkg_spatial_ref_sys WHERE srs_id = ?1", [String(srs)]).first {
       if r[0].text?.uppercased() == "EPSG", let code = r[1].integer {
         reference = "EPSG:\(code)"
       } else if let wkt = r[2].text, wkt.lowercased() != "undefined" {
@@ -126,7 +137,7 @@ final class GeoPackageReader: @unchecked Sendable {
     }
     var fid: String? = nil
     var columns: [(String, Bool)] = []
-    for c in rows("PRAGMA table_info(\(Self.quoted(chosen)))", []) {
+    for c in rows(db, "PRAGMA table_info(\(Self.quoted(chosen)))", []) {
       guard let column = c[1].text else { continue }
       let type = (c[2].text ?? "").uppercased()
       if (c[5].integer ?? 0) == 1 && type == "INTEGER" && fid == nil {
@@ -136,10 +147,10 @@ final class GeoPackageReader: @unchecked Sendable {
       }
     }
     let rtreeName = "rtree_\(chosen)_\(geometry)"
-    let rtree = rows("SELECT 1 FROM sqlite_master WHERE name = ?1", [rtreeName]).isEmpty ? nil : rtreeName
+    let rtree = rows(db, "SELECT 1 FROM sqlite_master WHERE name = ?1", [rtreeName]).isEmpty ? nil : rtreeName
     var count: Int? = nil
-    if !rows("SELECT 1 FROM sqlite_master WHERE name = 'gpkg_ogr_contents'", []).isEmpty {
-      count = rows("SELECT feature_count FROM gpkg_ogr_contents WHERE table_name = ?1", [chosen]).first?[0].integer.map(Int.init)
+    if !rows(db, "SELECT 1 FROM sqlite_master WHERE name = 'gpkg_ogr_contents'", []).isEmpty {
+      count = rows(db, "SELECT feature_count FROM gpkg_ogr_contents WHERE table_name = ?1", [chosen]).first?[0].integer.map(Int.init)
     }
     return .success(
       Table(name: chosen, geometry: geometry, fid: fid ?? "rowid", columns: columns, reference: reference, rtree: rtree, count: count))
@@ -148,7 +159,7 @@ final class GeoPackageReader: @unchecked Sendable {
   /// The features of `table` whose envelopes meet `filter` (nil: all), in
   /// FID order, in the table's reference.
   func read(_ table: Table, filter: Rect?, source: OGRSource) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
-    lock.withLock { _ in
+    connections.with { db in
       let q = Self.quoted
       let columns = ([table.fid, table.geometry] + table.columns.map(\.name)).map(q).joined(separator: ", ")
       var sql = "SELECT \(columns) FROM \(q(table.name))"
@@ -243,7 +254,7 @@ final class GeoPackageReader: @unchecked Sendable {
   }
 
   /// The rows of a small metadata query, `bindings` bound as text.
-  private func rows(_ sql: String, _ bindings: [String]) -> [[Cell]] {
+  private static func rows(_ db: OpaquePointer, _ sql: String, _ bindings: [String]) -> [[Cell]] {
     var statement: OpaquePointer?
     guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return [] }
     defer { sqlite3_finalize(statement) }

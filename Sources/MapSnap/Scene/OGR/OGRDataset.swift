@@ -70,49 +70,82 @@ func ogrInteger(_ v: Int64) -> JSONValue {
   v.magnitude <= 1 << 53 ? .number(Double(v)) : .string(String(v))
 }
 
-/// One open GDAL dataset, shared by every frame and thread of the process
-/// and used by one at a time (a GDAL dataset is not thread-safe): opened on
-/// first use, kept open, its failure kept too.
+/// A GDAL dataset, shared by every frame and thread of the process: opened
+/// on first use, kept open (`OpenDatasets`), its failure kept too. A GDAL
+/// dataset handle is not thread-safe, so the dataset keeps its handles in a
+/// `HandlePool`, one per thread reading at once (for PostGIS, one
+/// connection each), closed with it.
 final class OGRDataset: @unchecked Sendable {
-  private let handle: UnsafeMutableRawPointer
-  private let reader: UnsafeMutableRawPointer
-  let driver: String
-  private let lock = Mutex<Void>(())
-
-  private init(handle: UnsafeMutableRawPointer, reader: UnsafeMutableRawPointer) {
-    self.handle = handle
-    self.reader = reader
-    driver = String(cString: mapsnap_ogr_driver(handle))
+  /// One open handle of the dataset, with its feature reader.
+  struct Handle {
+    var dataset: UnsafeMutableRawPointer
+    var reader: UnsafeMutableRawPointer
   }
 
-  private static let opened = Mutex<[String: Result<OGRDataset, SourceError>]>([:])
+  private let handles: HandlePool<Handle>
+  let driver: String
+
+  private init(first: Handle, open: @escaping @Sendable () -> Result<Handle, SourceError>) {
+    driver = String(cString: mapsnap_ogr_driver(first.dataset))
+    handles = HandlePool(
+      first: first, open: open,
+      close: { h in
+        mapsnap_ogr_reader_destroy(h.reader)
+        mapsnap_ogr_close(h.dataset)
+      })
+  }
+
+  private static let opened = OpenDatasets<OGRDataset>()
 
   /// GDAL's version, or why it cannot be loaded.
   static let gdal: Result<String, SourceError> = {
     var message = [CChar](repeating: 0, count: 256)
     guard mapsnap_ogr_load(&message, Int32(message.count)) == 1 else {
-      return .failure(.ogrUnavailable(reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+      return .failure(.ogrUnavailable(reason: String(nulTerminated: message)))
     }
     return .success(String(cString: mapsnap_ogr_version()))
   }()
 
-  /// The dataset `source` names, opened once per process.
+  /// The dataset `source` names, kept open for the process (`OpenDatasets`:
+  /// the 32 most recently opened).
   static func shared(_ source: OGRSource) -> Result<OGRDataset, SourceError> {
     if case .failure(let e) = gdal { return .failure(e) }
     var name = source.resolved
     if source.isDatabase && !name.contains("connect_timeout") { name += " connect_timeout=\(OGRSource.connectTimeoutSeconds)" }
-    return opened.withLock { opened in
-      if let hit = opened[name] { return hit }
-      var message = [CChar](repeating: 0, count: 1024)
-      let result: Result<OGRDataset, SourceError>
-      if let h = mapsnap_ogr_open(name, &message, Int32(message.count)), let r = mapsnap_ogr_reader_create() {
-        result = .success(OGRDataset(handle: h, reader: r))
-      } else {
-        result = .failure(.ogr(path: source.name, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
-      }
-      opened[name] = result
-      return result
+    return opened.dataset(name) {
+      open(name, source: source).map { [name] first in OGRDataset(first: first) { open(name, source: source) } }
     }
+  }
+
+  /// A new handle of the dataset `name`, or GDAL's message.
+  private static func open(_ name: String, source: OGRSource) -> Result<Handle, SourceError> {
+    var message = [CChar](repeating: 0, count: 1024)
+    guard let h = mapsnap_ogr_open(name, &message, Int32(message.count)) else {
+      return .failure(.ogr(path: source.name, message: String(nulTerminated: message)))
+    }
+    guard let r = mapsnap_ogr_reader_create() else {
+      mapsnap_ogr_close(h)
+      return .failure(.ogr(path: source.name, message: "out of memory"))
+    }
+    return .success(Handle(dataset: h, reader: r))
+  }
+
+  /// Handles opened so far, for the tests.
+  var handleCount: Int { handles.opened }
+
+  /// Each layer's feature count (−1: the driver cannot count it cheaply),
+  /// asked once per layer, not per read: a driver may count by querying
+  /// (PostGIS runs `count(*)`).
+  private let counts = Mutex<[String: Int64]>([:])
+
+  /// The count of the whole `layer`, with no spatial filter set (a filter
+  /// left by the handle's last read would make it that read's count).
+  private func featureCount(_ layer: Layer) -> Int64 {
+    if let known = counts.withLock({ $0[layer.name] }) { return known }
+    mapsnap_ogr_start(layer.handle, 0, 0, 0, 0, 0)
+    let count = mapsnap_ogr_feature_count(layer.handle)
+    counts.withLock { $0[layer.name] = count }
+    return count
   }
 
   /// A layer of the dataset: its handle, name and reference.
@@ -129,13 +162,14 @@ final class OGRDataset: @unchecked Sendable {
   /// the reading found. Features keep their coordinates in the layer's
   /// reference.
   func read(layer name: String?, filter: Rect?, source: OGRSource) -> Result<(FeatureCollection, OGRReadInfo, Layer), SourceError> {
-    lock.withLock { _ in
+    handles.with { h in
+      let reader = h.reader
       let layer: Layer
-      switch find(name, source: source) {
+      switch Self.find(h.dataset, name, source: source) {
       case .failure(let e): return .failure(e)
       case .success(let l): layer = l
       }
-      let count = mapsnap_ogr_feature_count(layer.handle)
+      let count = featureCount(layer)
       let indexed = mapsnap_ogr_has_spatial_index(layer.handle) == 1
       if let f = filter {
         mapsnap_ogr_start(layer.handle, 1, f.minX, f.minY, f.maxX, f.maxY)
@@ -151,10 +185,10 @@ final class OGRDataset: @unchecked Sendable {
         let status = mapsnap_ogr_next(reader, layer.handle, &raw, &message, Int32(message.count))
         if status == 0 { break }
         if status < 0 {
-          return .failure(.ogr(path: source.name, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+          return .failure(.ogr(path: source.name, message: String(nulTerminated: message)))
         }
         read += 1
-        var feature = Feature(id: .number(Double(raw.fid)), properties: properties(count: Int(raw.field_count)), geometry: Geometry(), index: Int(raw.fid))
+        var feature = Feature(id: .number(Double(raw.fid)), properties: Self.properties(reader, count: Int(raw.field_count)), geometry: Geometry(), index: Int(raw.fid))
         digest.add(
           fid: Int(raw.fid), geometry: UnsafeRawBufferPointer(start: raw.wkb, count: raw.wkb == nil ? 0 : Int(raw.wkb_size)),
           properties: feature.properties)
@@ -193,7 +227,7 @@ final class OGRDataset: @unchecked Sendable {
   /// The current feature's attributes as properties: integers and reals as
   /// numbers (integers beyond ±2^53 as text, which a number would round),
   /// booleans, text, dates and times as ISO 8601 text, nulls.
-  private func properties(count: Int) -> JSONObject {
+  private static func properties(_ reader: UnsafeMutableRawPointer, count: Int) -> JSONObject {
     var pairs: [(String, JSONValue)] = []
     pairs.reserveCapacity(count)
     for i in 0..<Int32(count) {
@@ -214,10 +248,12 @@ final class OGRDataset: @unchecked Sendable {
 
   /// The layer `name` (nil: the only one) with its reference.
   func layer(_ name: String?, source: OGRSource) -> Result<Layer, SourceError> {
-    lock.withLock { _ in find(name, source: source) }
+    handles.with { h in Self.find(h.dataset, name, source: source) }
   }
 
-  private func find(_ name: String?, source: OGRSource) -> Result<Layer, SourceError> {
+  /// The layer `name` of the dataset `handle`: a layer's handle belongs to
+  /// its dataset's handle and is used only with it.
+  private static func find(_ handle: UnsafeMutableRawPointer, _ name: String?, source: OGRSource) -> Result<Layer, SourceError> {
     let count = Int(mapsnap_ogr_layer_count(handle))
     let names = (0..<count).map { String(cString: mapsnap_ogr_layer_name(handle, Int32($0))) }
     let handleOfLayer: UnsafeMutableRawPointer
@@ -239,7 +275,7 @@ final class OGRDataset: @unchecked Sendable {
     var code = [CChar](repeating: 0, count: 64)
     var reference: String? = nil
     if mapsnap_ogr_layer_authority(handleOfLayer, &authority, 64, &code, 64) == 1 {
-      reference = String(cString: authority) + ":" + String(cString: code)
+      reference = String(nulTerminated: authority) + ":" + String(nulTerminated: code)
     } else if let wkt = mapsnap_ogr_layer_wkt(handleOfLayer) {
       reference = String(cString: wkt)
       mapsnap_ogr_free(wkt)
@@ -255,27 +291,37 @@ final class OGRDataset: @unchecked Sendable {
 /// only part of a dataset.
 struct FeatureDigest {
   private var sha = SHA256()
-  /// One feature's bytes, gathered to be hashed at once.
-  private var buffer: [UInt8] = []
 
+  /// Hashes the feature's pieces straight from where they are (the
+  /// geometry from the reader's buffer), each kind of value tagged so that
+  /// no two features hash alike by shifting bytes between fields.
   mutating func add(fid: Int, geometry: UnsafeRawBufferPointer, properties: JSONObject) {
-    buffer.removeAll(keepingCapacity: true)
-    withUnsafeBytes(of: Int64(fid).littleEndian) { buffer += $0 }
-    buffer += geometry
+    scalar(Int64(fid).littleEndian)
+    sha.update(UnsafeBufferPointer(start: geometry.baseAddress?.assumingMemoryBound(to: UInt8.self), count: geometry.count))
     for (key, value) in properties.pairs {
-      buffer += key.utf8
+      text(key)
       switch value {
       case .string(let t):
-        buffer.append(1)
-        buffer += t.utf8
+        scalar(UInt8(1))
+        text(t)
       case .number(let n):
-        buffer.append(2)
-        withUnsafeBytes(of: n.bitPattern.littleEndian) { buffer += $0 }
-      case .bool(let v): buffer += [3, v ? 1 : 0]
-      default: buffer.append(0)
+        scalar(UInt8(2))
+        scalar(n.bitPattern.littleEndian)
+      case .bool(let v): scalar((v ? UInt16(0x0103) : UInt16(0x0003)).littleEndian)
+      default: scalar(UInt8(0))
       }
     }
-    sha.update(buffer)
+  }
+
+  /// A string's UTF-8 bytes, at once.
+  private mutating func text(_ text: String) {
+    var text = text
+    text.withUTF8 { sha.update($0) }
+  }
+
+  /// A value's bytes as they lie in memory (callers pass little-endian).
+  private mutating func scalar<T>(_ value: T) {
+    withUnsafeBytes(of: value) { sha.update(UnsafeBufferPointer(start: $0.baseAddress?.assumingMemoryBound(to: UInt8.self), count: $0.count)) }
   }
 
   func finish() -> String { "sha256:" + sha.hexDigest() }
