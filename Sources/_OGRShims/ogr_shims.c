@@ -29,6 +29,7 @@
   X(GDALDatasetGetLayerCount)                                                                      \
   X(GDALDatasetGetLayer)                                                                           \
   X(GDALDatasetGetLayerByName)                                                                     \
+  X(GDALDatasetStartTransaction)                                                                   \
   X(CPLGetLastErrorMsg)                                                                            \
   X(CPLErrorReset)                                                                                 \
   X(CPLSetErrorHandler)                                                                            \
@@ -114,6 +115,10 @@ void *mapsnap_ogr_open(const char *name, char *message, int capacity) {
   GDALDatasetH ds = p_GDALOpenEx(name, GDAL_OF_VECTOR | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR, NULL, NULL, NULL);
   if (!ds) copy_message(message, capacity, p_CPLGetLastErrorMsg());
   return ds;
+}
+
+int mapsnap_ogr_begin(void *dataset) {
+  return p_GDALDatasetStartTransaction((GDALDatasetH)dataset, FALSE) == OGRERR_NONE ? 1 : 0;
 }
 
 void mapsnap_ogr_close(void *dataset) {

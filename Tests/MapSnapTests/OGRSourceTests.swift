@@ -109,6 +109,27 @@ import _MapSnapTestSupport
     #expect(closed.withLock { $0 }.sorted() == [1, 2])
   }
 
+  /// A handle the driver failed on is closed, not reused (a connection the
+  /// server cut would fail every later read); a missing layer keeps it.
+  @Test func aHandleTheDriverFailedOnIsClosed() throws {
+    let closed = Mutex<[Int]>([])
+    let next = Mutex(1)
+    let pool = HandlePool<Int>(
+      first: 1,
+      open: {
+        .success(next.withLock { n in
+          n += 1
+          return n
+        })
+      }, close: { h in closed.withLock { $0.append(h) } })
+    _ = pool.with { _ in Result<Void, SourceError>.failure(.ogrLayer(path: "d", layer: "x", layers: [])) }
+    #expect(closed.withLock { $0 }.isEmpty && pool.opened == 1)
+    _ = pool.with { _ in Result<Void, SourceError>.failure(.ogr(path: "d", message: "server closed the connection unexpectedly")) }
+    #expect(closed.withLock { $0 } == [1] && pool.opened == 0)
+    let used = try pool.with { h in .success(h) }.get()
+    #expect(used == 2, "a new handle after the broken one")
+  }
+
   /// At most `OpenDatasets.limit` datasets stay open: the oldest opened
   /// goes first; a failure is kept like a dataset (not tried again).
   @Test func openDatasetsAreBoundedOldestFirst() throws {

@@ -16,6 +16,10 @@ const char *mapsnap_ogr_version(void);
 /// dataset is used by one thread at a time.
 void *mapsnap_ogr_open(const char *name, char *message, int capacity);
 void mapsnap_ogr_close(void *dataset);
+/// Starts a transaction that stays open while the dataset is (GDAL's
+/// StartTransaction, not forced): a PostGIS dataset then reads each layer
+/// inside it, without a BEGIN and a COMMIT of its own. 1 on success.
+int mapsnap_ogr_begin(void *dataset);
 /// The driver's short name ("GPKG", "ESRI Shapefile", "FlatGeobuf",
 /// "OpenFileGDB", "PostgreSQL").
 const char *mapsnap_ogr_driver(void *dataset);

@@ -6,8 +6,9 @@ import Synchronization
 /// two threads at once.
 ///
 /// Rule: a read takes a free handle, or opens one more when every handle is
-/// in use, and gives it back when done; handles stay open for the process.
-/// So a dataset has as many handles as threads ever read it at once (in a
+/// in use, and gives it back when done; handles stay open with their
+/// dataset, but for one the driver failed on (`SourceError.ogr`), which is
+/// closed. So a dataset has as many handles as threads ever read it at once (in a
 /// batch, at most its `--jobs` workers plus the layers one frame reads side
 /// by side), and no read waits for another's. Measured against one handle
 /// behind a lock in BENCHMARKS.md (issue 15).
@@ -15,7 +16,7 @@ final class HandlePool<Handle>: @unchecked Sendable {
   private let free: Mutex<[Box]>
   private let opener: @Sendable () -> Result<Handle, SourceError>
   private let closer: @Sendable (Handle) -> Void
-  /// How many handles have been opened, for the tests.
+  /// How many handles are open, for the tests.
   private let openedCount = Atomic<Int>(0)
 
   /// A handle as the mutex keeps it: the pool hands each to one thread.
@@ -49,10 +50,19 @@ final class HandlePool<Handle>: @unchecked Sendable {
         handle = h
       }
     }
-    defer { free.withLock { $0.append(Box(handle: handle)) } }
-    return body(handle)
+    let result = body(handle)
+    if case .failure(.ogr) = result {
+      // A handle the driver failed on may be broken (a connection the
+      // server closed, a transaction it aborted): closed, not reused. (A
+      // layer that is not there leaves the handle as it was.)
+      closer(handle)
+      openedCount.add(-1, ordering: .relaxed)
+    } else {
+      free.withLock { $0.append(Box(handle: handle)) }
+    }
+    return result
   }
 
-  /// Handles opened so far.
+  /// Handles open now (in use or free), for the tests.
   var opened: Int { openedCount.load(ordering: .relaxed) }
 }

@@ -127,6 +127,13 @@ final class OGRDataset: @unchecked Sendable {
       mapsnap_ogr_close(h)
       return .failure(.ogr(path: source.name, message: "out of memory"))
     }
+    // GDAL reads a PostGIS layer through a cursor, which needs a
+    // transaction: without one of ours it wraps every read in BEGIN and
+    // COMMIT, two of a read's five round trips. One held open instead (READ
+    // COMMITTED: each read still sees what was committed before it; no
+    // snapshot is held between reads). A handle whose read fails is closed
+    // (`HandlePool`), which also ends a transaction a server has cut.
+    if String(cString: mapsnap_ogr_driver(h)) == "PostgreSQL" { _ = mapsnap_ogr_begin(h) }
     return .success(Handle(dataset: h, reader: r))
   }
 
