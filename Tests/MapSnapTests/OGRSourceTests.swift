@@ -76,6 +76,31 @@ import _MapSnapTestSupport
     }
   }
 
+  /// A feature a view annotation names may lie anywhere: its layer is read
+  /// whole, and the annotation's fate is the one the same data gives as
+  /// GeoJSON (here off the frame; read only near the frame, the feature was
+  /// "not in the layer").
+  @Test func aFeatureViewAnnotationsNameIsFoundAsInGeoJSON() throws {
+    let far = "n2210237949"  // a POI of helsinki.gpkg about 1 km from the frame's centre
+    func plan(_ source: String) throws -> FramePlan {
+      let body = #"""
+        {"version": 1, "map": {"center": [24.9412, 60.1704], "scale": 4000, "size": [300, 200]},
+         "layers": [{"id": "pois", "type": "features", "source": \#(source), "idField": "id",
+                     "style": {"marker": {"shape": "circle", "size": 5, "fill": "#c00"}}}],
+         "viewAnnotations": [{"id": "far", "feature": {"layer": "pois", "id": "\#(far)"}, "text": "far"}]}
+        """#
+      let scene = try SceneLoader.decode(Array(body.utf8), file: "t.json", baseDirectory: "")
+      return try FramePlan.make(scene, sources: SourceLoader(), fonts: fonts)
+    }
+    let ogr = try plan(#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "pois"}"#)
+    let geojson = try plan(#"{"geojson": "\#(Self.data)helsinki_3067_pois.geojson", "crs": "EPSG:3067"}"#)
+    let id = FloorValue(far)
+    #expect(geojson.state.layers[0].tiedFeatures[id] == .offFrame)
+    #expect(ogr.state.layers[0].tiedFeatures[id] == .offFrame)
+    let info = try #require(ogr.state.layers[0].ogr)
+    #expect(info.featuresRead == 1607 && !info.spatialIndex, "the layer is read whole: \(info)")
+  }
+
   // MARK: - Handles shared between threads
 
   /// The pool's rule: a handle in use is never handed out again; one more

@@ -34,7 +34,7 @@ public struct MapResolver {
       if !(tied[layer]?.contains(id) ?? false) { tied[layer, default: []].append(id) }
     }
     var state = MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: [])
-    readOGR(sources: sources, icons: icons)
+    readOGR(sources: sources, icons: icons, tied: tied)
     for (index, layer) in scene.layers.enumerated() {
       var l = LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity)
       let visible = layer.visible
@@ -93,13 +93,13 @@ public struct MapResolver {
   /// then finds its features read (`SourceLoader.ogr`); a failed read is
   /// tried again, and reported, by its layer. With one source there is
   /// nothing to overlap.
-  private func readOGR(sources: SourceLoader, icons: IconCache) {
+  private func readOGR(sources: SourceLoader, icons: IconCache, tied: [String: [FloorValue]]) {
     var order: [OGRSource] = []
     var reach: [OGRSource: Double] = [:]
     for (index, layer) in scene.layers.enumerated() {
       var scratch = LayerResolver(
         map: self, layer: layer, state: LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity), draws: false,
-        tiedIDs: nil, icons: icons, loadedIcons: [:])
+        tiedIDs: tied[layer.id], icons: icons, loadedIcons: [:])
       let source: OGRSource
       let r: Double
       switch layer.content {
@@ -242,9 +242,13 @@ private struct LayerResolver {
   /// features are read for a features layer: the farthest reach of the
   /// symbols of its rules in scale and of their labels, these taken at
   /// `OGRSource.labelTextBound` (the texts themselves are not known before
-  /// reading). 0 for other sources.
+  /// reading). 0 for other sources. NaN (the whole layer) when view
+  /// annotations name features of the layer: a named feature may lie
+  /// anywhere, and its fate (drawn, off the frame, not drawn, no such id)
+  /// must be the one the same data gives as GeoJSON.
   mutating func ogrReach(_ source: Source, styling: Styling) -> Double {
     guard case .ogr = source else { return 0 }
+    if tiedIDs != nil { return .nan }
     var farthest = 0.0
     for rule in rulesInScale(styling) {
       var reach = SymbolReach.style(rule.style, icon: icon(of: rule.style.marker))
