@@ -203,6 +203,23 @@ import _MapSnapTestSupport
     #expect(Set(alone.map(\.info.featuresRead)).count > 1, "the filters read different features")
   }
 
+  /// Reads are kept for the most recently used `ogrSourcesKept` sources
+  /// only (a batch over many scenes would otherwise keep them all), at most
+  /// `ogrReadsKept` each; a kept read still serves its source.
+  @Test func keptReadsAreBoundedPerSourceAndInSources() throws {
+    let loader = SourceLoader()
+    let n = SourceLoader.ogrSourcesKept + 3
+    let sources = (0..<n).map { OGRSource(name: "s\($0)", resolved: Self.data + "helsinki.gpkg", layer: "pois") }
+    let near = Rect(minX: 24.93, minY: 60.165, maxX: 24.95, maxY: 60.175)
+    for s in sources { _ = try loader.ogr(s, near: near).get() }
+    #expect(loader.ogrSourcesKeptNow == Array(sources.suffix(SourceLoader.ogrSourcesKept)))
+    // Using an old-but-kept source makes it the most recent.
+    let old = sources[n - SourceLoader.ogrSourcesKept]
+    _ = try loader.ogr(old, near: near).get()
+    #expect(loader.ogrSourcesKeptNow.last == old)
+    #expect(loader.ogrSourcesKeptNow.count == SourceLoader.ogrSourcesKept)
+  }
+
   /// A layer's count is the whole layer's, whatever filter the handle's
   /// last read left set (GDAL counts with the layer's current filter).
   @Test func theLayerCountIgnoresTheLastReadsFilter() throws {

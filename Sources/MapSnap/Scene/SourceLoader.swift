@@ -74,9 +74,8 @@ public final class SourceLoader: Sendable {
 
   private let state = Mutex<State>(State())
   private let decodes = Atomic<Int>(0)
-  /// The recent reads of each `ogr` source (the newest last, at most
-  /// `ogrReadsKept`), with their filters (`ogr(_:near:)`).
-  private let ogrReads = Mutex<[OGRSource: [OGRRead]]>([:])
+  /// The recent reads of `ogr` sources (`ogr(_:near:)`).
+  private let ogrReads = Mutex(OGRReads())
   /// Numbers the reads, so that an index is kept with the read it was made from.
   private let ogrReadSerial = Atomic<Int>(0)
 
@@ -95,6 +94,41 @@ public final class SourceLoader: Sendable {
   /// once (a batch's workers render different frames over one dataset, and
   /// each frame's layers share its own read), two at least.
   static let ogrReadsKept = max(2, activeProcessorCount())
+  /// Sources whose reads are kept, the most recently used: more than a
+  /// scene's `ogr` layers (a few, a few dozen at most), and a bound on what
+  /// a batch over many scenes, each with its own datasets, keeps.
+  static let ogrSourcesKept = 64
+
+  /// The reads kept, per source (the newest last, at most `ogrReadsKept`),
+  /// for the `ogrSourcesKept` sources used last.
+  private struct OGRReads {
+    var bySource: [OGRSource: [OGRRead]] = [:]
+    /// The sources, the least recently used first.
+    var order: [OGRSource] = []
+
+    /// The reads of `source`, which becomes the most recently used.
+    mutating func use(_ source: OGRSource) -> [OGRRead] {
+      guard let reads = bySource[source] else { return [] }
+      if order.last != source, let k = order.firstIndex(of: source) { order.append(order.remove(at: k)) }
+      return reads
+    }
+
+    /// Keeps `read` as `source`'s newest; forgets its oldest beyond
+    /// `ogrReadsKept`, and the least recently used source beyond
+    /// `ogrSourcesKept`.
+    mutating func keep(_ read: OGRRead, of source: OGRSource) {
+      var list = use(source)
+      if list.isEmpty { order.append(source) }
+      list.append(read)
+      if list.count > SourceLoader.ogrReadsKept { list.removeFirst(list.count - SourceLoader.ogrReadsKept) }
+      bySource[source] = list
+      while order.count > SourceLoader.ogrSourcesKept { bySource[order.removeFirst()] = nil }
+    }
+  }
+
+  /// The sources whose reads are kept now, the least recently used first
+  /// (for the tests).
+  var ogrSourcesKeptNow: [OGRSource] { ogrReads.withLock { $0.order } }
 
   /// A loader that keeps about `limitBytes` of decoded sources at most.
   /// `maximumSourceBytes` bounds each file read, `confinement` where files
@@ -358,8 +392,9 @@ extension SourceLoader {
   /// (or the source's `crs`) to degrees, in FID order, with what the read
   /// found. The dataset stays open for later frames; a call reads anew
   /// (through the dataset's spatial index when it has one) unless one of
-  /// the source's last `ogrReadsKept` reads holds its filter, so a frame
-  /// costs what it shows, not what the dataset holds.
+  /// the source's last `ogrReadsKept` reads holds its filter (reads are kept
+  /// for the `ogrSourcesKept` sources used last), so a frame costs what it
+  /// shows, not what the dataset holds.
   ///
   /// Rules: under `--root` only dataset files inside the root are read (no
   /// `PG:` connection); a layer without a reference and without `crs` is an
@@ -385,7 +420,9 @@ extension SourceLoader {
       // then kept with its read while the read is kept.
       let index = SourceIndex(projection.map { read.collection.projected(to: $0) } ?? read.collection)
       ogrReads.withLock { reads in
-        if let k = reads[source]?.firstIndex(where: { $0.serial == read.serial }) { reads[source]![k].indexes[projection] = index }
+        if let k = reads.bySource[source]?.firstIndex(where: { $0.serial == read.serial }) {
+          reads.bySource[source]![k].indexes[projection] = index
+        }
       }
       return (index, read.info)
     }
@@ -428,7 +465,7 @@ extension SourceLoader {
     // Layers of one frame that share a dataset layer read it once: a read
     // whose filter holds this one serves it (the resolver keeps only what
     // each layer's reach needs).
-    let kept = ogrReads.withLock { $0[source] ?? [] }
+    let kept = ogrReads.withLock { $0.use(source) }
     if let hit = kept.last(where: { Self.holds($0.filter, filter) }) { return .success(hit) }
     // Read a tenth beyond what was asked on every side: the other layers
     // of the frame over this dataset layer reach a few pixels farther or
@@ -453,12 +490,7 @@ extension SourceLoader {
       var c = raw
       if let transform { c = c.toWGS84(transform) }
       let entry = OGRRead(serial: ogrReadSerial.add(1, ordering: .relaxed).newValue, filter: wanted, collection: c, info: info)
-      ogrReads.withLock { reads in
-        var list = reads[source] ?? []
-        list.append(entry)
-        if list.count > Self.ogrReadsKept { list.removeFirst(list.count - Self.ogrReadsKept) }
-        reads[source] = list
-      }
+      ogrReads.withLock { $0.keep(entry, of: source) }
       return .success(entry)
     }
   }
