@@ -101,6 +101,30 @@ import _MapSnapTestSupport
     #expect(info.featuresRead == 1607 && !info.spatialIndex, "the layer is read whole: \(info)")
   }
 
+  /// Labels of texts not yet read reach at most 32 characters of 1 em (not
+  /// the fonts' widest advance, 7.22 em): a labelled layer reads part of
+  /// the table at 1:4000 (all of it before), and draws and places exactly
+  /// what the same data does from GeoJSON.
+  @Test func labelsOfUnreadTextsReachA32EmLine() throws {
+    func plan(_ source: String) throws -> FramePlan {
+      let body = #"""
+        {"version": 1, "map": {"center": [24.9412, 60.1704], "scale": 4000, "size": [480, 360]},
+         "layers": [{"id": "pois", "type": "features", "source": \#(source),
+                     "style": {"marker": {"shape": "circle", "size": 5, "fill": "#c00"}, "label": {"field": "name", "size": 12}}}]}
+        """#
+      let scene = try SceneLoader.decode(Array(body.utf8), file: "t.json", baseDirectory: "")
+      return try FramePlan.make(scene, sources: SourceLoader(), fonts: fonts)
+    }
+    let ogr = try plan(#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "pois"}"#)
+    let geojson = try plan(#"{"geojson": "\#(Self.data)helsinki_3067_pois.geojson", "crs": "EPSG:3067"}"#)
+    let info = try #require(ogr.state.layers[0].ogr)
+    #expect(info.featuresRead < 1200, "read \(info.featuresRead) of 1607")
+    #expect(ogr.state.layers[0].features.drawn == geojson.state.layers[0].features.drawn)
+    let a = try #require(ogr.text.labelCounts[0])
+    let b = try #require(geojson.text.labelCounts[0])
+    #expect(a.placed == b.placed && a.placed > 0)
+  }
+
   // MARK: - Handles shared between threads
 
   /// The pool's rule: a handle in use is never handed out again; one more

@@ -252,7 +252,7 @@ private struct LayerResolver {
     var farthest = 0.0
     for rule in rulesInScale(styling) {
       var reach = SymbolReach.style(rule.style, icon: icon(of: rule.style.marker))
-      if let ls = rule.style.label { reach = Self.farther(reach, SymbolReach.label(OGRSource.labelTextBound, style: ls, advance: map.maxAdvance)) }
+      if let ls = rule.style.label { reach = Self.farther(reach, SymbolReach.label(OGRSource.labelTextBound, style: ls, advance: ogrAdvance)) }
       farthest = Self.farther(farthest, reach)
     }
     return farthest
@@ -261,16 +261,21 @@ private struct LayerResolver {
   /// The same for an annotation layer: its largest text at the bound.
   func ogrReach(_ anno: AnnotationLayer) -> Double {
     guard case .ogr = anno.source else { return 0 }
-    return annotationReach(anno, extent: OGRSource.labelTextBound)
+    return annotationReach(anno, extent: OGRSource.labelTextBound, advance: ogrAdvance)
   }
 
-  /// The farthest reach of `anno`'s sublayers for texts of `extent`
-  /// (`SymbolReach.annotation`), each capped at `maxListedReach`.
-  private func annotationReach(_ anno: AnnotationLayer, extent: TextExtent) -> Double {
+  /// The widest character of a text not yet read: the fonts' widest, but
+  /// at most `OGRSource.labelAdvanceBound`.
+  private var ogrAdvance: Double { min(map.maxAdvance, OGRSource.labelAdvanceBound) }
+
+  /// The farthest reach of `anno`'s sublayers for texts of `extent` whose
+  /// characters are at most `advance` ems wide (the fonts' widest unless
+  /// told), each capped at `maxListedReach` (`SymbolReach.annotation`).
+  private func annotationReach(_ anno: AnnotationLayer, extent: TextExtent, advance: Double? = nil) -> Double {
     let factor = anno.referenceScale / viewport.scale
     var farthest = 0.0
     for sub in anno.sublayers {
-      let bound = SymbolReach.annotation(extent, style: sub.style, factor: factor, advance: map.maxAdvance)
+      let bound = SymbolReach.annotation(extent, style: sub.style, factor: factor, advance: advance ?? map.maxAdvance)
       farthest = Self.farther(farthest, bound.isNaN ? bound : min(bound, Self.maxListedReach))
     }
     return farthest

@@ -29,6 +29,13 @@ public struct OGRSource: Sendable, Hashable {
   /// considered.
   static let labelTextBound = TextExtent(longestLine: 32, lines: 2)
 
+  /// And their characters are taken to be at most 1 em wide: the widest of
+  /// Latin, Greek, Cyrillic and CJK text (an em square). Not the fonts'
+  /// widest advance: Noto Sans Arabic's is 7.22 em, one ligature code point
+  /// (U+FDFD) no map label is made of, and it would grow the area read for a
+  /// labelled layer some fifty-fold.
+  static let labelAdvanceBound = 1.0
+
   /// Seconds a PostGIS connection may take before it fails (libpq's
   /// `connect_timeout`, added to the connection string when it has none).
   static let connectTimeoutSeconds = 5
