@@ -14,14 +14,14 @@ import _MapSnapTestSupport
   let fonts = try! FontLibrary(directories: [FontLibrary.bundledDirectory])
   static let data = Repository.root + "/Examples/data/ogr/"
 
-  private func plan(_ sources: [String], scale: Double = 4000, root: String? = nil) throws -> FramePlan {
+  private func plan(_ sources: [String], scale: Double = 4000, root: String? = nil, threads: Int = 0) throws -> FramePlan {
     let layers = sources.enumerated().map { i, s in
       ##"{"id": "l\##(i)", "type": "features", "source": \##(s), "style": {"stroke": "#333", "strokeWidth": 1, "fill": "#ccc", "marker": {"shape": "circle", "size": 4, "fill": "#c00"}}}"##
     }
     let body = #"{"version": 1, "map": {"center": [24.9412, 60.1704], "scale": \#(scale), "size": [480, 360]}, "layers": [\#(layers.joined(separator: ","))]}"#
     let scene = try SceneLoader.decode(Array(body.utf8), file: "t.json", baseDirectory: "")
     let loader = try SourceLoader(confinement: root.map { try Confinement(root: $0) })
-    return try FramePlan.make(scene, sources: loader, fonts: fonts)
+    return try FramePlan.make(scene, sources: loader, fonts: fonts, threads: threads)
   }
 
   @Test func gdalLoadsWithTheDriversUsed() throws {
@@ -123,6 +123,35 @@ import _MapSnapTestSupport
     let a = try #require(ogr.text.labelCounts[0])
     let b = try #require(geojson.text.labelCounts[0])
     #expect(a.placed == b.placed && a.placed > 0)
+  }
+
+  /// A frame's `ogr` layers are read side by side, or one after another
+  /// with one thread (as a batch's workers do): each distinct source once at
+  /// the farthest reach of its layers either way (here a labelled layer
+  /// reaches farther than the plain one over the same table, and both
+  /// report that one read), so the same report and pixels.
+  @Test func oneThreadReadsWhatSeveralRead() throws {
+    func plan(threads: Int) throws -> FramePlan {
+      let gpkg = #"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "pois"}"#
+      let body = #"""
+        {"version": 1, "map": {"center": [24.9412, 60.1704], "scale": 4000, "size": [480, 360]},
+         "layers": [{"id": "dots", "type": "features", "source": \#(gpkg), "style": {"marker": {"shape": "circle", "size": 3, "fill": "#333"}}},
+                    {"id": "roads", "type": "features", "source": {"ogr": "\#(Self.data)helsinki.gpkg", "layer": "roads"}, "style": {"stroke": "#999"}},
+                    {"id": "names", "type": "features", "source": \#(gpkg), "style": {"label": {"field": "name", "size": 12}}}]}
+        """#
+      let scene = try SceneLoader.decode(Array(body.utf8), file: "t.json", baseDirectory: "")
+      return try FramePlan.make(scene, sources: SourceLoader(), fonts: fonts, threads: threads)
+    }
+    let one = try plan(threads: 1)
+    let several = try plan(threads: 0)
+    #expect(one.state.layers.map(\.ogr) == several.state.layers.map(\.ogr))
+    let dots = try #require(one.state.layers[0].ogr)
+    let names = try #require(one.state.layers[2].ogr)
+    #expect(dots.featuresRead == names.featuresRead, "one read serves both layers over pois")
+    #expect(JSONWriter().write(one.report()) == JSONWriter().write(several.report()))
+    let a = try Snapshot.render(one, options: RenderOptions(threads: 1)).pngData(options: .fast)
+    let b = try Snapshot.render(several, options: RenderOptions(threads: 1)).pngData(options: .fast)
+    #expect(a == b)
   }
 
   // MARK: - Handles shared between threads

@@ -26,7 +26,10 @@ public struct MapResolver {
 
   /// Resolves every layer, loading file sources through `sources` and marker
   /// icons through `icons` (pass the same caches to share them across frames).
-  public func resolve(sources: SourceLoader, icons: IconCache = IconCache(), tiles: TileCache = TileCache()) -> MapState {
+  /// `threads` bounds the threads that read `ogr` datasets side by side (0:
+  /// one per processor; 1: one after another, as a batch's workers do); the
+  /// state is the same for any number.
+  public func resolve(sources: SourceLoader, icons: IconCache = IconCache(), tiles: TileCache = TileCache(), threads: Int = 0) -> MapState {
     // Per layer, the feature ids its view annotations name, each once.
     var tied: [String: [FloorValue]] = [:]
     for a in scene.viewAnnotations {
@@ -34,7 +37,7 @@ public struct MapResolver {
       if !(tied[layer]?.contains(id) ?? false) { tied[layer, default: []].append(id) }
     }
     var state = MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: [])
-    readOGR(sources: sources, icons: icons, tied: tied)
+    readOGR(sources: sources, icons: icons, tied: tied, threads: threads)
     for (index, layer) in scene.layers.enumerated() {
       var l = LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity)
       let visible = layer.visible
@@ -91,9 +94,9 @@ public struct MapResolver {
   /// resolved in order: each distinct source once, at the farthest reach of
   /// the layers over it. A read serves every filter it holds, so each layer
   /// then finds its features read (`SourceLoader.ogr`); a failed read is
-  /// tried again, and reported, by its layer. With one source there is
-  /// nothing to overlap.
-  private func readOGR(sources: SourceLoader, icons: IconCache, tied: [String: [FloorValue]]) {
+  /// tried again, and reported, by its layer. The reads are the same on one
+  /// thread (`threads` 1) as on several, and so is what each layer reports.
+  private func readOGR(sources: SourceLoader, icons: IconCache, tied: [String: [FloorValue]], threads: Int) {
     var order: [OGRSource] = []
     var reach: [OGRSource: Double] = [:]
     for (index, layer) in scene.layers.enumerated() {
@@ -117,9 +120,12 @@ public struct MapResolver {
         reach[source] = r
       }
     }
-    guard order.count > 1 else { return }
     let reads = order.map { ($0, ogrNear(reach: reach[$0]!)) }
     let projection = viewport.projection
+    if threads == 1 || reads.count < 2 {
+      for (source, near) in reads { _ = sources.ogrIndexed(source, near: near, projection: projection) }
+      return
+    }
     DispatchQueue.concurrentPerform(iterations: reads.count) { i in
       _ = sources.ogrIndexed(reads[i].0, near: reads[i].1, projection: projection)
     }

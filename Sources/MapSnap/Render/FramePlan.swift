@@ -28,9 +28,9 @@ public struct FramePlan {
   /// while the plan lives; nil when the caller owns its fonts.
   var fontLease: FontLease? = nil
 
-  /// Resolves `scene` with `overrides` and builds its display list on
-  /// `threads` workers (0: one per processor; the list is the same for any
-  /// number). Fonts load on first use when the scene has text and none are
+  /// Resolves `scene` with `overrides` (its `ogr` datasets read on up to
+  /// `threads` threads) and builds its display list on `threads` workers (0:
+  /// one per processor; the state and the list are the same for any number). Fonts load on first use when the scene has text and none are
   /// given (`FontLibrary.bundledDirectory`); pass `sources`, `icons`,
   /// `tiles` and `fonts` to share them across frames. With `digests`, the
   /// font files start being hashed for the input digest as soon as the
@@ -49,7 +49,7 @@ public struct FramePlan {
     if let library, let digests { digests.prefetch(library.faces.map(\.path)) }
     if let library { TextShaper.preload(paths: library.faces.map(\.path)) }
     let resolver = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
-    var state = resolver.resolve(sources: sources, icons: icons, tiles: tiles)
+    var state = resolver.resolve(sources: sources, icons: icons, tiles: tiles, threads: threads)
     let resolveTime = lap(&clock)
     var text = TextPlacer(state: state, fonts: library).place()
     var boxes = ViewAnnotationPlacement()

@@ -179,17 +179,24 @@ final class GeoPackageReader: @unchecked Sendable {
       var c = FeatureCollection()
       var read = 0
       var digest = FeatureDigest()
+      // A table's column names are unique (SQLite refuses a repeated one),
+      // so every feature's properties share one key index (built only past
+      // `JSONObject.linearSearchLimit` columns) instead of checking their
+      // keys and building an index each.
+      let keyIndex: [String: Int]? =
+        table.columns.count > JSONObject.linearSearchLimit
+        ? Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($0.element.name, $0.offset) }) : nil
       while true {
         let step = sqlite3_step(statement)
         if step == SQLITE_DONE { break }
         guard step == SQLITE_ROW else { return .failure(.ogr(path: source.name, message: String(cString: sqlite3_errmsg(db)))) }
         let fid = Int(sqlite3_column_int64(statement, 0))
-        var pairs: [(String, JSONValue)] = []
+        var pairs: [(key: String, value: JSONValue)] = []
         pairs.reserveCapacity(table.columns.count)
         for (k, column) in table.columns.enumerated() {
           pairs.append((column.name, Self.value(statement, Int32(k + 2), boolean: column.boolean)))
         }
-        var feature = Feature(id: .number(Double(fid)), properties: JSONObject(pairs), geometry: Geometry(), index: fid)
+        var feature = Feature(id: .number(Double(fid)), properties: JSONObject(uniquePairs: pairs, index: keyIndex), geometry: Geometry(), index: fid)
         let blob = sqlite3_column_blob(statement, 1)
         let size = Int(sqlite3_column_bytes(statement, 1))
         let bytes = blob.map { UnsafeRawBufferPointer(start: $0, count: size) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
