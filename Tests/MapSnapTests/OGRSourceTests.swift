@@ -156,18 +156,30 @@ import _MapSnapTestSupport
 
   // MARK: - Handles shared between threads
 
-  /// The pool's rule: a handle in use is never handed out again; one more
-  /// is opened instead, and handles given back are reused.
-  @Test func aHandleInUseIsNeverSharedAndFreeOnesAreReused() throws {
-    let opened = Mutex(1)
-    let pool = HandlePool<Int>(
+  /// The handles a `countingPool` closed, in order.
+  final class ClosedHandles: Sendable {
+    let list = Mutex<[Int]>([])
+    var all: [Int] { list.withLock { $0 } }
+  }
+
+  /// A pool of handles numbered 1, 2, 3… in the order they are opened,
+  /// each added to `closed` when closed.
+  static func countingPool(_ closed: ClosedHandles = ClosedHandles()) -> HandlePool<Int> {
+    let last = Mutex(1)
+    return HandlePool<Int>(
       first: 1,
       open: {
-        .success(opened.withLock { n in
+        .success(last.withLock { n in
           n += 1
           return n
         })
-      }, close: { _ in })
+      }, close: { h in closed.list.withLock { $0.append(h) } })
+  }
+
+  /// The pool's rule: a handle in use is never handed out again; one more
+  /// is opened instead, and handles given back are reused.
+  @Test func aHandleInUseIsNeverSharedAndFreeOnesAreReused() throws {
+    let pool = Self.countingPool()
     let pair = try pool.with { a in pool.with { b in .success((a, b)) } }.get()
     #expect(pair.0 != pair.1, "two readers at once got handle \(pair.0)")
     #expect(pool.opened == 2)
@@ -178,32 +190,24 @@ import _MapSnapTestSupport
 
   /// A pool closes every handle it opened when it goes.
   @Test func aPoolClosesItsHandlesWhenItGoes() throws {
-    let closed = Mutex<[Int]>([])
+    let closed = ClosedHandles()
     do {
-      let pool = HandlePool<Int>(first: 1, open: { .success(2) }, close: { h in closed.withLock { $0.append(h) } })
+      let pool = Self.countingPool(closed)
       _ = pool.with { _ in pool.with { _ in Result<Void, SourceError>.success(()) } }
-      #expect(closed.withLock { $0 }.isEmpty, "nothing closes while the pool lives")
+      #expect(closed.all.isEmpty, "nothing closes while the pool lives")
     }
-    #expect(closed.withLock { $0 }.sorted() == [1, 2])
+    #expect(closed.all.sorted() == [1, 2])
   }
 
   /// A handle the driver failed on is closed, not reused (a connection the
   /// server cut would fail every later read); a missing layer keeps it.
   @Test func aHandleTheDriverFailedOnIsClosed() throws {
-    let closed = Mutex<[Int]>([])
-    let next = Mutex(1)
-    let pool = HandlePool<Int>(
-      first: 1,
-      open: {
-        .success(next.withLock { n in
-          n += 1
-          return n
-        })
-      }, close: { h in closed.withLock { $0.append(h) } })
+    let closed = ClosedHandles()
+    let pool = Self.countingPool(closed)
     _ = pool.with { _ in Result<Void, SourceError>.failure(.ogrLayer(path: "d", layer: "x", layers: [])) }
-    #expect(closed.withLock { $0 }.isEmpty && pool.opened == 1)
+    #expect(closed.all.isEmpty && pool.opened == 1)
     _ = pool.with { _ in Result<Void, SourceError>.failure(.ogr(path: "d", message: "server closed the connection unexpectedly")) }
-    #expect(closed.withLock { $0 } == [1] && pool.opened == 0)
+    #expect(closed.all == [1] && pool.opened == 0)
     let used = try pool.with { h in .success(h) }.get()
     #expect(used == 2, "a new handle after the broken one")
   }

@@ -63,9 +63,6 @@ final class GeoPackageReader: @unchecked Sendable {
     }
   }
 
-  /// Connections opened so far, for the tests.
-  var connectionCount: Int { connections.opened }
-
   /// A new read-only connection to the file, opened through a descriptor
   /// checked against `confinement`.
   private static func connect(_ source: OGRSource, canonical: String, confinement: Confinement?) -> Result<OpaquePointer, SourceError> {

@@ -8,10 +8,10 @@ import Synchronization
 /// Rule: a read takes a free handle, or opens one more when every handle is
 /// in use, and gives it back when done; handles stay open with their
 /// dataset, but for one the driver failed on (`SourceError.ogr`), which is
-/// closed. So a dataset has as many handles as threads ever read it at once (in a
-/// batch, at most its `--jobs` workers plus the layers one frame reads side
-/// by side), and no read waits for another's. Measured against one handle
-/// behind a lock in BENCHMARKS.md (issue 15).
+/// closed. So a dataset has as many handles as threads ever read it at
+/// once (in a batch, at most its `--jobs` workers plus the layers one frame
+/// reads side by side), and no read waits for another's. Measured against
+/// one handle behind a lock in BENCHMARKS.md (issue 15).
 final class HandlePool<Handle>: @unchecked Sendable {
   private let free: Mutex<[Box]>
   private let opener: @Sendable () -> Result<Handle, SourceError>

@@ -144,9 +144,6 @@ final class OGRDataset: @unchecked Sendable {
     return .success(Handle(dataset: h, reader: r))
   }
 
-  /// Handles opened so far, for the tests.
-  var handleCount: Int { handles.opened }
-
   /// Each layer's feature count (−1: the driver cannot count it cheaply),
   /// asked once per layer, not per read: a driver may count by querying
   /// (PostGIS runs `count(*)`).
@@ -321,7 +318,9 @@ struct FeatureDigest {
       case .number(let n):
         scalar(UInt8(2))
         scalar(n.bitPattern.littleEndian)
-      case .bool(let v): scalar((v ? UInt16(0x0103) : UInt16(0x0003)).littleEndian)
+      case .bool(let v):
+        scalar(UInt8(3))
+        scalar(UInt8(v ? 1 : 0))
       default: scalar(UInt8(0))
       }
     }
