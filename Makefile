@@ -29,17 +29,21 @@ BENCH_PACKAGES := pngquant
 .PHONY: bench-deps
 .PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser postgis-deps test-postgis bench-postgis
 
+# Installs the Debian packages $(1) that are missing (root, or sudo when
+# needed), else says "$(2) present: …". One rule for every *-deps target.
+apt-install = missing=""; \
+  for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+  if [ -n "$$missing" ]; then \
+    SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+    echo "apt-get install$$missing"; \
+    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+  else echo "$(2) present: $(1)"; fi
+
 setup: deps build example
 
 # Installs only what is missing; needs root or sudo when something is.
 deps:
-	@missing=""; \
-	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  echo "apt-get install$$missing"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "system libraries present: $(APT_PACKAGES)"; fi
+	@$(call apt-install,$(APT_PACKAGES),system libraries)
 
 build:
 	$(SWIFT) build -c release --product mapsnap
@@ -69,13 +73,7 @@ test-asan:
 # localhost and GNU parallel, against a one-process run (scripts/test-cluster.sh).
 # A separate CI step, outside `make test`; needs root.
 cluster-deps:
-	@missing=""; \
-	for p in $(CLUSTER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  echo "apt-get install$$missing"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "cluster tools present: $(CLUSTER_PACKAGES)"; fi
+	@$(call apt-install,$(CLUSTER_PACKAGES),cluster tools)
 
 test-cluster: cluster-deps build
 	bash scripts/test-cluster.sh .build/release/mapsnap
@@ -83,13 +81,7 @@ test-cluster: cluster-deps build
 # `ogr` sources from a real PostGIS server started in a temporary folder
 # (scripts/test-postgis.sh). A separate CI step, outside `make test`; needs root.
 postgis-deps:
-	@missing=""; \
-	for p in $(POSTGIS_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  echo "apt-get install$$missing"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "PostGIS present: $(POSTGIS_PACKAGES)"; fi
+	@$(call apt-install,$(POSTGIS_PACKAGES),PostGIS)
 
 test-postgis: postgis-deps build
 	bash scripts/test-postgis.sh .build/release/mapsnap
@@ -103,13 +95,7 @@ bench-postgis: postgis-deps build
 # loaded, slider and toggle working; keeps mapsnap-test-report.png (a CI
 # artifact). A separate CI step, outside `make test`.
 browser-deps:
-	@missing=""; \
-	for p in $(BROWSER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  echo "apt-get install$$missing"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "browser present: $(BROWSER_PACKAGES)"; fi
+	@$(call apt-install,$(BROWSER_PACKAGES),browser)
 	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium
 
 test-report-browser: browser-deps build
@@ -120,13 +106,7 @@ check-reports: build
 	python3 scripts/validate-reports.py .build/release/mapsnap
 
 bench-deps:
-	@missing=""; \
-	for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  echo "apt-get install$$missing"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "benchmark tools present: $(BENCH_PACKAGES)"; fi
+	@$(call apt-install,$(BENCH_PACKAGES),benchmark tools)
 
 bench: bench-deps
 	$(SWIFT) build -c release --product mapsnap-bench
