@@ -21,7 +21,9 @@ let package = Package(
     /// The renderer as a library: scene → map state → display list → tiles → PNG.
     .target(
       name: "MapSnap",
-      dependencies: ["_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "CFreeType", "CSQLite"]
+      dependencies: [
+        "_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "_SystemShims", "CFreeType", "CSQLite",
+      ]
     ),
     /// The `mapsnap` command: argument parsing and exit statuses only.
     .executableTarget(
@@ -68,7 +70,8 @@ let package = Package(
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]
     ),
-    /// System calls Swift's Glibc module does not declare (sched_getaffinity).
+    /// System calls Swift's Glibc module does not declare (sched_getaffinity,
+    /// mallopt).
     .target(name: "_SystemShims"),
     /// SHA-256 blocks on the processor's SHA instructions (x86-64 SHA-NI),
     /// for the input digests; SHA256.swift falls back to its own code.

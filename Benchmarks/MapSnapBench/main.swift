@@ -15,12 +15,16 @@
 //       images in memory: the comparison itself, without decoding.
 //   mapsnap-bench --oklab-error reference.png other.png
 //       mean, p99 and largest Oklab ΔE between two PNGs (OklabError.swift)
+//
+// The process keeps freed memory as `mapsnap` does (`MemoryPolicy`), unless
+// MAPSNAP_BENCH_GLIBC_MALLOC=1 (glibc's defaults, to measure the policy).
 import MapSnap
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
+if getenv("MAPSNAP_BENCH_GLIBC_MALLOC").map({ String(cString: $0) }) != "1" { MemoryPolicy.keepFreedMemory() }
 var args = Array(CommandLine.arguments.dropFirst())
 if args.first == "--oklab-error" { exit(oklabErrorMode(Array(args.dropFirst()))) }
 @MainActor func option(_ name: String) -> String? {

@@ -41,9 +41,11 @@ struct Mapsnap: ParsableCommand {
   /// A write to a closed pipe is an error reported with its exit status
   /// (EPIPE), not a silent death by SIGPIPE. A plain render is read by
   /// `QuickRender` and run as ArgumentParser would run it; everything else
-  /// goes through ArgumentParser.
+  /// goes through ArgumentParser. Freed memory stays with the process for
+  /// the next frame (`MemoryPolicy`).
   static func main() {
     signal(SIGPIPE, SIG_IGN)
+    MemoryPolicy.keepFreedMemory()
     if let render = QuickRender.settings(from: Array(CommandLine.arguments.dropFirst())) {
       do {
         try render.run()

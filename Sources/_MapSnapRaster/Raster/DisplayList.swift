@@ -25,8 +25,12 @@ struct DrawItem: Sendable {
   var pixel: UInt32 = 0
   /// Group opacity 0...255 for `.beginGroup`.
   var opacity: UInt32 = 255
-  /// First edge of a `.fill`; for `.image`, its index in `DisplayList.images`.
+  /// First edge of a `.fill` in its block; for `.image`, its index in
+  /// `DisplayList.images`.
   var edgeStart: Int = 0
+  /// The block a `.fill`'s edges are in: `DisplayList.sealedEdges[i]`, or
+  /// the list's own `edges` when `i == sealedEdges.count`.
+  var edgeBlock: Int32 = 0
   var edgeCount: Int = 0
   /// Inclusive range of canvas rows the item touches.
   var minRow: Int32 = 0
@@ -50,7 +54,11 @@ public struct DisplayList: Sendable {
   /// Painted under everything; transparent leaves an RGBA image.
   public var background: Color
   var items: [DrawItem] = []
-  var edges: [Edge] = []
+  /// The block new fills append their edges to.
+  var edges = EdgeBlock()
+  /// Blocks of the lists appended to this one, in order (see `EdgeBlock`).
+  var sealedEdges: [EdgeBlock] = []
+  private var sealedEdgeCount = 0
   var bucketOffsets: [Int32] = []
   /// Image commands (see `drawImage`), their sampling entries, and the images
   /// whose pixels they point into (kept alive by the list).
@@ -76,7 +84,7 @@ public struct DisplayList: Sendable {
   /// Number of fill commands that reached the canvas (after clipping).
   public var fillCount: Int { items.reduce(0) { $0 + ($1.kind == .fill ? 1 : 0) } }
   /// Number of fixed-point edges stored.
-  public var edgeCount: Int { edges.count }
+  public var edgeCount: Int { sealedEdgeCount + edges.count }
   /// Pixels image commands cover (each image's box clipped to the frame):
   /// the work `drawImage` commands ask of the tiles.
   public internal(set) var imagePixels = 0
@@ -94,26 +102,29 @@ public struct DisplayList: Sendable {
   /// the test would have refused and compare.
   mutating func fill(_ path: Path, rule: FillRule, color: Color, testingCoverage: Bool) -> Bool {
     guard color.a > 0 else { return false }
+    if !isKnownUniquelyReferenced(&edges) { edges = edges.copy() }
     let start = edges.count
-    guard let rows = builder.append(path, to: &edges) else {
-      edges.removeSubrange(start...)
+    guard let rows = builder.append(path, to: edges) else {
+      edges.removeAll(from: start)
       return false
     }
+    let mine = UnsafeMutableBufferPointer(rebasing: edges.buffer[start...])
     // Fills spanning several buckets are sorted by bucket before the
     // coverage test, which then sorts one bucket at a time, as it needs them.
     let firstBucket = Int(rows.minRow) >> EdgeBuckets.rowsShift
     let lastBucket = Int(rows.maxRow) >> EdgeBuckets.rowsShift
     var offsets: [Int32]? = nil
-    if lastBucket > firstBucket && edges.count - start > 16 {
-      offsets = EdgeBuckets.sort(&edges, start..<edges.count, firstBucket: firstBucket, lastBucket: lastBucket)
+    if lastBucket > firstBucket && mine.count > 16 {
+      offsets = EdgeBuckets.sort(mine, firstBucket: firstBucket, lastBucket: lastBucket)
     }
-    guard !testingCoverage || DisplayList.covers(edges[start...], rule: rule, width: width, rows: rows, buckets: offsets) else {
-      edges.removeSubrange(start...)
+    guard !testingCoverage || DisplayList.covers(UnsafeBufferPointer(mine), rule: rule, width: width, rows: rows, buckets: offsets) else {
+      edges.removeAll(from: start)
       return false
     }
     var item = DrawItem(
       kind: .fill, rule: rule, pixel: color.premultipliedPixel,
-      edgeStart: start, edgeCount: edges.count - start, minRow: rows.minRow, maxRow: rows.maxRow)
+      edgeStart: start, edgeCount: mine.count, minRow: rows.minRow, maxRow: rows.maxRow)
+    item.edgeBlock = Int32(sealedEdges.count)
     if let offsets {
       item.bucketStart = bucketOffsets.count
       item.firstBucket = Int32(firstBucket)
@@ -140,7 +151,7 @@ public struct DisplayList: Sendable {
   /// from the bucket of `rows.minRow`): step 3 then sorts one bucket at a
   /// time, as the rows reach it, rather than every edge first.
   static func covers(
-    _ edges: ArraySlice<Edge>, rule: FillRule, width: Int, rows: (minRow: Int32, maxRow: Int32), buckets: [Int32]? = nil
+    _ edges: UnsafeBufferPointer<Edge>, rule: FillRule, width: Int, rows: (minRow: Int32, maxRow: Int32), buckets: [Int32]? = nil
   ) -> Bool {
     let right = Int32(width * 256)
     var inside = false
@@ -164,7 +175,7 @@ public struct DisplayList: Sendable {
 
   /// Step 1 of `covers`: sweeps the left border from top to bottom, summing
   /// the winding its edges carry into the frame.
-  private static func leftBorderCovers(_ edges: ArraySlice<Edge>, rule: FillRule) -> Bool {
+  private static func leftBorderCovers(_ edges: UnsafeBufferPointer<Edge>, rule: FillRule) -> Bool {
     var left: [(y: Int32, winding: Int32)] = []
     for e in edges where e.x0 == 0 && e.x1 == 0 {
       left.append((e.y0, e.winding))
@@ -193,19 +204,19 @@ public struct DisplayList: Sendable {
   /// (every edge of a bucket starts below the rows of the buckets before it).
   /// At worst the cost of drawing the fill once.
   private static func rasterisedCovers(
-    _ edges: ArraySlice<Edge>, buckets: [Int32]?, rule: FillRule, firstColumn: Int, lastColumn: Int,
+    _ edges: UnsafeBufferPointer<Edge>, buckets: [Int32]?, rule: FillRule, firstColumn: Int, lastColumn: Int,
     rows: (minRow: Int32, maxRow: Int32)
   ) -> Bool {
     let columns = lastColumn - firstColumn + 1
     guard columns > 0 else { return false }
     let shift = Int32(firstColumn * 256)
-    func shifted(_ slice: ArraySlice<Edge>) -> [Edge] {
+    func shifted(_ slice: Slice<UnsafeBufferPointer<Edge>>) -> [Edge] {
       var out = slice.map { Edge(x0: $0.x0 - shift, y0: $0.y0, x1: $0.x1 - shift, y1: $0.y1, winding: $0.winding) }
       out.sort { $0.y0 < $1.y0 }
       return out
     }
     let firstBucket = Int(rows.minRow) >> EdgeBuckets.rowsShift
-    var pending = buckets == nil ? shifted(edges) : []
+    var pending = buckets == nil ? shifted(edges[...]) : []
     var loadedBucket = -1
     let cells = CellRasterizer(width: columns, rows: 1)
     let row = UnsafeMutablePointer<UInt32>.allocate(capacity: columns)
@@ -240,29 +251,41 @@ public struct DisplayList: Sendable {
     return false
   }
 
-  /// Reserves room for the items, edges and bucket offsets of `parts`, to
+  /// Reserves room for the items, edge blocks and bucket offsets of `parts`, to
   /// be appended next: each array grows once, not by doubling (with a copy
   /// and fresh pages each time).
   public mutating func reserveCapacity(toAppend parts: [DisplayList]) {
-    var (itemCount, edgeCount, offsetCount) = (items.count, edges.count, bucketOffsets.count)
+    var (itemCount, blockCount, offsetCount) = (items.count, sealedEdges.count + 1, bucketOffsets.count)
     for p in parts {
       itemCount += p.items.count
-      edgeCount += p.edges.count
+      blockCount += p.sealedEdges.count + 1
       offsetCount += p.bucketOffsets.count
     }
     items.reserveCapacity(itemCount)
-    edges.reserveCapacity(edgeCount)
+    sealedEdges.reserveCapacity(blockCount)
     bucketOffsets.reserveCapacity(offsetCount)
   }
 
   /// Appends every item of `other` (a list of the same size), as if its
   /// commands had been issued on this list: lists built apart, in parallel,
-  /// and appended in order give the same list as one serial build.
+  /// and appended in order give the same list as one serial build. Edges
+  /// are not copied: this list holds `other`'s edge blocks (`EdgeBlock`).
   /// - Precondition: same size, and `other` has no open group.
   public mutating func append(_ other: DisplayList) {
     precondition(other.width == width && other.height == height, "display lists of different sizes")
     precondition(other.openGroups == 0, "appending a display list with an open group")
-    let edgeBase = edges.count
+    if edges.count > 0 {
+      sealedEdgeCount += edges.count
+      sealedEdges.append(edges)
+      edges = EdgeBlock()
+    }
+    let blockBase = Int32(sealedEdges.count)
+    sealedEdges += other.sealedEdges
+    sealedEdgeCount += other.sealedEdgeCount
+    if other.edges.count > 0 {
+      sealedEdges.append(other.edges)
+      sealedEdgeCount += other.edges.count
+    }
     let bucketBase = bucketOffsets.count
     let maskBase = maskPlacements.count
     if other.atlas != nil {
@@ -272,7 +295,6 @@ public struct DisplayList: Sendable {
     maskPlacements += other.maskPlacements
     let imageBase = images.count
     let axisBase = imageAxes.count
-    edges += other.edges
     bucketOffsets += other.bucketOffsets
     for var image in other.images {
       image.axisStart += axisBase
@@ -282,7 +304,12 @@ public struct DisplayList: Sendable {
     imageOwners += other.imageOwners
     imagePixels += other.imagePixels
     for var item in other.items {
-      item.edgeStart += item.kind == .image ? imageBase : item.kind == .masks ? maskBase : edgeBase
+      switch item.kind {
+      case .image: item.edgeStart += imageBase
+      case .masks: item.edgeStart += maskBase
+      case .fill: item.edgeBlock += blockBase
+      case .beginGroup, .endGroup: break
+      }
       if item.bucketStart >= 0 { item.bucketStart += bucketBase }
       items.append(item)
     }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One non-horizontal line segment in 24.8 fixed point (1/256 px), oriented
 /// top to bottom (`y0 < y1`); `winding` is +1 when the original segment ran
 /// downwards and -1 when it ran upwards.
@@ -9,6 +13,68 @@ public struct Edge: Sendable, Hashable {
   public var x1: Int32
   public var y1: Int32
   public var winding: Int32
+}
+
+/// Edges in memory of their own, appended in place: what a `DisplayList`
+/// stores its fills' edges in.
+///
+/// Why not `[Edge]`: a frame's list is made of lists built apart, in
+/// parallel (`DisplayList.append`), and copying their edges into one array
+/// touched every edge twice (nyc-250000: 5 MB copied into fresh pages, on
+/// the one thread that joins the parts). A list keeps the blocks of the
+/// lists appended to it instead, and the renderer reads each block where it
+/// lies, through a pointer that stays valid while the list holds the block.
+/// A block grows with `realloc`, which can extend it where it lies.
+///
+/// Blocks are shared between copies of a list and never written once a
+/// second list holds them (`DisplayList` copies a shared block before
+/// writing to it).
+final class EdgeBlock: @unchecked Sendable {
+  private(set) var base: UnsafeMutablePointer<Edge>?
+  private(set) var count = 0
+  private(set) var capacity = 0
+
+  init() {}
+
+  deinit { free(base) }
+
+  /// A block holding the same edges.
+  func copy() -> EdgeBlock {
+    let c = EdgeBlock()
+    if count > 0 {
+      c.grow(toHold: count)
+      c.base!.initialize(from: base!, count: count)
+      c.count = count
+    }
+    return c
+  }
+
+  /// The edges, valid while the block lives and is not appended to.
+  var buffer: UnsafeMutableBufferPointer<Edge> { UnsafeMutableBufferPointer(start: base, count: count) }
+
+  @inline(__always)
+  func append(_ e: Edge) {
+    if count == capacity { grow(toHold: count + 1) }
+    (base! + count).initialize(to: e)
+    count += 1
+  }
+
+  /// Drops the edges from `n` on.
+  func removeAll(from n: Int) {
+    precondition(n >= 0 && n <= count, "edge index out of range")
+    count = n
+  }
+
+  /// Room for at least `needed` edges, growing geometrically (at least
+  /// doubling) so that appends cost amortised constant time.
+  private func grow(toHold needed: Int) {
+    let newCapacity = max(needed, capacity * 2, 256)
+    let (bytes, overflow) = newCapacity.multipliedReportingOverflow(by: MemoryLayout<Edge>.stride)
+    precondition(!overflow, "edge block too large")
+    guard let raw = realloc(base, bytes) else { fatalError("out of memory for \(newCapacity) edges") }
+    base = raw.bindMemory(to: Edge.self, capacity: newCapacity)
+    capacity = newCapacity
+  }
 }
 
 /// Turns device-space contours into fixed-point `Edge`s clipped to a canvas.
@@ -29,7 +95,7 @@ struct EdgeBuilder {
 
   /// Appends the edges of every contour of `path` (each treated as closed) and
   /// returns the range of rows they touch, or nil when they touch none.
-  func append(_ path: Path, to edges: inout [Edge]) -> (minRow: Int32, maxRow: Int32)? {
+  func append(_ path: Path, to edges: EdgeBlock) -> (minRow: Int32, maxRow: Int32)? {
     var minY = Int32.max
     var maxY = Int32.min
     path.points.withUnsafeBufferPointer { pts in
@@ -37,7 +103,7 @@ struct EdgeBuilder {
         var prev = pts[c.start + c.count - 1]
         for i in c.start..<(c.start + c.count) {
           let p = pts[i]
-          clipSegment(prev, p, into: &edges, minY: &minY, maxY: &maxY)
+          clipSegment(prev, p, into: edges, minY: &minY, maxY: &maxY)
           prev = p
         }
       }
@@ -48,14 +114,14 @@ struct EdgeBuilder {
 
   @inline(__always)
   private func clipSegment(
-    _ a: Point, _ b: Point, into edges: inout [Edge], minY: inout Int32, maxY: inout Int32
+    _ a: Point, _ b: Point, into edges: EdgeBlock, minY: inout Int32, maxY: inout Int32
   ) {
     guard a.isFinite, b.isFinite, a.y != b.y else { return }
     if a.x >= 0 && a.x <= width && b.x >= 0 && b.x <= width && a.y >= 0 && a.y <= height && b.y >= 0 && b.y <= height {
       if a.y < b.y {
-        emit(a.x, a.y, b.x, b.y, 1, into: &edges, minY: &minY, maxY: &maxY)
+        emit(a.x, a.y, b.x, b.y, 1, into: edges, minY: &minY, maxY: &maxY)
       } else {
-        emit(b.x, b.y, a.x, a.y, -1, into: &edges, minY: &minY, maxY: &maxY)
+        emit(b.x, b.y, a.x, a.y, -1, into: edges, minY: &minY, maxY: &maxY)
       }
       return
     }
@@ -115,7 +181,7 @@ struct EdgeBuilder {
           cx0 = min(max(x0, 0), width)
           cx1 = min(max(x1, 0), width)
         }
-        emit(cx0, y0, cx1, y1, winding, into: &edges, minY: &minY, maxY: &maxY)
+        emit(cx0, y0, cx1, y1, winding, into: edges, minY: &minY, maxY: &maxY)
       }
       y0 = y1
     }
@@ -131,7 +197,7 @@ struct EdgeBuilder {
   @inline(__always)
   private func emit(
     _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ winding: Int32,
-    into edges: inout [Edge], minY: inout Int32, maxY: inout Int32
+    into edges: EdgeBlock, minY: inout Int32, maxY: inout Int32
   ) {
     // Coordinates are inside the canvas here, so adding 0.5 and truncating rounds.
     let fy0 = Int32(y0 * 256 + 0.5)
@@ -170,18 +236,20 @@ enum EdgeBuckets {
   static let height = 1 << rowsShift  // rows per bucket
   static let shift = Int32(rowsShift + 8)  // fixed-point y to bucket
 
-  /// Sorts `edges[range]` by bucket (stable counting sort) and returns the
-  /// offsets of each bucket from `firstBucket` on, relative to `range.lowerBound`.
-  static func sort(_ edges: inout [Edge], _ range: Range<Int>, firstBucket: Int, lastBucket: Int) -> [Int32] {
+  /// Sorts `edges` by bucket (stable counting sort) and returns the offsets
+  /// of each bucket from `firstBucket` on.
+  static func sort(_ edges: UnsafeMutableBufferPointer<Edge>, firstBucket: Int, lastBucket: Int) -> [Int32] {
     let n = lastBucket - firstBucket + 1
     var offsets = [Int32](repeating: 0, count: n + 1)
-    for i in range { offsets[Int(edges[i].y0 >> shift) - firstBucket + 1] += 1 }
+    for e in edges { offsets[Int(e.y0 >> shift) - firstBucket + 1] += 1 }
     for b in 0..<n { offsets[b + 1] += offsets[b] }
     var fill = offsets
-    let copy = Array(edges[range])
+    let copy = UnsafeMutableBufferPointer<Edge>.allocate(capacity: edges.count)
+    defer { copy.deallocate() }
+    _ = copy.initialize(from: edges)
     for e in copy {
       let b = Int(e.y0 >> shift) - firstBucket
-      edges[range.lowerBound + Int(fill[b])] = e
+      edges[Int(fill[b])] = e
       fill[b] += 1
     }
     return offsets

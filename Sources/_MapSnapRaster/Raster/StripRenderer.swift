@@ -51,15 +51,17 @@ public struct StripRenderer: Sendable {
     let shared = SharedFrame(pixels: pixels)
     let stripTop = rows.lowerBound
     let stripBottom = rows.upperBound
+    // The list holds its blocks, and so their memory, while this runs.
+    let blockBases = (list.sealedEdges + [list.edges]).map { UnsafePointer($0.base) }
 
     list.items.withUnsafeBufferPointer { items in
-      list.edges.withUnsafeBufferPointer { edges in
+      blockBases.withUnsafeBufferPointer { edgeBlocks in
        list.bucketOffsets.withUnsafeBufferPointer { buckets in
        list.images.withUnsafeBufferPointer { images in
        list.imageAxes.withUnsafeBufferPointer { imageAxes in
        list.maskPlacements.withUnsafeBufferPointer { masks in
         let input = SharedInput(
-          items: items, edges: edges, buckets: buckets, images: images, imageAxes: imageAxes,
+          items: items, edgeBlocks: edgeBlocks, buckets: buckets, images: images, imageAxes: imageAxes,
           masks: masks, atlas: list.atlas)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
           var band = BandWorker(width: width, rows: bandRows)

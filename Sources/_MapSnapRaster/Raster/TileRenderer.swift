@@ -34,7 +34,8 @@ public enum TileRenderer {
 /// Pointers that the band workers only read, or write in disjoint rows.
 struct SharedInput: @unchecked Sendable {
   let items: UnsafeBufferPointer<DrawItem>
-  let edges: UnsafeBufferPointer<Edge>
+  /// Each edge block's first edge, indexed by `DrawItem.edgeBlock`.
+  let edgeBlocks: UnsafeBufferPointer<UnsafePointer<Edge>?>
   let buckets: UnsafeBufferPointer<Int32>
   let images: UnsafeBufferPointer<ImageDraw>
   let imageAxes: UnsafeBufferPointer<ImageAxis>
@@ -151,7 +152,7 @@ struct BandWorker {
             top: top, bottom: bottom)
           continue
         }
-        let edges = input.edges
+        let edges = input.edgeBlocks[Int(item.edgeBlock)]!
         var e = item.edgeStart
         var end = item.edgeStart + item.edgeCount
         if item.bucketStart >= 0 {

@@ -6,4 +6,16 @@
 /// (sched_getaffinity), which Swift's Glibc module does not declare.
 int mapsnap_affinity_processor_count(void);
 
+/// Sets glibc malloc's policy for a process that renders frame after frame:
+/// blocks up to `mmap_threshold` bytes come from the heap rather than from
+/// fresh mappings, and up to `trim_threshold` bytes of freed heap stay with
+/// the process. Returns 0 when the C library refused either (or is not
+/// glibc). See MemoryPolicy.swift for the measurements behind the values.
+int mapsnap_keep_freed_memory(unsigned long mmap_threshold, unsigned long trim_threshold);
+
+/// Bytes glibc malloc holds in blocks mapped on their own (mallinfo2's
+/// hblkhd), or -1 elsewhere: how tests see which blocks the policy above
+/// keeps on the heap.
+long mapsnap_malloc_mapped_bytes(void);
+
 #endif

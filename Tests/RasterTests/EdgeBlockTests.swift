@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import _MapSnapRaster
+
+/// `EdgeBlock` and `DisplayList.append`: a frame's list holds the blocks of
+/// the lists appended to it (no copy), draws what one serial list draws, and
+/// copies of a list never see each other's fills.
+@Suite struct EdgeBlockTests {
+  /// A seeded ring of `n` points around `(cx, cy)`, tall enough to span
+  /// several 64-row buckets (so its edges are bucket-sorted).
+  func ring(_ n: Int, cx: Double, cy: Double, r: Double, seed: UInt64) -> Path {
+    var s = seed
+    var pts: [Point] = []
+    for i in 0..<n {
+      s = s &* 6364136223846793005 &+ 1442695040888963407
+      let k = r * (0.6 + 0.4 * Double(s >> 11) / Double(1 << 53))
+      let a = Double(i) / Double(n) * 2 * Double.pi
+      pts.append(Point(cx + k * cos(a), cy + k * sin(a)))
+    }
+    var p = Path()
+    p.addContour(pts, closed: true)
+    return p
+  }
+
+  func pixels(_ list: DisplayList, threads: Int = 2, rows: Int = 16) -> [UInt32] {
+    let canvas = Canvas(width: list.width, height: list.height)
+    TileRenderer.render(list, into: canvas, options: .init(threads: threads, tileRows: rows))
+    return Array(canvas.buffer)
+  }
+
+  @Test func appendedPartsDrawWhatOneSerialListDraws() {
+    let colors = [Color(r: 200, g: 30, b: 30, a: 200), Color(r: 30, g: 160, b: 60, a: 255), Color(r: 20, g: 40, b: 220, a: 120)]
+    let rings = (0..<9).map { ring(300 + 50 * $0, cx: 40 + 30 * Double($0), cy: 150, r: 60 + 8 * Double($0), seed: UInt64($0 + 1)) }
+    var serial = DisplayList(width: 320, height: 300, background: .white)
+    var frame = DisplayList(width: 320, height: 300, background: .white)
+    var parts: [DisplayList] = []
+    for k in 0..<3 {
+      var part = DisplayList(width: 320, height: 300, background: .transparent)
+      for j in 0..<3 { part.fill(rings[3 * k + j], color: colors[j]) }
+      parts.append(part)
+    }
+    // The frame fills one ring of its own first, then a group around part 1.
+    serial.fill(rings[0], color: colors[2])
+    frame.fill(rings[0], color: colors[2])
+    for k in 0..<3 {
+      if k == 1 { serial.beginGroup(opacity: 0.5); frame.beginGroup(opacity: 0.5) }
+      for j in 0..<3 { serial.fill(rings[3 * k + j], color: colors[j]) }
+      frame.append(parts[k])
+      if k == 1 { serial.endGroup(); frame.endGroup() }
+    }
+    // And fills after the parts, into a block of its own.
+    serial.fill(rings[8], color: colors[0])
+    frame.fill(rings[8], color: colors[0])
+    #expect(frame.edgeCount == serial.edgeCount)
+    #expect(frame.fillCount == serial.fillCount)
+    // The parts' blocks, not copies of them.
+    for part in parts { #expect(frame.sealedEdges.contains { $0 === part.edges }) }
+    let reference = pixels(serial, threads: 1, rows: 300)
+    for (threads, rows) in [(1, 300), (2, 16), (3, 7)] {
+      #expect(pixels(frame, threads: threads, rows: rows) == reference, "threads \(threads), rows \(rows)")
+    }
+  }
+
+  @Test func aCopyOfAListKeepsItsOwnFills() {
+    var a = DisplayList(width: 200, height: 200, background: .white)
+    a.fill(ring(400, cx: 100, cy: 100, r: 80, seed: 7), color: .black)
+    let before = pixels(a)
+    let count = a.edgeCount
+    var b = a
+    b.fill(ring(200, cx: 60, cy: 60, r: 40, seed: 8), color: Color(r: 255, g: 0, b: 0, a: 255))
+    #expect(a.edgeCount == count)
+    #expect(b.edgeCount > count)
+    #expect(a.edges !== b.edges)
+    #expect(pixels(a) == before)
+    #expect(pixels(b) != before)
+  }
+
+  @Test func aBlockKeepsEveryEdgeAcrossItsGrowth() {
+    let block = EdgeBlock()
+    for i in 0..<100_000 {
+      block.append(Edge(x0: Int32(i), y0: Int32(i), x1: Int32(i + 1), y1: Int32(i + 2), winding: i % 2 == 0 ? 1 : -1))
+    }
+    #expect(block.count == 100_000)
+    #expect(block.capacity >= 100_000)
+    let b = block.buffer
+    #expect(b.indices.allSatisfy { b[$0].x0 == Int32($0) && b[$0].y1 == Int32($0 + 2) })
+    let c = block.copy()
+    block.removeAll(from: 10)
+    #expect(block.count == 10 && c.count == 100_000 && c.buffer[99_999].x1 == 100_000)
+  }
+}
