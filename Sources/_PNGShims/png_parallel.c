@@ -281,6 +281,22 @@ struct PNGShimStream {
   size_t segments_capacity;
   z_stream deflaters[MAX_THREADS];
   int deflater_ready[MAX_THREADS];
+  /* Workers kept for the stream's life (started on its first strip): a
+   * print-size frame is compressed a strip at a time, and threads made
+   * afresh for every strip started where their parent ran and took the
+   * scheduler milliseconds to spread (8192² on 2 threads: 16 strips, with
+   * stretches of one busy core inside each). Pool thread i compresses with
+   * deflate state i + 1; the caller works too, with state 0. */
+  pthread_t pool[MAX_THREADS];
+  int pool_size;
+  int pool_ready;
+  pthread_mutex_t pool_lock;
+  pthread_cond_t pool_wake;
+  pthread_cond_t pool_done;
+  job *pool_job;
+  unsigned pool_generation;
+  int pool_busy;
+  int pool_quit;
   /* File bytes ready for the caller. */
   shim_output output;
   shim_error error;
@@ -292,6 +308,90 @@ static int stream_fail(PNGShimStream *s, int status, const char *message) {
   s->failed = 1;
   if (message != NULL) shim_set_message(&s->error, NULL, message);
   return status;
+}
+
+typedef struct pool_arg {
+  PNGShimStream *s;
+  int index;
+} pool_arg;
+
+/* A pool thread: waits for a job (a new generation), compresses segments
+ * of it until none is left, reports, and waits again until the stream
+ * closes. */
+static void *pool_main(void *p) {
+  pool_arg a = *(pool_arg *)p;
+  free(p);
+  PNGShimStream *s = a.s;
+  unsigned seen = 0;
+  pthread_mutex_lock(&s->pool_lock);
+  for (;;) {
+    while (!s->pool_quit && s->pool_generation == seen) pthread_cond_wait(&s->pool_wake, &s->pool_lock);
+    if (s->pool_quit) break;
+    seen = s->pool_generation;
+    worker_arg w = {s->pool_job, a.index};
+    pthread_mutex_unlock(&s->pool_lock);
+    worker(&w);
+    pthread_mutex_lock(&s->pool_lock);
+    if (--s->pool_busy == 0) pthread_cond_signal(&s->pool_done);
+  }
+  pthread_mutex_unlock(&s->pool_lock);
+  return NULL;
+}
+
+/* Runs `j` on the caller and the stream's pool (up to `threads` in all),
+ * starting pool threads on first use; with fewer threads to be had, the
+ * ones there are do the work (the output does not depend on who does). */
+static void stream_run_workers(PNGShimStream *s, job *j, int threads) {
+  if (threads <= 1) {
+    worker_arg w = {j, 0};
+    atomic_store(&j->next, 0);
+    worker(&w);
+    return;
+  }
+  if (!s->pool_ready) {
+    if (pthread_mutex_init(&s->pool_lock, NULL) != 0) {
+      run_workers(j, threads);
+      return;
+    }
+    pthread_cond_init(&s->pool_wake, NULL);
+    pthread_cond_init(&s->pool_done, NULL);
+    s->pool_ready = 1;
+  }
+  while (s->pool_size < s->threads - 1) {
+    pool_arg *a = (pool_arg *)malloc(sizeof *a);
+    if (a == NULL) break;
+    *a = (pool_arg){s, s->pool_size + 1};
+    if (pthread_create(&s->pool[s->pool_size], NULL, pool_main, a) != 0) {
+      free(a);
+      break;
+    }
+    s->pool_size++;
+  }
+  atomic_store(&j->next, 0);
+  pthread_mutex_lock(&s->pool_lock);
+  s->pool_job = j;
+  s->pool_busy = s->pool_size;
+  s->pool_generation++;
+  pthread_cond_broadcast(&s->pool_wake);
+  pthread_mutex_unlock(&s->pool_lock);
+  worker_arg w = {j, 0};
+  worker(&w);
+  pthread_mutex_lock(&s->pool_lock);
+  while (s->pool_busy > 0) pthread_cond_wait(&s->pool_done, &s->pool_lock);
+  pthread_mutex_unlock(&s->pool_lock);
+}
+
+static void stream_stop_pool(PNGShimStream *s) {
+  if (!s->pool_ready) return;
+  pthread_mutex_lock(&s->pool_lock);
+  s->pool_quit = 1;
+  pthread_cond_broadcast(&s->pool_wake);
+  pthread_mutex_unlock(&s->pool_lock);
+  for (int t = 0; t < s->pool_size; t++) pthread_join(s->pool[t], NULL);
+  pthread_cond_destroy(&s->pool_wake);
+  pthread_cond_destroy(&s->pool_done);
+  pthread_mutex_destroy(&s->pool_lock);
+  s->pool_ready = 0;
 }
 
 int png_shim_stream_open(uint32_t width, uint32_t height, int write_rgb, int zlib_level, int filter,
@@ -423,7 +523,7 @@ static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_s
     j.segments[k].length = (size_t)(y1 - y0) * j.raw_row;
   }
   int workers = s->threads < (int)j.count ? s->threads : (int)j.count;
-  run_workers(&j, workers);
+  stream_run_workers(s, &j, workers);
 
   int status = PNG_SHIM_OK;
   for (size_t k = 0; k < j.count; k++)
@@ -509,6 +609,7 @@ uint32_t png_shim_stream_rows_written(const PNGShimStream *s) { return s->rows_w
 
 void png_shim_stream_close(PNGShimStream *s) {
   if (s == NULL) return;
+  stream_stop_pool(s);
   if (s->png != NULL) png_destroy_write_struct(&s->png, s->info != NULL ? &s->info : NULL);
   free(s->output.data);
   free(s->pending);

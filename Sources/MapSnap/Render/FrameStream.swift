@@ -73,12 +73,14 @@ public enum FrameStream {
     let rows = min(height, Self.stripRows(width: width, granularity: writer.rowGranularity, tileRows: options.tileRows, preferred: stripRows))
     let renderer = StripRenderer(list, options: options)
     // With more than one thread, strip k is compressed (on a thread of its
-    // own, `JoinableThread`) while strip k + 1 is drawn, so neither phase
-    // waits for the other's slowest band or segment.
+    // own, `PipelineThread`, kept for the frame) while strip k + 1 is drawn,
+    // so neither phase waits for the other's slowest band or segment.
     let threads = options.threads > 0 ? options.threads : activeProcessorCount()
     let pipelined = threads > 1 && height > rows
     let strips = UnsafeMutablePointer<UInt32>.allocate(capacity: (pipelined ? 2 : 1) * rows * width)
     defer { strips.deallocate() }
+    let encoder = pipelined ? PipelineThread() : nil
+    defer { encoder?.stop() }
     do throws(FileError) { try writer.drain(sink) } catch { throw .output(error) }
     var current = strips
     var top = 0
@@ -88,12 +90,12 @@ public enum FrameStream {
       let next = top + n
       let pixels = UnsafeBufferPointer(start: current, count: n * width)
       var failure: PNGError? = nil
-      if pipelined && next < height {
+      if let encoder, next < height {
         let other = current == strips ? strips + rows * width : strips
         let job = EncodeJob(writer: writer, pixels: pixels, rows: n)
-        let thread = JoinableThread { job.run() }
+        encoder.start { job.run() }
         renderer.render(rows: next..<min(height, next + rows), into: other)
-        thread.join()
+        encoder.wait()
         failure = job.failure
         current = other
       } else {
@@ -205,36 +207,68 @@ public enum FrameStream {
   }
 }
 
-/// A body run on a thread of its own (a pthread, not one of Dispatch's
-/// workers), joined with `join()`. The strip being compressed runs on one:
-/// run as a Dispatch work item it took one of the workers that
-/// `concurrentPerform` draws the next strip with, and Dispatch does not
-/// replace a busy worker, so the drawing ran on one thread (8192² on two
-/// threads: drawing 108–135 ms of wall time before, 47–57 ms after).
-final class JoinableThread: @unchecked Sendable {
+/// A thread of its own (a pthread, not one of Dispatch's workers) that runs
+/// one body at a time: `start` hands it a body, `wait` waits for that body
+/// to end. The strip being compressed runs on one:
+/// - run as a Dispatch work item it took one of the workers that
+///   `concurrentPerform` draws the next strip with, and Dispatch does not
+///   replace a busy worker, so the drawing ran on one thread (8192² on two
+///   threads: drawing 108–135 ms of wall time before, 47–57 ms after);
+/// - run on a thread made afresh for every strip (and the compressor's
+///   workers with it), the new threads started beside their parent and the
+///   scheduler took milliseconds to spread them: stretches of one busy core
+///   inside every strip. One thread kept for the frame does not move.
+final class PipelineThread: @unchecked Sendable {
   private var id = pthread_t()
-  private let body: () -> Void
   private var started = false
+  private let go = DispatchSemaphore(value: 0)
+  private let finished = DispatchSemaphore(value: 0)
+  /// Written before `go` is signalled and read after: the semaphores order it.
+  private var body: (() -> Void)?
+  private var quit = false
 
-  init(_ body: @escaping () -> Void) {
-    self.body = body
+  init() {
     let box = Unmanaged.passRetained(self)
     started =
       pthread_create(
         &id, nil,
         { arg in
-          let me = Unmanaged<JoinableThread>.fromOpaque(arg!).takeRetainedValue()
-          me.body()
+          let me = Unmanaged<PipelineThread>.fromOpaque(arg!).takeRetainedValue()
+          me.loop()
           return nil
         }, box.toOpaque()) == 0
-    if !started {
-      box.release()
-      body()  // no thread to be had: run it here
+    if !started { box.release() }
+  }
+
+  private func loop() {
+    while true {
+      go.wait()
+      if quit { return }
+      body?()
+      body = nil
+      finished.signal()
     }
   }
 
-  /// Waits for the body to end.
-  func join() {
-    if started { pthread_join(id, nil) }
+  /// Runs `body` on the thread (here and now when no thread could be made).
+  /// - Precondition: the previous body was waited for.
+  func start(_ body: @escaping () -> Void) {
+    guard started else { return body() }
+    self.body = body
+    go.signal()
+  }
+
+  /// Waits for the body `start` handed over to end.
+  func wait() {
+    if started { finished.wait() }
+  }
+
+  /// Ends the thread; call once, after the last `wait`.
+  func stop() {
+    guard started else { return }
+    quit = true
+    go.signal()
+    pthread_join(id, nil)
+    started = false
   }
 }
