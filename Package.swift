@@ -22,8 +22,12 @@ let package = Package(
     .target(
       name: "MapSnap",
       dependencies: [
-        "_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "_SystemShims", "CFreeType", "CSQLite",
-      ]
+        "_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "_SystemShims", "_LazyLibraries",
+        "CFreeType", "CSQLite",
+      ],
+      // FreeType's headers live in their own folder (pkg-config's cflags);
+      // the module is not linked (`_LazyLibraries`).
+      swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/freetype2"])]
     ),
     /// The `mapsnap` command: argument parsing and exit statuses only.
     .executableTarget(
@@ -90,28 +94,27 @@ let package = Package(
     /// libraries. Its headers come from Debian's libgdal-dev (`make setup`).
     .target(name: "_OGRShims", linkerSettings: [.linkedLibrary("dl")]),
     /// A C shim that owns libjpeg's setjmp/longjmp error handling (JPEG tiles).
-    .target(name: "_JPEGShims", dependencies: ["CJPEG"]),
-    .systemLibrary(
-      name: "CJPEG",
-      pkgConfig: "libjpeg",
-      providers: [.apt(["libjpeg62-turbo-dev"])]
-    ),
+    .target(name: "_JPEGShims", dependencies: ["CJPEG", "_LazyLibraries"]),
+    /// SQLite, FreeType and libjpeg, called through their headers but opened
+    /// with dlopen on first use: forwarders with their entry points' names
+    /// (hidden), so that scenes that need none of them start without
+    /// mapping five shared libraries (FreeType brings brotli). So the three
+    /// system library targets below have no pkg-config name and their
+    /// module maps no `link`: nothing links them. Their headers come from
+    /// Debian's -dev packages (`make setup`): libjpeg62-turbo-dev,
+    /// libsqlite3-dev and libfreetype-dev (whose include folder MapSnap's
+    /// Swift settings name, as pkg-config would).
+    .target(name: "_LazyLibraries", dependencies: ["CSQLite", "CJPEG"], linkerSettings: [.linkedLibrary("dl")]),
+    .systemLibrary(name: "CJPEG"),
     // PROJ (sources with a `crs`) is deliberately not a system library
     // target: SwiftPM would link it through pkg-config, and libproj pulls in
     // some 45 shared libraries at start-up. It is opened with dlopen on first
     // use instead (Sources/MapSnap/Scene/CRSTransform.swift); `make setup`
     // installs Debian's libproj25 and proj-data.
-    /// SQLite, for MBTiles tile sets (opened read-only).
-    .systemLibrary(
-      name: "CSQLite",
-      pkgConfig: "sqlite3",
-      providers: [.apt(["libsqlite3-dev"])]
-    ),
-    .systemLibrary(
-      name: "CFreeType",
-      pkgConfig: "freetype2",
-      providers: [.apt(["libfreetype-dev"])]
-    ),
+    /// SQLite, for MBTiles tile sets and GeoPackages (opened read-only).
+    .systemLibrary(name: "CSQLite"),
+    /// FreeType, for glyph outlines and metrics.
+    .systemLibrary(name: "CFreeType"),
     /// Golden-image comparison and fixtures shared by the test bundles.
     .target(name: "_MapSnapTestSupport", dependencies: ["MapSnap", "_MapSnapRaster"]),
     /// The fuzz targets: each feeds one input (a scene, a GeoJSON file, a

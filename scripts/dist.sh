@@ -57,10 +57,11 @@ case $mode in
       esac
       cp -L "$lib" "$root/lib/$(basename "$lib")"
     done
-    # HarfBuzz and FriBidi are opened with dlopen (Sources/_TextShims), so
-    # ldd of the binary does not list them: bundle them and what they load.
-    # dlopen searches the binary's DT_RPATH ($ORIGIN/../lib) first.
-    for soname in libharfbuzz.so.0 libfribidi.so.0; do
+    # HarfBuzz and FriBidi (Sources/_TextShims), SQLite, FreeType and
+    # libjpeg (Sources/_LazyLibraries) are opened with dlopen on first use,
+    # so ldd of the binary does not list them: bundle them and what they
+    # load. dlopen searches the binary's DT_RPATH ($ORIGIN/../lib) first.
+    for soname in libharfbuzz.so.0 libfribidi.so.0 libsqlite3.so.0 libfreetype.so.6 libjpeg.so.62; do
       lib=$(ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64|x86_64|aarch64/ { print $NF; exit }')
       [ -n "$lib" ] || { echo "dist: $soname not found (make setup installs it)" >&2; exit 1; }
       { echo "$lib"; ldd "$lib" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'; } | while read -r dep; do

@@ -32,6 +32,10 @@ cp -r Examples/data "$work/scene/data"
 libs=$(env -i "$(command -v ldd)" "$bin")
 echo "$libs" | grep -q "libswift" && fail "the binary loads a Swift runtime library: $libs"
 echo "$libs" | grep -q "libFoundation" && fail "the binary loads Foundation: $libs"
+# SQLite, FreeType and libjpeg are opened on first use, not at start-up.
+for lib in libsqlite3 libfreetype libjpeg libbrotli; do
+  echo "$libs" | grep -q "$lib" && fail "the binary loads $lib at start-up (it should be opened on first use): $libs"
+done
 outside=$(echo "$libs" | grep "=>" | grep -Ev "^\s*(libc|libm|libstdc\+\+|libgcc_s)\.so|linux-vdso" | grep -v "$root/bin/../lib/" || true)
 [ -z "$outside" ] || fail "libraries resolve outside the tarball's lib/: $outside"
 
@@ -43,13 +47,25 @@ env -i "$bin" ../scene/scene.json --scale 8000 -o out.png --report report.json |
 grep -q '"placed": *[1-9]' report.json || fail "the report has no placed labels"
 
 # Text in four scripts, shaped by the tarball's own HarfBuzz and FriBidi
-# (opened with dlopen, so ldd above does not show them).
+# and drawn with its FreeType (opened with dlopen, so ldd above does not
+# show them).
 cp "$repo/Golden/scripts/scene.json" "$work/scene/scripts.json"
 env -i LD_DEBUG=libs "$bin" ../scene/scripts.json -o scripts.png 2>ld.txt || fail "the scripts scene failed from the tarball"
-for lib in libharfbuzz.so.0 libfribidi.so.0; do
+for lib in libharfbuzz.so.0 libfribidi.so.0 libfreetype.so.6; do
   grep -q "calling init: $root/bin/../lib/$lib" ld.txt || fail "$lib was not loaded from the tarball's lib/: $(grep "$lib" ld.txt | head -3)"
 done
 "$repo/.build/release/mapsnap" diff scripts.png "$repo/Golden/scripts/2000.png" >/dev/null || fail "the tarball's scripts image differs from the golden"
+
+# JPEG tiles from an MBTiles file, read by the tarball's own SQLite and
+# libjpeg, opened on first use.
+mkdir -p "$work/scene/tiles-jpeg" "$work/Examples/data/tiles"
+cp "$repo/Golden/tiles-jpeg/scene.json" "$work/scene/tiles-jpeg/scene.json"
+cp "$repo/Examples/data/tiles/world-3857-jpeg.mbtiles" "$work/Examples/data/tiles/"
+env -i LD_DEBUG=libs "$bin" ../scene/tiles-jpeg/scene.json --scale 73957190.94894437 -o jpeg.png 2>ld-jpeg.txt || fail "the JPEG tiles scene failed from the tarball"
+for lib in libsqlite3.so.0 libjpeg.so.62; do
+  grep -q "calling init: $root/bin/../lib/$lib" ld-jpeg.txt || fail "$lib was not loaded from the tarball's lib/: $(grep "$lib" ld-jpeg.txt | head -3)"
+done
+"$repo/.build/release/mapsnap" diff jpeg.png "$repo/Golden/tiles-jpeg/73957190.94894437.png" >/dev/null || fail "the tarball's JPEG tiles image differs from the golden"
 
 mv "$root/share/mapsnap/Fonts" "$work/Fonts.moved"
 if env -i "$bin" ../scene/scene.json --scale 8000 -o nofonts.png 2>err.txt; then fail "rendered without share/mapsnap/Fonts: fonts came from elsewhere"; fi

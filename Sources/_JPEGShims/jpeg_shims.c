@@ -1,5 +1,7 @@
 #include "jpeg_shims.h"
 
+#include "lazy_libraries.h"
+
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +71,17 @@ int jpeg_shim_decode_rgba8(const void *data, size_t size, uint64_t max_pixels,
         error_message[error_capacity - 1] = '\0';
       }
       return JPEG_SHIM_NOT_A_JPEG;
+    }
+  }
+  {
+    /* libjpeg is opened on first use (lazy_libraries.h). */
+    const char *missing = mapsnap_jpeg_unavailable();
+    if (missing != NULL) {
+      if (error_message != NULL && error_capacity != 0) {
+        strncpy(error_message, missing, error_capacity - 1);
+        error_message[error_capacity - 1] = '\0';
+      }
+      return JPEG_SHIM_DECODE_FAILED;
     }
   }
   memset(&err, 0, sizeof err);

@@ -1,6 +1,7 @@
 internal import _MapSnapRaster
 
 internal import CFreeType
+internal import _LazyLibraries
 
 #if canImport(Glibc)
   import Glibc
@@ -53,7 +54,10 @@ public final class FontLibrary {
   /// name order; earlier folders win when two faces share a name).
   /// - Throws: `TextError.noFonts` when no font could be opened.
   public init(directories: [String]) throws(TextError) {
-    guard let lib = FreeTypeLibrary() else { throw .freeTypeFailed("FT_Init_FreeType") }
+    guard let lib = FreeTypeLibrary() else {
+      // FreeType is opened on first use (`_LazyLibraries`): say why it is not there.
+      throw .freeTypeFailed(mapsnap_freetype_unavailable().map { "FT_Init_FreeType (\(String(cString: $0)))" } ?? "FT_Init_FreeType")
+    }
     var faces: [FontFace] = []
     for dir in directories {
       for name in FileIO.listDirectory(dir).sorted() where name.lowercased().hasSuffix(".ttf") || name.lowercased().hasSuffix(".otf") {

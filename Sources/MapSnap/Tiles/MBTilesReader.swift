@@ -1,4 +1,5 @@
 internal import CSQLite
+internal import _LazyLibraries
 
 #if canImport(Glibc)
   import Glibc
@@ -46,7 +47,7 @@ final class MBTilesReader {
       uri = MBTilesReader.uri(canonical)
     }
     guard sqlite3_open_v2(uri, &handle, flags, nil) == SQLITE_OK, let handle else {
-      let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? mapsnap_sqlite_unavailable().map { String(cString: $0) } ?? "out of memory"
       if let handle { sqlite3_close(handle) }
       throw .unreadable(path: shown, reason: reason)
     }

@@ -1,4 +1,5 @@
 internal import CSQLite
+internal import _LazyLibraries
 internal import _MapSnapRaster
 import Synchronization
 
@@ -82,7 +83,7 @@ final class GeoPackageReader: @unchecked Sendable {
       uri = MBTilesReader.uri(canonical)
     }
     guard sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil) == SQLITE_OK, let handle else {
-      let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? mapsnap_sqlite_unavailable().map { String(cString: $0) } ?? "out of memory"
       if let handle { sqlite3_close(handle) }
       return .failure(.ogr(path: source.name, message: reason))
     }
