@@ -36,20 +36,7 @@ HIDDEN FT_Error FT_Outline_Decompose(FT_Outline *, const FT_Outline_Funcs *, voi
   X(FT_Init_FreeType) X(FT_Done_FreeType) X(FT_New_Face) X(FT_Done_Face) X(FT_Get_Char_Index) X(FT_Get_Kerning)    \
   X(FT_Load_Glyph) X(FT_Outline_Decompose)
 
-#define NAME(f) #f,
-static const char *const names[] = {FREETYPE_ENTRY_POINTS(NAME)};
-#define SLOT(f) slot_##f,
-enum { FREETYPE_ENTRY_POINTS(SLOT) slot_count };
-static void *slots[slot_count];
-static lazy_library library = {"libfreetype.so.6", "libfreetype6", 0, {0}};
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) { lazy_open(&library, names, slots, slot_count); }
-static int ready(void) {
-  pthread_once(&once, load);
-  return library.loaded;
-}
-#define REAL(f) ((__typeof__(f) *)slots[slot_##f])
+LAZY_LIBRARY("libfreetype.so.6", "libfreetype6", FREETYPE_ENTRY_POINTS)
 
 /* FT_Err_Cannot_Open_Resource: what FreeType itself says when it cannot start. */
 enum { unavailable = 0x01 };

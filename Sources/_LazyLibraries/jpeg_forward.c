@@ -15,20 +15,7 @@
   X(jpeg_std_error) X(jpeg_CreateDecompress) X(jpeg_destroy_decompress) X(jpeg_mem_src) X(jpeg_read_header)         \
   X(jpeg_start_decompress) X(jpeg_read_scanlines) X(jpeg_finish_decompress)
 
-#define NAME(f) #f,
-static const char *const names[] = {JPEG_ENTRY_POINTS(NAME)};
-#define SLOT(f) slot_##f,
-enum { JPEG_ENTRY_POINTS(SLOT) slot_count };
-static void *slots[slot_count];
-static lazy_library library = {"libjpeg.so.62", "libjpeg62-turbo", 0, {0}};
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) { lazy_open(&library, names, slots, slot_count); }
-static int ready(void) {
-  pthread_once(&once, load);
-  return library.loaded;
-}
-#define REAL(f) ((__typeof__(f) *)slots[slot_##f])
+LAZY_LIBRARY("libjpeg.so.62", "libjpeg62-turbo", JPEG_ENTRY_POINTS)
 
 #pragma GCC visibility pop
 

@@ -16,4 +16,23 @@ typedef struct lazy_library {
 /* Opens `lib` and looks up names[i] into slots[i]; sets `loaded` or `message`. */
 void lazy_open(lazy_library *lib, const char *const *names, void **slots, size_t count);
 
+/* The loader of one library, for a forwarder file: `library`, `ready()`
+ * (opens the library on its first call, once, thread-safe; true when it is
+ * loaded) and REAL(f), the library's own f, for the entry points that
+ * ENTRY_POINTS lists as X(name) (an X-macro). Needs <pthread.h>. */
+#define LAZY_LIBRARY(SONAME, PACKAGE, ENTRY_POINTS)                                                  \
+  static const char *const lazy_names[] = {ENTRY_POINTS(LAZY_NAME)};                               \
+  enum { ENTRY_POINTS(LAZY_SLOT) lazy_slot_count };                                                \
+  static void *lazy_slots[lazy_slot_count];                                                        \
+  static lazy_library library = {SONAME, PACKAGE, 0, {0}};                                         \
+  static pthread_once_t lazy_once = PTHREAD_ONCE_INIT;                                             \
+  static void lazy_load(void) { lazy_open(&library, lazy_names, lazy_slots, lazy_slot_count); }    \
+  static int ready(void) {                                                                         \
+    pthread_once(&lazy_once, lazy_load);                                                           \
+    return library.loaded;                                                                         \
+  }
+#define LAZY_NAME(f) #f,
+#define LAZY_SLOT(f) lazy_slot_##f,
+#define REAL(f) ((__typeof__(f) *)lazy_slots[lazy_slot_##f])
+
 #endif

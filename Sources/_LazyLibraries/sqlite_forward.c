@@ -15,20 +15,7 @@
   X(sqlite3_column_text) X(sqlite3_column_type) X(sqlite3_bind_blob) X(sqlite3_bind_double) X(sqlite3_bind_int)     \
   X(sqlite3_bind_int64) X(sqlite3_bind_text) X(sqlite3_vfs_find) X(sqlite3_vfs_register)
 
-#define NAME(f) #f,
-static const char *const names[] = {SQLITE_ENTRY_POINTS(NAME)};
-#define SLOT(f) slot_##f,
-enum { SQLITE_ENTRY_POINTS(SLOT) slot_count };
-static void *slots[slot_count];
-static lazy_library library = {"libsqlite3.so.0", "libsqlite3-0", 0, {0}};
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) { lazy_open(&library, names, slots, slot_count); }
-static int ready(void) {
-  pthread_once(&once, load);
-  return library.loaded;
-}
-#define REAL(f) ((__typeof__(f) *)slots[slot_##f])
+LAZY_LIBRARY("libsqlite3.so.0", "libsqlite3-0", SQLITE_ENTRY_POINTS)
 
 #pragma GCC visibility pop
 
