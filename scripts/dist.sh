@@ -62,7 +62,9 @@ case $mode in
     # so ldd of the binary does not list them: bundle them and what they
     # load. dlopen searches the binary's DT_RPATH ($ORIGIN/../lib) first.
     for soname in libharfbuzz.so.0 libfribidi.so.0 libsqlite3.so.0 libfreetype.so.6 libjpeg.so.62; do
-      lib=$(ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64|x86_64|aarch64/ { print $NF; exit }')
+      # awk reads all of ldconfig's output (no early exit): under pipefail,
+      # ldconfig killed by SIGPIPE would fail the pipeline (status 141).
+      lib=$(ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64|x86_64|aarch64/ && !found { print $NF; found = 1 }')
       [ -n "$lib" ] || { echo "dist: $soname not found (make setup installs it)" >&2; exit 1; }
       { echo "$lib"; ldd "$lib" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'; } | while read -r dep; do
         case $(basename "$dep") in

@@ -30,11 +30,11 @@ cp Examples/helsinki.json "$work/scene/scene.json"
 cp -r Examples/data "$work/scene/data"
 
 libs=$(env -i "$(command -v ldd)" "$bin")
-echo "$libs" | grep -q "libswift" && fail "the binary loads a Swift runtime library: $libs"
-echo "$libs" | grep -q "libFoundation" && fail "the binary loads Foundation: $libs"
+grep -q "libswift" <<< "$libs" && fail "the binary loads a Swift runtime library: $libs"
+grep -q "libFoundation" <<< "$libs" && fail "the binary loads Foundation: $libs"
 # SQLite, FreeType and libjpeg are opened on first use, not at start-up.
 for lib in libsqlite3 libfreetype libjpeg libbrotli; do
-  echo "$libs" | grep -q "$lib" && fail "the binary loads $lib at start-up (it should be opened on first use): $libs"
+  grep -q "$lib" <<< "$libs" && fail "the binary loads $lib at start-up (it should be opened on first use): $libs"
 done
 outside=$(echo "$libs" | grep "=>" | grep -Ev "^\s*(libc|libm|libstdc\+\+|libgcc_s)\.so|linux-vdso" | grep -v "$root/bin/../lib/" || true)
 [ -z "$outside" ] || fail "libraries resolve outside the tarball's lib/: $outside"
