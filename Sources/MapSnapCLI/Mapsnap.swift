@@ -28,7 +28,9 @@ struct Mapsnap: ParsableCommand {
         --center <lon,lat>         --size <WxH>         --pixel-ratio <ratio>
         --report <file>            the JSON report of what was drawn and why
         --strict                   fail when a layer's source cannot be loaded
-        --marker <lon,lat[|…]>     --highlight <layer:id[|…]>     --geojson <file[|…]>   overlays
+        --marker <lon,lat[|…]>     overlays: markers,
+        --highlight <layer:id[|…]> highlighted features,
+        --geojson <file[|…]>       and GeoJSON files drawn on top
 
       Exit status: 0 rendered; 1 render failed (a source could not be loaded with --strict, \
       or the output could not be written); 2 invalid scene (nothing is written); 64 usage error.

@@ -289,6 +289,30 @@ struct RenderCommandTests {
     }
   }
 
+  /// The main options table is laid out by hand in the discussion: each of
+  /// its lines must fit ArgumentParser's 80 columns, or it wraps mid-entry
+  /// (`--geojson` once broke onto a line of its own).
+  @Test("mapsnap --help: the main options table keeps its columns")
+  func helpTableFitsItsWidth() throws {
+    try withTemporaryDirectory { dir in
+      let r = try CLI.run(["--help"], in: dir)
+      #expect(r.status == 0, "\(r)")
+      let lines = r.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
+      guard let start = lines.firstIndex(where: { $0.hasPrefix("Main options") }),
+        let end = lines[start...].firstIndex(where: \.isEmpty)
+      else {
+        Issue.record("no main options table: \(r.stdoutText)")
+        return
+      }
+      let table = lines[(start + 1)..<end]
+      #expect(table.count >= 8, "\(table)")
+      for line in table {
+        #expect(line.hasPrefix("  -"), "an entry broke onto a line of its own: \(line)")
+        #expect(line.count <= 80, "\(line.count) columns: \(line)")
+      }
+    }
+  }
+
   @Test("--version exits 0 and prints the version")
   func version() throws {
     try withTemporaryDirectory { dir in
