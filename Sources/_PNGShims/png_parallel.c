@@ -343,9 +343,7 @@ static void *pool_main(void *p) {
  * ones there are do the work (the output does not depend on who does). */
 static void stream_run_workers(PNGShimStream *s, job *j, int threads) {
   if (threads <= 1) {
-    worker_arg w = {j, 0};
-    atomic_store(&j->next, 0);
-    worker(&w);
+    run_workers(j, 1); /* the caller alone */
     return;
   }
   if (!s->pool_ready) {

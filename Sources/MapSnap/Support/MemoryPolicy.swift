@@ -36,7 +36,7 @@ public enum MemoryPolicy {
 
   /// Bytes the C library holds in blocks mapped on their own, or nil when
   /// it cannot tell (not glibc): how tests see the rule at work.
-  public static var mappedBytes: Int? {
+  static var mappedBytes: Int? {
     let n = mapsnap_malloc_mapped_bytes()
     return n < 0 ? nil : n
   }
