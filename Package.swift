@@ -23,7 +23,7 @@ let package = Package(
       name: "MapSnap",
       dependencies: [
         "_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "_SystemShims", "_LazyLibraries",
-        "CFreeType", "CSQLite",
+        "CFreeType", "CSQLite", "CPQ",
       ],
       // FreeType's headers live in their own folder (pkg-config's cflags);
       // the module is not linked (`_LazyLibraries`).
@@ -104,7 +104,8 @@ let package = Package(
     /// Debian's -dev packages (`make setup`): libjpeg62-turbo-dev,
     /// libsqlite3-dev and libfreetype-dev (whose include folder MapSnap's
     /// Swift settings name, as pkg-config would).
-    .target(name: "_LazyLibraries", dependencies: ["CSQLite", "CJPEG"], linkerSettings: [.linkedLibrary("dl")]),
+    /// libpq (PostGIS sources read without GDAL) is opened the same way.
+    .target(name: "_LazyLibraries", dependencies: ["CSQLite", "CJPEG", "CPQ"], linkerSettings: [.linkedLibrary("dl")]),
     .systemLibrary(name: "CJPEG"),
     // PROJ (sources with a `crs`) is deliberately not a system library
     // target: SwiftPM would link it through pkg-config, and libproj pulls in
@@ -115,6 +116,9 @@ let package = Package(
     .systemLibrary(name: "CSQLite"),
     /// FreeType, for glyph outlines and metrics.
     .systemLibrary(name: "CFreeType"),
+    /// libpq, for PostGIS sources (`PostGISReader`); its header from Debian's
+    /// libpq-dev (`make setup`), the library opened on first use.
+    .systemLibrary(name: "CPQ"),
     /// Golden-image comparison and fixtures shared by the test bundles.
     .target(name: "_MapSnapTestSupport", dependencies: ["MapSnap", "_MapSnapRaster"]),
     /// The fuzz targets: each feeds one input (a scene, a GeoJSON file, a

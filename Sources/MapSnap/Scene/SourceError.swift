@@ -22,6 +22,9 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
   /// GDAL could not open or read the dataset; `message` is GDAL's (or the
   /// database's).
   case ogr(path: String, message: String)
+  /// A PostGIS database read without GDAL (`PostGISReader`) could not be
+  /// reached or refused a query; `message` is the database's (libpq's).
+  case database(path: String, message: String)
   /// The dataset has no layer `layer`, or (`layer` nil) several and the
   /// scene names none; `layers` are its layers.
   case ogrLayer(path: String, layer: String?, layers: [String])
@@ -49,6 +52,8 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
       return "ogr: \(reason)"
     case .ogr(let path, let message):
       return "\(path): GDAL: \(message)"
+    case .database(let path, let message):
+      return "\(path): PostgreSQL: \(message)"
     case .ogrLayer(let path, let layer, let layers):
       let list = layers.map { Echo.quoted($0) }.joined(separator: ", ")
       guard let layer else {

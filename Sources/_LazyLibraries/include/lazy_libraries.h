@@ -1,5 +1,5 @@
 /*
- * lazy_libraries.h — SQLite, FreeType and libjpeg opened on first use.
+ * lazy_libraries.h — SQLite, FreeType, libjpeg and libpq opened on first use.
  *
  * mapsnap calls these libraries through their own headers, but the binary
  * does not link them: this target defines every entry point mapsnap uses
@@ -8,11 +8,13 @@
  * function. A scene without MBTiles, GeoPackage, text or JPEG tiles never
  * maps them: five shared libraries (with FreeType's brotli) fewer at every
  * start (issue 13's start-up target). `make dist` bundles them in lib/,
- * which dlopen searches first (the binary's DT_RPATH).
+ * which dlopen searches first (the binary's DT_RPATH). libpq (PostGIS
+ * sources) is not bundled: it comes with Debian's libpq5, as GDAL's does.
  *
  * When a library cannot be opened, the entry points report an error the
  * callers already handle (sqlite3_open_v2: SQLITE_CANTOPEN; FT_Init_FreeType:
- * an error; the JPEG decoder: a failed decode), and the functions below say
+ * an error; the JPEG decoder: a failed decode; PQconnectdbParams: NULL), and
+ * the functions below say
  * why. Functions only reachable after a successful entry point return their
  * library's error value.
  */
@@ -29,6 +31,8 @@ const char *mapsnap_sqlite_unavailable(void);
 const char *mapsnap_freetype_unavailable(void);
 /** NULL once libjpeg is loaded; else why it could not be (tries to load it). */
 const char *mapsnap_jpeg_unavailable(void);
+/** NULL once libpq is loaded; else why it could not be (tries to load it). */
+const char *mapsnap_pq_unavailable(void);
 
 #ifdef __cplusplus
 }

@@ -1,14 +1,14 @@
 import Synchronization
 
 /// The open handles of one dataset (SQLite connections to a GeoPackage,
-/// GDAL datasets), each used by one thread at a time: neither an SQLite
-/// connection opened without its mutex nor a GDAL dataset may be used by
-/// two threads at once.
+/// libpq connections to PostGIS, GDAL datasets), each used by one thread
+/// at a time: none of them may be used by two threads at once (an SQLite
+/// connection is opened without its mutex).
 ///
 /// Rule: a read takes a free handle, or opens one more when every handle is
 /// in use, and gives it back when done; handles stay open with their
-/// dataset, but for one the driver failed on (`SourceError.ogr`), which is
-/// closed. So a dataset has as many handles as threads ever read it at
+/// dataset, but for one the driver or database failed on (`breaks`), which
+/// is closed. So a dataset has as many handles as threads ever read it at
 /// once (in a batch, at most its `--jobs` workers plus the layers one frame
 /// reads side by side), and no read waits for another's. Measured against
 /// one handle behind a lock in BENCHMARKS.md (issue 15).
@@ -51,16 +51,24 @@ final class HandlePool<Handle>: @unchecked Sendable {
       }
     }
     let result = body(handle)
-    if case .failure(.ogr) = result {
-      // A handle the driver failed on may be broken (a connection the
-      // server closed, a transaction it aborted): closed, not reused. (A
-      // layer that is not there leaves the handle as it was.)
+    if case .failure(let e) = result, Self.breaks(e) {
       closer(handle)
       openedCount.add(-1, ordering: .relaxed)
     } else {
       free.withLock { $0.append(Box(handle: handle)) }
     }
     return result
+  }
+
+  /// True for a failure that may leave the handle broken (a connection the
+  /// server closed, a transaction it aborted): the driver's or the
+  /// database's. Such a handle is closed, not reused; a layer that is not
+  /// there leaves the handle as it was.
+  static func breaks(_ e: SourceError) -> Bool {
+    switch e {
+    case .ogr, .database: return true
+    default: return false
+    }
   }
 
   /// Handles open now (in use or free), for the tests.

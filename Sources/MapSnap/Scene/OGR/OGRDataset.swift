@@ -199,29 +199,11 @@ final class OGRDataset: @unchecked Sendable {
           return .failure(.ogr(path: source.name, message: String(nulTerminated: message)))
         }
         read += 1
-        var feature = Feature(id: .number(Double(raw.fid)), properties: Self.properties(reader, count: Int(raw.field_count)), geometry: Geometry(), index: Int(raw.fid))
+        let feature = Feature(id: .number(Double(raw.fid)), properties: Self.properties(reader, count: Int(raw.field_count)), geometry: Geometry(), index: Int(raw.fid))
         digest.add(
           fid: Int(raw.fid), geometry: UnsafeRawBufferPointer(start: raw.wkb, count: raw.wkb == nil ? 0 : Int(raw.wkb_size)),
           properties: feature.properties)
-        guard let wkb = raw.wkb, raw.wkb_size > 0 else {
-          c.unlocatedCount += 1
-          c.withoutGeometry.append(feature)
-          continue
-        }
-        do throws(WKBReader.Issue) {
-          feature.geometry = try WKBReader.geometry(UnsafeRawBufferPointer(start: wkb, count: Int(raw.wkb_size)))
-        } catch {
-          c.invalidCount += 1
-          if c.invalidSamples.count < 3 { c.invalidSamples.append("FID \(raw.fid): \(error.message)") }
-          c.withoutGeometry.append(feature)
-          continue
-        }
-        if feature.geometry.isEmpty {
-          c.unlocatedCount += 1
-          c.withoutGeometry.append(feature)
-          continue
-        }
-        c.features.append(feature)
+        c.add(feature, wkb: UnsafeRawBufferPointer(start: raw.wkb, count: raw.wkb == nil ? 0 : Int(raw.wkb_size)))
       }
       // The dataset's order: a spatial filter may return features in the
       // order of its index.
@@ -295,6 +277,35 @@ final class OGRDataset: @unchecked Sendable {
   }
 }
 
+extension FeatureCollection {
+  /// A feature read from a dataset, its geometry given as WKB (empty:
+  /// none). Without a geometry, or with an empty one, it is unlocated; with
+  /// WKB that does not parse, invalid (the first three kept as samples,
+  /// named by FID); else it is drawn. `feature.index` is its FID.
+  mutating func add(_ feature: Feature, wkb: UnsafeRawBufferPointer) {
+    guard wkb.count > 0 else {
+      unlocatedCount += 1
+      withoutGeometry.append(feature)
+      return
+    }
+    var feature = feature
+    do throws(WKBReader.Issue) {
+      feature.geometry = try WKBReader.geometry(wkb)
+    } catch {
+      invalidCount += 1
+      if invalidSamples.count < 3 { invalidSamples.append("FID \(feature.index): \(error.message)") }
+      withoutGeometry.append(feature)
+      return
+    }
+    if feature.geometry.isEmpty {
+      unlocatedCount += 1
+      withoutGeometry.append(feature)
+      return
+    }
+    features.append(feature)
+  }
+}
+
 /// The digest of what a read of an `ogr` layer returned, feature by
 /// feature: its FID, its geometry's bytes as stored (WKB or GeoPackage
 /// binary) and its properties (kind and value). The source's part of a
@@ -341,15 +352,24 @@ struct FeatureDigest {
 }
 
 /// An `ogr` source's layer, open: a GeoPackage file through SQLite
-/// (`GeoPackageReader`), anything else through GDAL (`OGRDataset`).
+/// (`GeoPackageReader`), a PostGIS table through libpq (`PostGISReader`)
+/// when its rules cover it, anything else through GDAL (`OGRDataset`).
 enum OGRLayerReader {
   case geoPackage(GeoPackageReader, GeoPackageReader.Table, OGRSource)
+  case postGIS(PostGISReader, PostGISReader.Table, OGRSource)
   case gdal(OGRDataset, OGRDataset.Layer, OGRSource)
 
   static func open(_ source: OGRSource, confinement: Confinement?) -> Result<OGRLayerReader, SourceError> {
     if !source.isDatabase && GeoPackageReader.handles(source.resolved) {
       return GeoPackageReader.shared(source, confinement: confinement).flatMap { r in
         r.table(source.layer, source: source).map { .geoPackage(r, $0, source) }
+      }
+    }
+    if let conninfo = PostGISReader.conninfo(source) {
+      switch PostGISReader.shared(conninfo, source: source).flatMap({ r in r.table(source.layer, source: source).map { (r, $0) } }) {
+      case .failure(let e): return .failure(e)
+      case .success((let r, let table?)): return .success(.postGIS(r, table, source))
+      case .success((_, nil)): break  // GDAL's to read
       }
     }
     return OGRDataset.shared(source).flatMap { d in d.layer(source.layer, source: source).map { .gdal(d, $0, source) } }
@@ -359,6 +379,7 @@ enum OGRLayerReader {
   var reference: String? {
     switch self {
     case .geoPackage(_, let t, _): return t.reference
+    case .postGIS(_, let t, _): return t.reference
     case .gdal(_, let l, _): return l.reference
     }
   }
@@ -366,6 +387,7 @@ enum OGRLayerReader {
   var layerName: String {
     switch self {
     case .geoPackage(_, let t, _): return t.name
+    case .postGIS(_, let t, _): return t.name
     case .gdal(_, let l, _): return l.name
     }
   }
@@ -373,6 +395,7 @@ enum OGRLayerReader {
   func read(filter: Rect?) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
     switch self {
     case .geoPackage(let r, let t, let source): return r.read(t, filter: filter, source: source)
+    case .postGIS(let r, let t, let source): return r.read(t, filter: filter, source: source)
     case .gdal(let d, let l, let source): return d.read(layer: l.name, filter: filter, source: source).map { ($0.0, $0.1) }
     }
   }
