@@ -15,7 +15,7 @@
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (60) each (make fuzz-build first builds them)
 
 SWIFT ?= swift
-APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libpq-dev libproj25 proj-data pkg-config \
+APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libpq-dev libisal-dev libproj25 proj-data pkg-config \
   libharfbuzz-dev libfribidi-dev libharfbuzz-bin unicode-data libgdal-dev gdal-bin
 BENCH_RUNS ?= 15
 SHARED ?= ../shared

@@ -68,7 +68,10 @@ let package = Package(
     ),
     /// C shims that own libpng's setjmp/longjmp error handling, and the
     /// parallel zlib compression of the image data.
-    .target(name: "_PNGShims", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z")]),
+    /// The segments are deflated by zlib or by ISA-L's igzip (the `fast`
+    /// preset), whose header comes from Debian's libisal-dev (`make setup`)
+    /// and whose library `_LazyLibraries` opens on first use.
+    .target(name: "_PNGShims", dependencies: ["CLibPNG", "_LazyLibraries"], linkerSettings: [.linkedLibrary("z")]),
     .systemLibrary(
       name: "CLibPNG",
       pkgConfig: "libpng",
@@ -104,7 +107,8 @@ let package = Package(
     /// Debian's -dev packages (`make setup`): libjpeg62-turbo-dev,
     /// libsqlite3-dev and libfreetype-dev (whose include folder MapSnap's
     /// Swift settings name, as pkg-config would).
-    /// libpq (PostGIS sources read without GDAL) is opened the same way.
+    /// libpq (PostGIS sources read without GDAL) and ISA-L (the `fast` PNG
+    /// compression) are opened the same way.
     .target(name: "_LazyLibraries", dependencies: ["CSQLite", "CJPEG", "CPQ"], linkerSettings: [.linkedLibrary("dl")]),
     .systemLibrary(name: "CJPEG"),
     // PROJ (sources with a `crs`) is deliberately not a system library

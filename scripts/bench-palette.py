@@ -4,7 +4,9 @@
 For each Helsinki frame (Benchmarks/scenes/helsinki-{2000,8000,25000}.json),
 one run measures, side by side:
 
-- mapsnap's PNG32 (the default true-colour output): file size, wall time;
+- mapsnap's PNG32 with zlib level 2 (`--compression balanced`, the default
+  when the targets were set, and the base of every ratio) and with the
+  default igzip (`fast`): file size, wall time;
 - mapsnap --palette 256 and --palette 64, without and with --dither: size,
   its ratio to the PNG32, wall time, and the perceptual error against the
   PNG32;
@@ -56,9 +58,15 @@ def main():
         for scale in SCALES:
             scene = os.path.join(ROOT, "Benchmarks/scenes/helsinki-%d.json" % scale)
             png32 = os.path.join(work, "%d.png" % scale)
-            t32 = timed([exe, scene, "-o", png32], runs)
+            # The PNG32 the 40 % target is measured against: zlib level 2
+            # (`--compression balanced`), the default when the target was
+            # set; the default's (igzip) size is shown beside it.
+            t32 = timed([exe, scene, "--compression", "balanced", "-o", png32], runs)
             size32 = os.path.getsize(png32)
             rows.append((scale, "mapsnap PNG32", size32, t32, None))
+            fast32 = os.path.join(work, "%d-fast.png" % scale)
+            tfast = timed([exe, scene, "-o", fast32], runs)
+            rows.append((scale, "mapsnap PNG32 (fast: igzip)", os.path.getsize(fast32), tfast, None))
             for colors in (256, 64):
                 for label, extra in (("", []), (" --dither", ["--dither"])):
                     out = os.path.join(work, "%d-%d%s.png" % (scale, colors, label.strip()))
@@ -74,7 +82,7 @@ def main():
         print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
         base = {}
         for scale, name, size, t, e in rows:
-            if e is None:
+            if name == "mapsnap PNG32":
                 base[scale] = size
             ratio = "%.1f %%" % (100.0 * size / base[scale])
             es = ("%.5f" % e[0], "%.4f" % e[1], "%.3f" % e[2]) if e else ("", "", "")

@@ -13,14 +13,14 @@
 #   share/mapsnap/Fonts/         the bundled fonts and their licences
 #   share/doc/mapsnap/           LICENSE, THIRD_PARTY_NOTICES.md, README.md
 #   lib/                         dist only: the C libraries it links (libpng, zlib,
-#                                FreeType with brotli, SQLite, libjpeg-turbo), so a node
+#                                FreeType with brotli, SQLite, libjpeg-turbo, ISA-L), so a node
 #                                needs only glibc, libstdc++ and libgcc_s
 #   share/proj/                  dist only, when proj-data is installed: PROJ's database
 #                                (libproj itself is not bundled: scenes with a `crs`
 #                                need Debian's libproj25 on the node)
 #
 # `install` bundles no libraries: an installed mapsnap uses the system's
-# (Debian: libpng16-16 zlib1g libfreetype6 libsqlite3-0 libjpeg62-turbo).
+# (Debian: libpng16-16 zlib1g libfreetype6 libsqlite3-0 libjpeg62-turbo libisal2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -57,11 +57,11 @@ case $mode in
       esac
       cp -L "$lib" "$root/lib/$(basename "$lib")"
     done
-    # HarfBuzz and FriBidi (Sources/_TextShims), SQLite, FreeType and
-    # libjpeg (Sources/_LazyLibraries) are opened with dlopen on first use,
+    # HarfBuzz and FriBidi (Sources/_TextShims), SQLite, FreeType, libjpeg
+    # and ISA-L (Sources/_LazyLibraries) are opened with dlopen on first use,
     # so ldd of the binary does not list them: bundle them and what they
     # load. dlopen searches the binary's DT_RPATH ($ORIGIN/../lib) first.
-    for soname in libharfbuzz.so.0 libfribidi.so.0 libsqlite3.so.0 libfreetype.so.6 libjpeg.so.62; do
+    for soname in libharfbuzz.so.0 libfribidi.so.0 libsqlite3.so.0 libfreetype.so.6 libjpeg.so.62 libisal.so.2; do
       # awk reads all of ldconfig's output (no early exit): under pipefail,
       # ldconfig killed by SIGPIPE would fail the pipeline (status 141).
       lib=$(ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64|x86_64|aarch64/ && !found { print $NF; found = 1 }')

@@ -32,16 +32,19 @@ cp -r Examples/data "$work/scene/data"
 libs=$(env -i "$(command -v ldd)" "$bin")
 grep -q "libswift" <<< "$libs" && fail "the binary loads a Swift runtime library: $libs"
 grep -q "libFoundation" <<< "$libs" && fail "the binary loads Foundation: $libs"
-# SQLite, FreeType and libjpeg are opened on first use, not at start-up.
-for lib in libsqlite3 libfreetype libjpeg libbrotli; do
+# SQLite, FreeType, libjpeg and ISA-L are opened on first use, not at start-up.
+for lib in libsqlite3 libfreetype libjpeg libbrotli libisal; do
   grep -q "$lib" <<< "$libs" && fail "the binary loads $lib at start-up (it should be opened on first use): $libs"
 done
 outside=$(echo "$libs" | grep "=>" | grep -Ev "^\s*(libc|libm|libstdc\+\+|libgcc_s)\.so|linux-vdso" | grep -v "$root/bin/../lib/" || true)
 [ -z "$outside" ] || fail "libraries resolve outside the tarball's lib/: $outside"
 
 cd "$work/run"
-env -i "$bin" ../scene/scene.json --scale 8000 -o out.png --report report.json || fail "render from the tarball failed"
+env -i LD_DEBUG=libs "$bin" ../scene/scene.json --scale 8000 -o out.png --report report.json 2>ld-frame.txt ||
+  fail "render from the tarball failed: $(grep -v '^ *[0-9]*:' ld-frame.txt | tail -3)"
 [ -s out.png ] || fail "no out.png"
+# The frame (800×600: several segments) is deflated by the tarball's ISA-L.
+grep -q "calling init: $root/bin/../lib/libisal.so.2" ld-frame.txt || fail "libisal.so.2 was not loaded from the tarball's lib/: $(grep libisal ld-frame.txt | head -3)"
 "$repo/.build/release/mapsnap" ../scene/scene.json --scale 8000 -o expected.png
 "$repo/.build/release/mapsnap" diff out.png expected.png >/dev/null || fail "the tarball's image differs from the build tree's"
 grep -q '"placed": *[1-9]' report.json || fail "the report has no placed labels"

@@ -46,7 +46,7 @@ struct Batch: ParsableCommand {
   @Flag(help: "A frame fails (no output) when a layer's source cannot be loaded.")
   var strict = false
 
-  @Option(help: "PNG compression: fast (zlib level 2) or small (level 9).")
+  @Option(help: "PNG compression: fast (ISA-L igzip), balanced (zlib level 2) or small (zlib level 9).")
   var compression: Render.Compression = .fast
 
   @OptionGroup var paletteFlags: PaletteFlags
@@ -76,7 +76,7 @@ struct Batch: ParsableCommand {
     options.jobs = jobs
     options.shard = shard.flatMap(parseShard) ?? (0, 1)
     options.resume = resume
-    options.encoding = paletteFlags.settings.applied(to: compression == .fast ? .fast : .small)
+    options.encoding = paletteFlags.settings.applied(to: compression.encoding)
     options.reportDetail = reportDetail == .full ? .full : .counts
     options.fontDirectories = fontDirs
     options.strict = strict

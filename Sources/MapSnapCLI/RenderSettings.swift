@@ -62,7 +62,7 @@ struct RenderSettings: Equatable {
     // frame is never held whole.
     do {
       let detail: ReportDetail = reportDetail == .full ? .full : .counts
-      var encoding = palette.applied(to: compression == .fast ? .fast : .small)
+      var encoding = palette.applied(to: compression.encoding)
       encoding.threads = threads
       let digest = InputDigest.of(plan, encoding: encoding, report: report == nil ? nil : detail, files: digests)
       try FrameStream.writeFiles(

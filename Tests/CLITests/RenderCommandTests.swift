@@ -234,25 +234,32 @@ struct RenderCommandTests {
     }
   }
 
-  @Test("--compression small gives a valid PNG of the same image, smaller than fast on a full map frame")
-  func compressionSmall() throws {
+  @Test("--compression balanced and small give valid PNGs of the same image, each smaller than the last on a full map frame")
+  func compressionPresets() throws {
     try withTemporaryDirectory { dir in
       // Compare on a full 800×600 frame with labels: on tiny images zlib's
-      // levels can swap places.
+      // levels can swap places (and fast is zlib's level 2 below two
+      // segments).
       let args = [Fixture.helsinkiExample]
       let fast = try CLI.run(args + ["-o", "fast.png"], in: dir)
+      let balanced = try CLI.run(args + ["--compression", "balanced", "-o", "balanced.png"], in: dir)
       let small = try CLI.run(args + ["--compression", "small", "-o", "small.png"], in: dir)
       let explicitFast = try CLI.run(args + ["--compression", "fast", "-o", "fast2.png"], in: dir)
       #expect(fast.status == 0, "\(fast)")
+      #expect(balanced.status == 0, "\(balanced)")
       #expect(small.status == 0, "\(small)")
       #expect(explicitFast.status == 0, "\(explicitFast)")
       let f = try Files.read(dir + "/fast.png")
+      let b = try Files.read(dir + "/balanced.png")
       let s = try Files.read(dir + "/small.png")
       #expect(try Files.read(dir + "/fast2.png") == f, "fast is the default")
-      #expect(PNG.hasSignature(s) && PNG.endsWithIEND(s))
-      #expect(PNG.size(s).map { [$0.width, $0.height] } == [800, 600])
-      #expect(s.count <= f.count, "small \(s.count) bytes > fast \(f.count) bytes")
-      #expect(try PNGDecoder.decode(s) == PNGDecoder.decode(f), "compression must not change pixels")
+      for png in [b, s] {
+        #expect(PNG.hasSignature(png) && PNG.endsWithIEND(png))
+        #expect(PNG.size(png).map { [$0.width, $0.height] } == [800, 600])
+        #expect(try PNGDecoder.decode(png) == PNGDecoder.decode(f), "compression must not change pixels")
+      }
+      #expect(b.count < f.count, "balanced (zlib) \(b.count) bytes >= fast (igzip) \(f.count) bytes")
+      #expect(s.count <= b.count, "small \(s.count) bytes > balanced \(b.count) bytes")
     }
   }
 

@@ -215,6 +215,42 @@ struct PNGTests {
     #expect(firstPixelMismatch(decoded2.pixels, pixels.flatMap(bytes(of:))) == nil)
   }
 
+  /// igzip (the `fast` preset) deflates an image of two segments or more:
+  /// other bytes than zlib's, the same pixels, the same bytes for any
+  /// thread count, at every igzip level.
+  @Test(arguments: [0, 1, 2, 3])
+  func igzipDeflatesImagesOfSeveralSegments(level: Int) throws {
+    let (width, height) = (640, 480)  // 1,921 bytes a row: 136 rows a segment, 4 segments
+    let pixels = opaqueMap(width: width, height: height)
+    var igzip = PNGEncodingOptions(compressionLevel: level, deflater: .igzip)
+    let zlib = try encode(pixels, width: width, height: height, options: .balanced)
+    var outputs: [[UInt8]] = []
+    for threads in [1, 2, 3] {
+      igzip.threads = threads
+      outputs.append(try encode(pixels, width: width, height: height, options: igzip))
+    }
+    #expect(outputs[1] == outputs[0] && outputs[2] == outputs[0], "the same bytes for 1, 2 and 3 threads")
+    #expect(outputs[0] != zlib, "igzip wrote zlib's bytes")
+    #expect(firstPixelMismatch(try PNGDecoder.decode(outputs[0]).pixels, pixels.flatMap(bytes(of:))) == nil)
+  }
+
+  /// An image whose scanlines fit in one segment is deflated by zlib at the
+  /// same level: quicker than opening libisal.
+  @Test func fastIsZlibsLevel2ForAnImageOfOneSegment() throws {
+    let pixels = opaqueMap(width: 128, height: 96)
+    #expect(try encode(pixels, width: 128, height: 96, options: .fast) == encode(pixels, width: 128, height: 96, options: .balanced))
+  }
+
+  @Test func igzipLevelsAre0To3() {
+    let pixels = [UInt32](repeating: pixel(0, 0, 0, 255), count: 4)
+    #expect(throws: PNGError.invalidCompressionLevel(4)) {
+      try encode(pixels, width: 2, height: 2, options: PNGEncodingOptions(compressionLevel: 4, deflater: .igzip))
+    }
+    #expect(PNGEncodingOptions(compressionLevel: 9, filter: .adaptive, deflater: .igzip).effectiveDeflater == .zlib,
+      "the adaptive filter is libpng's own, with zlib")
+    #expect(PNGError.invalidCompressionLevel(4).description.contains("igzip's: 0...3"))
+  }
+
   @Test func encodingIsDeterministic() throws {
     let pixels = opaqueMap(width: 40, height: 30)
     #expect(try encode(pixels, width: 40, height: 30) == encode(pixels, width: 40, height: 30))

@@ -111,7 +111,7 @@ public enum PNGEncoder {
     guard pixels.count >= count, let base = pixels.baseAddress else {
       throw .pixelBufferTooSmall(required: count, actual: pixels.count)
     }
-    guard (0...9).contains(options.compressionLevel) else {
+    guard options.effectiveDeflater.levels.contains(options.compressionLevel) else {
       throw .invalidCompressionLevel(options.compressionLevel)
     }
 
@@ -206,7 +206,7 @@ public enum PNGEncoder {
       if options.filter == .none {
         // Segmented zlib stream compressed on several threads (png_parallel.c).
         png_shim_encode_parallel(
-          rows, UInt32(width), UInt32(height), width * 4, writeRGB ? 1 : 0,
+          rows, UInt32(width), UInt32(height), width * 4, writeRGB ? 1 : 0, options.deflater.shim,
           Int32(options.compressionLevel), Int32(threads), &output, buffer, capacity)
       } else {
         png_shim_encode_rgba8(
@@ -217,4 +217,9 @@ public enum PNGEncoder {
     }
     return try encodedFile(status, output, message: message)
   }
+}
+
+extension PNGDeflater {
+  /// The shim's constant.
+  var shim: Int32 { Int32((self == .igzip ? PNG_SHIM_DEFLATE_IGZIP : PNG_SHIM_DEFLATE_ZLIB).rawValue) }
 }

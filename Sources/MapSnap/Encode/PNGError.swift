@@ -16,7 +16,8 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
   /// pixels, or the one handed to ``PNGRowReader/read(rows:into:)`` fewer
   /// than `count * width` (4 bytes each).
   case pixelBufferTooSmall(required: Int, actual: Int)
-  /// The zlib compression level was outside `0...9`.
+  /// The compression level was outside the deflater's levels
+  /// (``PNGDeflater/levels``: zlib `0...9`, igzip `0...3`).
   case invalidCompressionLevel(Int)
   /// A palette (``PaletteOptions/colors``) was asked for with a size
   /// outside ``PaletteOptions/allowedColors`` (`2...256`).
@@ -54,7 +55,7 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
     case .pixelBufferTooSmall(let required, let actual):
       (place, what) = ("PNG", "expected a pixel buffer of \(required) pixels (width × rows), found \(actual)")
     case .invalidCompressionLevel(let level):
-      (place, what) = ("PNG encoder", "expected a compression level in zlib's range 0...9, found \(level)")
+      (place, what) = ("PNG encoder", "expected a compression level in zlib's range 0...9 (igzip's: 0...3), found \(level)")
     case .invalidPaletteColors(let colors):
       (place, what) = ("PNG encoder", "expected a palette of 2...256 colours, found \(colors)")
     case .encodingFailed(let message):

@@ -50,7 +50,7 @@ public final class PNGStreamWriter {
     else {
       throw .invalidDimensions(width: width, height: height)
     }
-    guard (0...9).contains(options.compressionLevel) else { throw .invalidCompressionLevel(options.compressionLevel) }
+    guard options.effectiveDeflater.levels.contains(options.compressionLevel) else { throw .invalidCompressionLevel(options.compressionLevel) }
     self.width = width
     self.height = height
     self.opaque = opaque
@@ -61,7 +61,8 @@ public final class PNGStreamWriter {
     var opened: OpaquePointer? = nil
     let (status, message) = withShimErrorMessage { buffer, capacity in
       png_shim_stream_open(
-        UInt32(width), UInt32(height), opaque ? 1 : 0, Int32(options.compressionLevel), Int32(filter.rawValue),
+        UInt32(width), UInt32(height), opaque ? 1 : 0, options.effectiveDeflater.shim, Int32(options.compressionLevel),
+        Int32(filter.rawValue),
         Int32(min(threads, 64)), &opened, buffer, capacity)
     }
     try Self.check(status, message)

@@ -51,7 +51,7 @@ public enum InputDigest {
     lines.append(
       "frame \(v.centerMap.x) \(v.centerMap.y) \(v.scale) \(v.width)x\(v.height) \(v.pixelRatio) \(v.dpi) \(v.projection.code)")
     lines.append("floor \(plan.state.floor.map { "\"\($0.text)\"" } ?? "none")")
-    lines.append("png \(encoding.compressionLevel) \(encoding.filter.name)")
+    lines.append("png \(encoding.effectiveDeflater.rawValue) \(encoding.compressionLevel) \(encoding.filter.name)")
     if let palette = encoding.palette { lines.append("palette \(palette.colors) \(palette.dither ? "dither" : "plain")") }
     lines.append("report \(report?.rawValue ?? "none")")
     var sha = SHA256()

@@ -44,6 +44,18 @@ typedef enum PNGShimStatus {
 } PNGShimStatus;
 
 /** Row filtering used when encoding. */
+/** The deflate implementation of the segmented stream (filter NONE). */
+typedef enum PNGShimDeflater {
+  /** zlib, levels 0–9. */
+  PNG_SHIM_DEFLATE_ZLIB = 0,
+  /** ISA-L's igzip, levels 0–3: several times faster than zlib's fastest
+   * level, a tenth or so larger. An image of one segment is deflated by
+   * zlib at the same level instead (quicker than opening libisal). libisal
+   * is opened on first use; a stream fails to open (PNG_SHIM_ENCODE_FAILED,
+   * with the loader's message) when it cannot be. */
+  PNG_SHIM_DEFLATE_IGZIP = 1,
+} PNGShimDeflater;
+
 typedef enum PNGShimFilter {
   /** Filter type 0 on every row: fastest, best for flat-colour images. */
   PNG_SHIM_FILTER_NONE = 0,
@@ -208,13 +220,14 @@ void png_shim_reader_close(PNGShimReader *reader);
 
 /**
  * Encodes 8-bit pixels (4 bytes per pixel: R, G, B, A straight alpha, or any
- * 4th byte when write_rgb is set) with filter type NONE at zlib_level, the
- * zlib stream compressed in fixed segments on up to `threads` threads (see
- * png_parallel.c). The output bytes are the same for every thread count.
+ * 4th byte when write_rgb is set) with filter type NONE, the zlib stream
+ * compressed in fixed segments by `deflater` (a PNGShimDeflater) at `level`
+ * on up to `threads` threads (see png_parallel.c). The output bytes are the
+ * same for every thread count.
  * On success *out holds the PNG file; free it with png_shim_free(out->data).
  */
 int png_shim_encode_parallel(const void *pixels, uint32_t width, uint32_t height,
-                             size_t row_stride, int write_rgb, int zlib_level, int threads,
+                             size_t row_stride, int write_rgb, int deflater, int level, int threads,
                              PNGShimBuffer *out, char *error_message, size_t error_capacity);
 
 #ifdef __cplusplus

@@ -34,13 +34,15 @@ uint32_t png_shim_segment_rows(uint32_t width, int write_rgb);
 
 /**
  * Starts a PNG of width × height 8-bit pixels, colour type 2 (write_rgb) or
- * 6, not interlaced, filtered with `filter` (a PNGShimFilter) at zlib_level,
- * the segments compressed on up to `threads` threads. On PNG_SHIM_OK, *out is
+ * 6, not interlaced, filtered with `filter` (a PNGShimFilter). With
+ * PNG_SHIM_FILTER_NONE the segments are compressed by `deflater` (a
+ * PNGShimDeflater) at `level` on up to `threads` threads; the adaptive filter
+ * is libpng's own, with zlib at `level` (`deflater` must be zlib). On PNG_SHIM_OK, *out is
  * the stream and its output (png_shim_stream_output) holds the signature and
  * IHDR: a caller may write ancillary chunks of its own right after them.
  * Release it with png_shim_stream_close.
  */
-int png_shim_stream_open(uint32_t width, uint32_t height, int write_rgb, int zlib_level, int filter,
+int png_shim_stream_open(uint32_t width, uint32_t height, int write_rgb, int deflater, int level, int filter,
                          int threads, PNGShimStream **out, char *error_message, size_t error_capacity);
 
 /**
