@@ -11,7 +11,7 @@
 #pragma GCC visibility push(hidden)
 #include <isa-l/igzip_lib.h>
 
-#define ISAL_ENTRY_POINTS(X) X(isal_deflate_init) X(isal_deflate_set_dict) X(isal_deflate)
+#define ISAL_ENTRY_POINTS(X) X(isal_deflate_init) X(isal_deflate_set_dict) X(isal_deflate) X(isal_adler32)
 
 LAZY_LIBRARY("libisal.so.2", "libisal2", ISAL_ENTRY_POINTS)
 
@@ -28,5 +28,8 @@ int isal_deflate_set_dict(struct isal_zstream *stream, uint8_t *dict, uint32_t d
   return ready() ? REAL(isal_deflate_set_dict)(stream, dict, dict_len) : ISAL_INVALID_STATE;
 }
 int isal_deflate(struct isal_zstream *stream) { return ready() ? REAL(isal_deflate)(stream) : ISAL_INVALID_STATE; }
+uint32_t isal_adler32(uint32_t init, const unsigned char *buf, uint64_t len) {
+  return ready() ? REAL(isal_adler32)(init, buf, len) : init;
+}
 
 #pragma GCC visibility pop
