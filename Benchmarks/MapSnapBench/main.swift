@@ -137,7 +137,11 @@ if survey {
     let candidates: [(String, PNGEncodingOptions)] = [
       ("none, level 1, 1 thread", PNGEncodingOptions(compressionLevel: 1, filter: .none, threads: 1)),
       ("none, level 2, 1 thread", PNGEncodingOptions(compressionLevel: 2, filter: .none, threads: 1)),
-      ("none, level 2 (fast)", .fast),
+      ("none, igzip level 1", PNGEncodingOptions(compressionLevel: 1, filter: .none, deflater: .igzip)),
+      ("none, igzip level 2 (fast)", .fast),
+      ("none, igzip level 2, 1 thread", PNGEncodingOptions(compressionLevel: 2, filter: .none, threads: 1, deflater: .igzip)),
+      ("none, igzip level 3", PNGEncodingOptions(compressionLevel: 3, filter: .none, deflater: .igzip)),
+      ("none, level 2 (balanced)", .balanced),
       ("none, level 3", PNGEncodingOptions(compressionLevel: 3, filter: .none)),
       ("none, level 6", PNGEncodingOptions(compressionLevel: 6, filter: .none)),
       ("none, level 9 (small)", .small),
@@ -219,7 +223,10 @@ do {
     labelCount = snap.text.labelCounts.values.reduce((0, 0)) { ($0.0 + $1.placed, $0.1 + $1.dropped) }
     raster.append(snap.timings.rasterize)
     t0 = t1
-    let png = try snap.pngData(options: PNGEncodingOptions(palette: paletteColors.map { PaletteOptions(colors: $0) }))
+    // The command's default encoding (`--compression fast`), with the palette if asked.
+    var encoding = PNGEncodingOptions.fast
+    encoding.palette = paletteColors.map { PaletteOptions(colors: $0) }
+    let png = try snap.pngData(options: encoding)
     encode.append(monotonicSeconds() - t0)
     bytes = png.count
     size = (snap.canvas.width, snap.canvas.height)
