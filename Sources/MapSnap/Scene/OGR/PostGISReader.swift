@@ -54,7 +54,7 @@ final class PostGISReader: @unchecked Sendable {
   private let connections: HandlePool<Connection>
   /// Each layer asked for (nil: the only one), looked up once: a table, or
   /// nil when GDAL reads it.
-  private let tables = Mutex<[String?: Result<Table?, SourceError>]>([:])
+  private let tables = Mutex<[String?: Table?]>([:])
   /// Each table's `count(*)`, by `Table.serial`.
   private let counts = Mutex<[Int: Int]>([:])
   private let serials = Atomic<Int>(0)
@@ -194,10 +194,12 @@ final class PostGISReader: @unchecked Sendable {
   }
 
   /// The table of layer `name` (nil: the only one); nil when GDAL reads it.
+  /// What the catalog says is kept; a failure is not (the next frame asks
+  /// again: a server restarting is not a table missing for good).
   func table(_ name: String?, source: OGRSource) -> Result<Table?, SourceError> {
-    if let hit = tables.withLock({ $0[name] }) { return hit }
+    if let hit = tables.withLock({ $0[name] }) { return .success(hit) }
     let found = connections.with { c in lookUp(c.pg, name, source: source) }
-    tables.withLock { $0[name] = found }
+    if case .success(let table) = found { tables.withLock { _ = $0.updateValue(table, forKey: name) } }
     return found
   }
 
@@ -336,12 +338,11 @@ final class PostGISReader: @unchecked Sendable {
     }
     let statement = "mapsnap_\(table.serial)"
     if !c.prepared.contains(table.serial) {
+      // float8 (OID 701) for the four bounds.
       guard let p = PQprepare(c.pg, statement, table.query(filtered: true), 4, [701, 701, 701, 701]) else { return nil }
-      defer { PQclear(p) }
-      guard PQresultStatus(p) == PGRES_COMMAND_OK else {
-        // The preparation's error is the read's.
-        return PQexecParams(c.pg, table.query(filtered: true), 0, nil, nil, nil, nil, 1)
-      }
+      // A preparation that failed is the read's result: its error is the read's.
+      guard PQresultStatus(p) == PGRES_COMMAND_OK else { return p }
+      PQclear(p)
       c.prepared.insert(table.serial)
     }
     // The envelope as float8 in binary (big-endian): exact, as GDAL's
