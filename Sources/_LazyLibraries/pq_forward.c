@@ -12,7 +12,7 @@
 #define PQ_ENTRY_POINTS(X)                                                                                           \
   X(PQconnectdbParams) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQconninfoParse) X(PQconninfoFree)               \
   X(PQexecParams) X(PQprepare) X(PQexecPrepared) X(PQresultStatus) X(PQresultErrorMessage) X(PQclear)               \
-  X(PQntuples) X(PQnfields) X(PQgetvalue) X(PQgetlength) X(PQgetisnull)
+  X(PQntuples) X(PQnfields) X(PQftype) X(PQgetvalue) X(PQgetlength) X(PQgetisnull)
 
 LAZY_LIBRARY("libpq.so.5", "libpq5", PQ_ENTRY_POINTS)
 
@@ -58,6 +58,7 @@ void PQclear(PGresult *res) {
 }
 int PQntuples(const PGresult *res) { return ready() ? REAL(PQntuples)(res) : 0; }
 int PQnfields(const PGresult *res) { return ready() ? REAL(PQnfields)(res) : 0; }
+Oid PQftype(const PGresult *res, int column) { return ready() ? REAL(PQftype)(res, column) : 0; }
 char *PQgetvalue(const PGresult *res, int row, int column) {
   return ready() ? REAL(PQgetvalue)(res, row, column) : NULL;
 }

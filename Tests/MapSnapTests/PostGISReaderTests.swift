@@ -80,7 +80,8 @@ import Testing
   @Test func theReadsQuery() {
     let table = PostGISReader.Table(
       serial: 1, name: "we\"ird", schema: "public", table: "we\"ird", geometry: "geom", fid: "ogc_fid", fidBytes: 4, srid: 3067,
-      columns: [.init(name: "name", kind: .text), .init(name: "width", kind: .floatText)], reference: "EPSG:3067", indexed: true)
+      columns: [.init(name: "name", kind: .text), .init(name: "width", kind: .floatText)], reference: "EPSG:3067", indexed: true,
+      resultTypes: [23, 17, 25, 25])
     #expect(
       table.query(filtered: true)
         == #"SELECT "ogc_fid", ST_AsBinary("geom", 'NDR'), "name", "width"::text FROM "public"."we""ird" WHERE "geom" && ST_MakeEnvelope($1, $2, $3, $4, 3067) ORDER BY "ogc_fid""#

@@ -175,6 +175,10 @@ final class PostGISReader: @unchecked Sendable {
     var reference: String
     /// A GiST, SP-GiST or BRIN index holds the geometry column.
     var indexed: Bool
+    /// The type (OID) of each column of the read's result, as the catalog
+    /// gave them: a read whose result has other types (the table was
+    /// altered since) is refused, not decoded with the old widths.
+    var resultTypes: [UInt32]
 
     /// `"schema"."table"`.
     var qualified: String { GeoPackageReader.quoted(schema) + "." + GeoPackageReader.quoted(table) }
@@ -274,7 +278,7 @@ final class PostGISReader: @unchecked Sendable {
       let attributes = Self.rows(
         pg,
         """
-        SELECT a.attname::text, t.typname::text FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+        SELECT a.attname::text, t.typname::text, a.atttypid::text FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
         WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
         """, [entry.relation]),
       let spatialIndex = Self.rows(
@@ -288,21 +292,41 @@ final class PostGISReader: @unchecked Sendable {
     guard keys.count == 1, let fid = keys[0][0], case .integer(let fidBytes)? = keys[0][1].flatMap(Column.kind(of:)) else { return .success(nil) }
     guard reference.count == 1, reference[0][0]?.uppercased() == "EPSG", let code = reference[0][1] else { return .success(nil) }
     var columns: [Column] = []
+    var fidType: UInt32 = 0
+    var types: [UInt32] = []
     for a in attributes {
-      guard let column = a[0], column != fid, column != entry.column else { continue }
+      guard let column = a[0], column != entry.column else { continue }
+      let type = a[2].flatMap { UInt32($0) } ?? 0
+      if column == fid {
+        fidType = type
+        continue
+      }
       guard let kind = a[1].flatMap(Column.kind(of:)) else { return .success(nil) }
       columns.append(Column(name: column, kind: kind))
+      // float4 is read as text.
+      if case .floatText = kind { types.append(Self.textType) } else { types.append(type) }
     }
     return .success(
       Table(
         serial: serials.add(1, ordering: .relaxed).newValue, name: names[index], schema: entry.schema, table: entry.table,
         geometry: entry.column, fid: fid, fidBytes: fidBytes, srid: entry.srid, columns: columns, reference: "EPSG:" + code,
-        indexed: spatialIndex.first?[0] == "true"))
+        indexed: spatialIndex.first?[0] == "true", resultTypes: [fidType, Self.byteaType] + types))
   }
 
+  /// PostgreSQL's type OIDs of `bytea` (ST_AsBinary's result) and `text`.
+  static let byteaType: UInt32 = 17
+  static let textType: UInt32 = 25
+
   /// The features of `table` whose bounding boxes meet `filter` (nil: all),
-  /// in FID order, in the table's reference.
+  /// in FID order, in the table's reference. After a failed read the table
+  /// is looked up afresh by the next one (it may have been altered).
   func read(_ table: Table, filter: Rect?, source: OGRSource) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
+    let result = readRows(table, filter: filter, source: source)
+    if case .failure = result { tables.withLock { $0 = $0.filter { $0.value?.serial != table.serial } } }
+    return result
+  }
+
+  private func readRows(_ table: Table, filter: Rect?, source: OGRSource) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
     connections.with { c -> Result<(FeatureCollection, OGRReadInfo), SourceError> in
       let count: Int
       if let known = counts.withLock({ $0[table.serial] }) {
@@ -320,6 +344,14 @@ final class PostGISReader: @unchecked Sendable {
       defer { PQclear(result) }
       guard PQresultStatus(result) == PGRES_TUPLES_OK else {
         return .failure(.database(path: source.name, message: Self.message(PQresultErrorMessage(result))))
+      }
+      guard Int(PQnfields(result)) == table.resultTypes.count,
+        table.resultTypes.indices.allSatisfy({ PQftype(result, Int32($0)) == table.resultTypes[$0] })
+      else {
+        return .failure(
+          .database(
+            path: source.name,
+            message: "table \(Echo.quoted(table.name)) changed while it was being read (its columns' types are not those it had); it is looked up again on the next read"))
       }
       let collection = Self.decode(result, table)
       let info = OGRReadInfo(
