@@ -1,6 +1,6 @@
 /// The JSON that `mapsnap batch --summary FILE` writes: the manifest and
-/// shard, frame counts, every failure with its line number (up to
-/// `maximumListedFailures`), and timings.
+/// shard, frame counts, every failure with its line number in line order
+/// (up to `maximumListedFailures`: the first that failed), and timings.
 ///
 /// ```json
 /// {"manifest": "jobs.jsonl", "shard": "0/1", "status": "failed",
@@ -19,7 +19,9 @@ public struct BatchSummary: Sendable {
   /// their times (`FrameTimes`).
   public init(manifest: String, options: BatchOptions, frames: Int, outcomes: BatchTally, seconds: Double) {
     var failures: [JSONValue] = []
-    for f in outcomes.failures.prefix(Self.maximumListedFailures) {
+    // In line order: workers finish frames in any order, and the summary
+    // says the same for the same run whatever the timing.
+    for f in outcomes.failures.sorted(by: { $0.line < $1.line }).prefix(Self.maximumListedFailures) {
       failures.append(["line": .number(Double(f.line)), "output": .string(f.output), "error": .string(f.message)])
     }
     let times = outcomes.frameSeconds.sorted()
