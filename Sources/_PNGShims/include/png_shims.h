@@ -43,7 +43,6 @@ typedef enum PNGShimStatus {
   PNG_SHIM_FILE_READ_FAILED = 9,
 } PNGShimStatus;
 
-/** Row filtering used when encoding. */
 /** The deflate implementation of the segmented stream (filter NONE). */
 typedef enum PNGShimDeflater {
   /** zlib, levels 0–9. */
@@ -56,6 +55,7 @@ typedef enum PNGShimDeflater {
   PNG_SHIM_DEFLATE_IGZIP = 1,
 } PNGShimDeflater;
 
+/** Row filtering used when encoding. */
 typedef enum PNGShimFilter {
   /** Filter type 0 on every row: fastest, best for flat-colour images. */
   PNG_SHIM_FILTER_NONE = 0,
