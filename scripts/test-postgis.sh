@@ -160,10 +160,12 @@ with open(os.path.join(work, "altered.jsonl"), "w") as m:
             lon, lat = f["geometry"]["coordinates"][:2]
             m.write(json.dumps({"scene": "altered.json", "output": f"altered/{k}-{i:04d}.png", "report": f"altered/{k}-{i:04d}.json", "center": [lon, lat]}) + "\n")
 PY
-# int4 to int8 one second in: the batch's prepared queries then fail ("cached
+# int4 to int8 once the batch has drawn its first frames (so reads come
+# both before and after it): the batch's prepared queries then fail ("cached
 # plan must not change result type"), and a query prepared from the old
 # catalog would read 8-byte values as 4-byte ones.
-( sleep 1; "$PGBIN/psql" -q -d gis -c "ALTER TABLE altered ALTER COLUMN n TYPE int8" && date +%s.%N >"$WORK/altered-at" ) &
+( for _ in $(seq 600); do [ "$(ls "$WORK/altered" | head -20 | wc -l)" -ge 20 ] && break; sleep 0.05; done
+  "$PGBIN/psql" -q -d gis -c "ALTER TABLE altered ALTER COLUMN n TYPE int8" && date +%s.%N >"$WORK/altered-at" ) &
 (cd "$WORK" && "$MAPSNAP" batch altered.jsonl --jobs 2 --strict >/dev/null 2>"$WORK/altered.err") || fail "the batch over the altered table: $(tail -3 "$WORK/altered.err")"
 wait
 [ -s "$WORK/altered-at" ] || fail "the table was not altered"
@@ -179,6 +181,7 @@ for r in reports:
         texts.update(e["text"] for e in l["labels"]["entries"])
 assert texts == {"7"}, texts
 after = sum(os.path.getmtime(r) > at for r in reports)
+assert 0 < after < 3000, f"{after} of 3000 frames after the ALTER: it did not fall inside the batch"
 print(f"test-postgis: {after} of 3000 frames drawn after the ALTER, every label 7")
 PY
 

@@ -117,7 +117,8 @@ final class PostGISReader: @unchecked Sendable {
   static func message(_ text: UnsafePointer<CChar>?) -> String {
     guard let text else { return "unknown error" }
     var out = ""
-    for line in String(cString: text).split(whereSeparator: { $0 == "\n" || $0 == "\t" }).map(\.trimmingSpaces) where !line.isEmpty {
+    for line in String(cString: text).split(whereSeparator: { $0 == "\n" || $0 == "\t" }).map({ String($0).trimmedOfSpaces })
+    where !line.isEmpty {
       if let last = out.last { out += ".!?:;".contains(last) ? " " : ". " }
       out += line
     }
@@ -450,14 +451,5 @@ final class PostGISReader: @unchecked Sendable {
     return (0..<PQntuples(result)).map { r in
       (0..<PQnfields(result)).map { i in PQgetisnull(result, r, i) == 1 ? nil : String(cString: PQgetvalue(result, r, i)) }
     }
-  }
-}
-
-extension Substring {
-  fileprivate var trimmingSpaces: Substring {
-    var s = self
-    while s.first == " " { s.removeFirst() }
-    while s.last == " " { s.removeLast() }
-    return s
   }
 }
