@@ -44,10 +44,12 @@ struct Mapsnap: ParsableCommand {
   /// (EPIPE), not a silent death by SIGPIPE. A plain render is read by
   /// `QuickRender` and run as ArgumentParser would run it; everything else
   /// goes through ArgumentParser. Freed memory stays with the process for
-  /// the next frame (`MemoryPolicy`).
+  /// the next frame (`MemoryPolicy`), and Dispatch's workers start at once
+  /// (`WorkerThreads`).
   static func main() {
     signal(SIGPIPE, SIG_IGN)
     MemoryPolicy.keepFreedMemory()
+    WorkerThreads.startEarly()
     if let render = QuickRender.settings(from: Array(CommandLine.arguments.dropFirst())) {
       do {
         try render.run()

@@ -53,6 +53,26 @@ import _MapSnapTestSupport
   }
 }
 
+/// What a frame decides does not depend on how many threads plan it: its
+/// sources are loaded and its layers resolved side by side on several, one
+/// after another on one (`MapResolver.resolve`), and the report is the same.
+@Suite struct PlanDeterminismTests {
+  @Test(arguments: GoldenCase.all())
+  func reportIdenticalForAnyThreadCount(_ golden: GoldenCase) throws {
+    let scene = try SceneLoader.load(path: golden.scenePath)
+    let overrides = ViewOverrides(scale: golden.scale, pixelRatio: golden.pixelRatio, floor: golden.floor.map { FloorValue($0) })
+    func report(threads: Int) throws -> String {
+      let plan = try FramePlan.make(scene, overrides: overrides, sources: SourceLoader(), threads: threads)
+      return JSONWriter().write(plan.report)
+    }
+    let serial = try report(threads: 1)
+    for threads in [2, 4] {
+      let parallel = try report(threads: threads)
+      #expect(parallel == serial, "\(golden): the report planned on \(threads) threads differs from the one planned on one")
+    }
+  }
+}
+
 /// The scale-range golden's decisions, read from the report so a failure says
 /// what became visible or hidden (section 2: both bounds inclusive).
 @Suite struct ScaleRangeReportTests {

@@ -253,6 +253,53 @@ private let holeClockwise = "[[0.25, 0.25], [0.25, 0.75], [0.75, 0.75], [0.75, 0
 
   // MARK: What it reads
 
+  // MARK: Large arrays, read in two halves
+
+  /// A collection of `count` features larger than `GeoJSONFastReader.splitBytes`,
+  /// whose properties hold what looks like the start of a feature to the
+  /// split's guess: `,{"` in strings (escaped and not), arrays of objects,
+  /// nested objects; some features have no geometry, some an id. `pad`
+  /// lengthens the first feature, so that the middle falls elsewhere.
+  private func large(count: Int, pad: Int, after: String = "", lastGeometry: String? = nil) -> String {
+    var features: [String] = []
+    for i in 0..<count {
+      let x = Double(i % 360) - 180 + Double(i) / 1e4
+      let geometry = i == count - 1 && lastGeometry != nil ? lastGeometry! : i % 17 == 5 ? "null" : "{\"type\": \"Polygon\", \"coordinates\": [[[\(x), 0], [\(x + 0.5), 0], [\(x + 0.5), 0.5], [\(x), 0]]]}"
+      let id = i % 3 == 0 ? "\"id\": \(i), " : ""
+      let text = i == 0 ? String(repeating: "p", count: pad) : "a,{\\\"type\\\": \\\"Feature\\\"},{\\\"b\\\": 1}"
+      features.append(
+        "{\(id)\"type\": \"Feature\", \"properties\": {\"name\": \"\(text)\", \"list\": [{\"k\": \(i)}, {\"type\": \"Feature\"}], \"n\": {\"m\": {\"o\": [1, {\"p\": 2}]}}}, \"geometry\": \(geometry)}")
+    }
+    return "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "]\(after)}"
+  }
+
+  @Test func largeArraysReadInTwoHalvesAsTheReferenceDoes() throws {
+    let before = GeoJSONFastReader.splitsJoined.load(ordering: .relaxed)
+    // The middle falls in a string, an array of objects, a nested object,
+    // between features, as the first feature grows.
+    for pad in stride(from: 0, through: 400, by: 23) {
+      let text = large(count: 4_000, pad: pad)
+      #expect(text.utf8.count >= GeoJSONFastReader.splitBytes)
+      guard let fast = expectRead(text) else { continue }
+      #expect(fast.features.count + fast.unlocatedCount == 4_000)
+      #expect(fast.withoutGeometry.map(\.index) == Array(stride(from: 5, to: 4_000, by: 17)))
+    }
+    // Some of those reads took their second half from the thread.
+    #expect(GeoJSONFastReader.splitsJoined.load(ordering: .relaxed) > before)
+  }
+
+  @Test func aGuessAfterTheArrayIsAbandoned() throws {
+    // The features are a small part; the middle falls in a member after
+    // them that holds objects after commas.
+    let tail = (0..<40_000).map { "{\"k\": \($0)}" }.joined(separator: ",")
+    expectRead(large(count: 20, pad: 0, after: ", \"extra\": [\(tail)]"))
+  }
+
+  @Test func aSecondHalfTheReaderDoesNotTakeFallsBack() throws {
+    // A GeometryCollection late in the array: the reference reads it.
+    expectFallBack(large(count: 4_000, pad: 0, lastGeometry: "{\"type\": \"GeometryCollection\", \"geometries\": []}"))
+  }
+
   @Test func keysInAnyOrder() throws {
     expectRead(
       #"{"features": [{"geometry": {"coordinates": [1, 2], "type": "Point"}, "properties": {"b": 2, "a": 1}, "id": 7, "type": "Feature"}], "type": "FeatureCollection"}"#

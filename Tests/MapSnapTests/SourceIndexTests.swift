@@ -58,8 +58,10 @@ private func indexScene(_ json: String = indexSceneJSON, baseDirectory: String =
 nonisolated(unsafe) private let fonts: FontLibrary = { try! FontLibrary(directories: [FontLibrary.bundledDirectory]) }()
 
 /// `MapResolver`'s prints of the features and annotation layers.
-private func indexedPrints(_ scene: Scene, _ viewport: Viewport, floor: FloorValue?, sources: SourceLoader, icons: IconCache) -> [LayerPrint] {
-  let state = MapResolver(scene: scene, viewport: viewport, floor: floor, fonts: fonts).resolve(sources: sources, icons: icons)
+private func indexedPrints(
+  _ scene: Scene, _ viewport: Viewport, floor: FloorValue?, sources: SourceLoader, icons: IconCache, threads: Int = 0
+) -> [LayerPrint] {
+  let state = MapResolver(scene: scene, viewport: viewport, floor: floor, fonts: fonts).resolve(sources: sources, icons: icons, threads: threads)
   return state.layers.filter { $0.kind == .features || $0.kind == .annotation }.map(LayerPrint.init)
 }
 
@@ -357,9 +359,10 @@ private func onThreads(_ n: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let expected = indexedPrints(scene, viewport, floor: nil, sources: unlimited, icons: IconCache())
     #expect(unlimited.decodeCount == 4)
 
-    // Room for about half the sources.
+    // Room for about half the sources. On one thread the layers load their
+    // files in layer order, so the least recently used is the first layer's.
     let limited = SourceLoader(limitBytes: unlimited.keptBytes / 2)
-    #expect(indexedPrints(scene, viewport, floor: nil, sources: limited, icons: IconCache()) == expected)
+    #expect(indexedPrints(scene, viewport, floor: nil, sources: limited, icons: IconCache(), threads: 1) == expected)
     #expect(limited.decodeCount == 4)
     #expect(limited.keptBytes <= limited.limitBytes)
     // The POIs, used last, are still there; the areas, used first, are not.
@@ -368,8 +371,14 @@ private func onThreads(_ n: Int, _ body: @escaping @Sendable (Int) -> Void) {
     _ = limited.load(areas, projection: .webMercator)
     #expect(limited.decodeCount == 5)
     // Another frame reads the dropped sources again and decides the same.
-    #expect(indexedPrints(scene, viewport, floor: nil, sources: limited, icons: IconCache()) == expected)
+    #expect(indexedPrints(scene, viewport, floor: nil, sources: limited, icons: IconCache(), threads: 1) == expected)
     #expect(limited.decodeCount > 5)
+    // Files loaded side by side (`threads` 0) are held by the frame: each is
+    // decoded once, though the loader has room for half of them.
+    let parallel = SourceLoader(limitBytes: unlimited.keptBytes / 2)
+    #expect(indexedPrints(scene, viewport, floor: nil, sources: parallel, icons: IconCache(), threads: 2) == expected)
+    #expect(parallel.decodeCount == 4)
+    #expect(parallel.keptBytes <= parallel.limitBytes)
 
     // A loader with no room keeps only the source it loaded last.
     let none = SourceLoader(limitBytes: 0)

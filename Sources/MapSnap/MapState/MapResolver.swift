@@ -1,5 +1,6 @@
 internal import _MapSnapRaster
 import Dispatch
+import Synchronization
 
 /// Decides, for one frame, what every layer shows and why: visibility, scale
 /// ranges (inclusive, section 2), style rules (first match wins), floors
@@ -38,56 +39,146 @@ public struct MapResolver {
     }
     var state = MapState(viewport: viewport, background: scene.map.background, floor: floor, layers: [])
     readOGR(sources: sources, icons: icons, tied: tied, threads: threads)
-    for (index, layer) in scene.layers.enumerated() {
-      var l = LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity)
-      let visible = layer.visible
-      let inScale = layer.scaleRange.contains(viewport.scale)
-      if !visible {
-        l.status.insert(.notVisible)
-        l.hiddenBy.append(.notVisible)
-      }
-      if !inScale {
-        l.status.insert(.outOfScale)
-        l.hiddenBy.append(.outOfScale(layer.scaleRange))
-      }
-      let shown = visible && inScale
-      // An invisible layer (opacity 0, or so small that its group alpha
-      // rounds to 0) stays active but draws nothing.
-      let draws = shown && DisplayList.groupAlpha(layer.opacity) > 0
-      var resolver = LayerResolver(
-        map: self, layer: layer, state: l, draws: draws, tiedIDs: tied[layer.id], icons: icons, loadedIcons: state.icons)
-      switch layer.content {
-      case .features(let source, let styling):
-        let reach = resolver.ogrReach(source, styling: styling)
-        if let index = resolver.load(source, from: sources, reach: reach) {
-          resolver.checkProperties(of: index, styling: styling)
-          resolver.resolveFeatures(index, styling: styling)
-          resolver.tieFeatures(of: index, styling: styling)
-        }
-      case .graphics(let graphics):
-        resolver.resolveGraphics(graphics)
-      case .annotation(let anno):
-        resolver.startSublayers(anno)
-        let reach = resolver.ogrReach(anno)
-        if let index = resolver.load(anno.source, from: sources, reach: reach) {
-          resolver.checkProperties(of: index, annotation: anno)
-          resolver.resolveAnnotations(index, anno)
-          resolver.tieAnnotationFeatures(of: index)
-        }
-        resolver.finishSublayers()
-      case .tiles(let t):
-        let (tileState, problems) = TileResolver(viewport: viewport, layer: t, attribution: layer.attribution, cache: tiles, mapSpatialReference: viewport.projection.code).resolve(draws: draws)
-        resolver.state.tiles = tileState
-        for p in problems { resolver.state.add(p) }
-      }
-      l = resolver.state
-      l.attribution = layer.attribution ?? l.tiles?.attribution
-      state.icons = resolver.loadedIcons
-      state.iconDigests.merge(resolver.loadedIconDigests) { a, _ in a }
-      if shown && !l.status.contains(.error) { l.status.insert(.active) }
-      state.layers.append(l)
+    let loaded = loadFiles(sources: sources, threads: threads)
+    // Each layer is resolved on its own (its sources are read by now), so
+    // the layers are resolved side by side and taken in order.
+    let layers = scene.layers
+    let resolved = UnsafeMutableBufferPointer<ResolvedLayer?>.allocate(capacity: layers.count)
+    resolved.initialize(repeating: nil)
+    defer {
+      resolved.deinitialize()
+      resolved.deallocate()
+    }
+    let job = LayerJobs(resolver: self, tied: tied, loaded: loaded, out: resolved)
+    if threads == 1 || layers.count < 2 {
+      for i in layers.indices { job.run(i, sources: sources, icons: icons, tiles: tiles) }
+    } else {
+      DispatchQueue.concurrentPerform(iterations: layers.count) { i in job.run(i, sources: sources, icons: icons, tiles: tiles) }
+    }
+    for r in resolved {
+      guard let r else { continue }
+      state.icons.merge(r.icons) { _, later in later }
+      state.iconDigests.merge(r.iconDigests) { first, _ in first }
+      state.layers.append(r.state)
     }
     return state
+  }
+
+  /// One layer resolved: its state, and the marker icons it loaded (by
+  /// path) with their digests.
+  private struct ResolvedLayer {
+    var state: LayerState
+    var icons: [String: RasterImage]
+    var iconDigests: [String: String]
+  }
+
+  /// The layers to resolve, handed to the workers: each resolves the
+  /// layers it takes into their own slots of `out`, and only reads the
+  /// resolver (a value), `tied` and `loaded`. `SourceLoader`, `IconCache`
+  /// and `TileCache` are thread-safe; PROJ transforms are serialised by
+  /// `CRSTransform`.
+  private struct LayerJobs: @unchecked Sendable {
+    let resolver: MapResolver
+    let tied: [String: [FloorValue]]
+    let loaded: [String: Result<SourceIndex, SourceError>]
+    let out: UnsafeMutableBufferPointer<ResolvedLayer?>
+
+    func run(_ i: Int, sources: SourceLoader, icons: IconCache, tiles: TileCache) {
+      out[i] = resolver.resolveLayer(
+        i, sources: sources, loaded: loaded, icons: icons, tiedIDs: tied[resolver.scene.layers[i].id], tiles: tiles)
+    }
+  }
+
+  /// Resolves layer `index` of the scene alone: what it shows, read from
+  /// `loaded` (file sources loaded for the frame, by `Source.cacheKey`),
+  /// `sources` or `tiles`, and why.
+  private func resolveLayer(
+    _ index: Int, sources: SourceLoader, loaded: [String: Result<SourceIndex, SourceError>], icons: IconCache, tiedIDs: [FloorValue]?,
+    tiles: TileCache
+  ) -> ResolvedLayer {
+    let layer = scene.layers[index]
+    var l = LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity)
+    let visible = layer.visible
+    let inScale = layer.scaleRange.contains(viewport.scale)
+    if !visible {
+      l.status.insert(.notVisible)
+      l.hiddenBy.append(.notVisible)
+    }
+    if !inScale {
+      l.status.insert(.outOfScale)
+      l.hiddenBy.append(.outOfScale(layer.scaleRange))
+    }
+    let shown = visible && inScale
+    // An invisible layer (opacity 0, or so small that its group alpha
+    // rounds to 0) stays active but draws nothing.
+    let draws = shown && DisplayList.groupAlpha(layer.opacity) > 0
+    var resolver = LayerResolver(map: self, layer: layer, state: l, draws: draws, tiedIDs: tiedIDs, icons: icons, loadedIcons: [:])
+    switch layer.content {
+    case .features(let source, let styling):
+      let reach = resolver.ogrReach(source, styling: styling)
+      if let index = resolver.load(source, from: sources, loaded: loaded, reach: reach) {
+        resolver.checkProperties(of: index, styling: styling)
+        resolver.resolveFeatures(index, styling: styling)
+        resolver.tieFeatures(of: index, styling: styling)
+      }
+    case .graphics(let graphics):
+      resolver.resolveGraphics(graphics)
+    case .annotation(let anno):
+      resolver.startSublayers(anno)
+      let reach = resolver.ogrReach(anno)
+      if let index = resolver.load(anno.source, from: sources, loaded: loaded, reach: reach) {
+        resolver.checkProperties(of: index, annotation: anno)
+        resolver.resolveAnnotations(index, anno)
+        resolver.tieAnnotationFeatures(of: index)
+      }
+      resolver.finishSublayers()
+    case .tiles(let t):
+      let (tileState, problems) = TileResolver(
+        viewport: viewport, layer: t, attribution: layer.attribution, cache: tiles, mapSpatialReference: viewport.projection.code
+      ).resolve(draws: draws)
+      resolver.state.tiles = tileState
+      for p in problems { resolver.state.add(p) }
+    }
+    l = resolver.state
+    l.attribution = layer.attribution ?? l.tiles?.attribution
+    if shown && !l.status.contains(.error) { l.status.insert(.active) }
+    return ResolvedLayer(state: l, icons: resolver.loadedIcons, iconDigests: resolver.loadedIconDigests)
+  }
+
+  /// Loads the distinct file sources of the frame's layers (GeoJSON files,
+  /// re-projected or not) side by side, the largest first, through
+  /// `sources` in the map's projection, and returns them by
+  /// `Source.cacheKey` for the layers, resolved next: each file is decoded
+  /// once per frame at most, even when `sources` has no room to keep them
+  /// all (the frame holds what it draws). A failure is reported by each
+  /// layer over the file. The largest first: a file takes about its size in
+  /// time, and a worker left with the last small one waits least. On one
+  /// thread (`threads` 1), or with one file, nothing is loaded here: the
+  /// layers load their files as they come to them.
+  private func loadFiles(sources: SourceLoader, threads: Int) -> [String: Result<SourceIndex, SourceError>] {
+    guard threads != 1 else { return [:] }
+    var seen = Set<String>()
+    var files: [(key: String, source: Source, bytes: Int)] = []
+    for layer in scene.layers {
+      let source: Source
+      switch layer.content {
+      case .features(let s, _): source = s
+      case .annotation(let anno): source = anno.source
+      case .graphics, .tiles: continue
+      }
+      guard let key = source.cacheKey, seen.insert(key).inserted else { continue }
+      files.append((key, source, source.fileBytes))
+    }
+    guard files.count >= 2 else { return [:] }
+    files.sort { $0.bytes > $1.bytes }
+    let largestFirst = files.map { (key: $0.key, source: $0.source) }
+    let projection = viewport.projection
+    let results = Mutex<[String: Result<SourceIndex, SourceError>]>([:])
+    DispatchQueue.concurrentPerform(iterations: largestFirst.count) { i in
+      let r = sources.indexed(largestFirst[i].source, projection: projection)
+      results.withLock { $0[largestFirst[i].key] = r }
+    }
+    return results.withLock { $0 }
   }
 
   /// Reads the frame's `ogr` datasets side by side before its layers are
@@ -197,16 +288,19 @@ private struct LayerResolver {
   /// The layer's features with their index, or nil when its source cannot be
   /// loaded (a `source` problem: the layer is `error`). Counts every feature
   /// of the source; skipped invalid ones are a problem (`warning`).
-  mutating func load(_ source: Source, from sources: SourceLoader, reach: Double = 0) -> SourceIndex? {
+  mutating func load(
+    _ source: Source, from sources: SourceLoader, loaded: [String: Result<SourceIndex, SourceError>] = [:], reach: Double = 0
+  ) -> SourceIndex? {
     if case .ogr(let o) = source { return loadOGR(o, from: sources, reach: reach) }
-    switch sources.indexed(source, projection: viewport.projection) {
+    let key = source.cacheKey
+    switch key.flatMap({ loaded[$0] }) ?? sources.indexed(source, projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))
-      if source.cacheKey != nil { state.sourceDigest = "error: \(error)" }
+      if key != nil { state.sourceDigest = "error: \(error)" }
       return nil
     case .success(let index):
       let collection = index.collection
-      if source.cacheKey != nil { state.sourceDigest = collection.contentDigest }
+      if key != nil { state.sourceDigest = collection.contentDigest }
       state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount + collection.unprojectableCount
       state.features.invalid = collection.invalidCount
       if collection.unprojectableCount > 0, case .reprojected(_, let crs) = source {

@@ -33,9 +33,14 @@ public struct TextPlacer {
   /// the map was resolved: no text, too small, …).
   let fonts: FontLibrary?
 
-  public init(state: MapState, fonts: FontLibrary?) {
+  /// Threads labels are shaped on before they are placed (0: one per
+  /// processor); the placement is the same for any number.
+  let threads: Int
+
+  public init(state: MapState, fonts: FontLibrary?, threads: Int = 0) {
     self.state = state
     self.fonts = fonts
+    self.threads = threads
   }
 
   /// Code points no font covers are noted for every block laid out; faces
@@ -213,6 +218,19 @@ public struct TextPlacer {
     // A candidate whose every box misses the image could show nothing: it is
     // `outOfBounds` and takes no part (piling such boxes up would slow the grid).
     var kept: [Candidate] = []
+    if let fonts, threads != 1 {
+      // The texts the loop below lays out, shaped side by side first: the
+      // same budget spent in the same order decides which.
+      let trial = Notes(budget: notes.characters)
+      var texts: [(text: String, font: String?, maxWidth: Double?, letterSpacing: Double)] = []
+      for c in candidates where trial.spend(c.text) {
+        texts.append(
+          c.lines != nil
+            ? (c.text.replacingNewlines(), c.style.font, nil, c.style.letterSpacing)
+            : (c.text, c.style.font, c.style.maxWidth, c.style.letterSpacing))
+      }
+      fonts.prepareLayouts(texts, threads: threads)
+    }
     for c in candidates {
       // Without fonts (a caller that gave none) nothing can be laid out.
       guard let fonts else {

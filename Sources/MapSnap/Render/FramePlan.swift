@@ -51,7 +51,7 @@ public struct FramePlan {
     let resolver = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
     var state = resolver.resolve(sources: sources, icons: icons, tiles: tiles, threads: threads)
     let resolveTime = lap(&clock)
-    var text = TextPlacer(state: state, fonts: library).place()
+    var text = TextPlacer(state: state, fonts: library, threads: threads).place()
     var boxes = ViewAnnotationPlacement()
     if let library {
       boxes = ViewAnnotationPlacer(

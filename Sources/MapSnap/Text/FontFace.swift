@@ -1,4 +1,5 @@
 internal import _MapSnapRaster
+import Synchronization
 
 internal import CFreeType
 
@@ -10,7 +11,8 @@ internal import CFreeType
 /// font units (`FT_LOAD_NO_SCALE`) and kept, so every pixel size scales the
 /// same outline and text grows continuously with the map.
 ///
-/// Not thread-safe: all text work runs in one pass before the tiles are drawn.
+/// Not thread-safe, but for `glyphIndex`: all other text work runs in one
+/// pass before the tiles are drawn.
 final class FontFace {
   let face: FT_Face
   /// Kept so the library outlives the face.
@@ -25,6 +27,7 @@ final class FontFace {
   /// The widest advance of any glyph, in font units.
   let maxAdvance: Double
   let hasKerning: Bool
+  private let cmapLock = Mutex<Void>(())
   private var outlines: [UInt32: GlyphOutline] = [:]
   private var advances: [UInt32: Double] = [:]
 
@@ -66,9 +69,12 @@ final class FontFace {
     return regular.contains(style.lowercased()) ? family : "\(family) \(style)"
   }
 
-  /// The glyph for `scalar`, or 0 when the font does not cover it.
+  /// The glyph for `scalar`, or 0 when the font does not cover it. The one
+  /// FreeType call that may run on several threads at once (text is shaped
+  /// side by side, `TextShaper.shapeAll`), so it holds the face's lock:
+  /// FreeType makes no promise for a face used by two threads.
   func glyphIndex(_ scalar: Unicode.Scalar) -> UInt32 {
-    UInt32(FT_Get_Char_Index(face, FT_ULong(scalar.value)))
+    cmapLock.withLock { _ in UInt32(FT_Get_Char_Index(face, FT_ULong(scalar.value))) }
   }
 
   /// Horizontal advance in font units.

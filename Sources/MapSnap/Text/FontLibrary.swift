@@ -36,6 +36,8 @@ public final class FontLibrary {
   /// HarfBuzz shaping, made when the first text is laid out; nil when
   /// HarfBuzz or FriBidi cannot be loaded (`TextShaper.status`).
   lazy var shaper: TextShaper? = TextShaper(faces: faces)
+  /// Shapers that shape beside `shaper` (`prepareLayouts`), made on first use.
+  var helperShapers: [TextShaper] = []
 
   /// How this library shapes text, for the report and the input digest:
   /// "HarfBuzz 6.0.0, FriBidi", or "unshaped: " and why HarfBuzz or

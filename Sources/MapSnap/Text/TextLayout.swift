@@ -71,6 +71,21 @@ extension FontLibrary {
     return block
   }
 
+  /// Shapes the texts `layout` will be asked for (`texts`, with their
+  /// `layout` arguments) side by side on up to `threads` threads (0: one
+  /// per processor), so that `layout` then finds them shaped; the blocks
+  /// are those `layout` makes alone (`TextShaper.shapeAll`).
+  func prepareLayouts(_ texts: [(text: String, font: String?, maxWidth: Double?, letterSpacing: Double)], threads: Int) {
+    let workers = min(threads > 0 ? threads : activeProcessorCount(), activeProcessorCount())
+    guard workers > 1, texts.count >= TextShaper.parallelTexts, let shaper else { return }
+    while helperShapers.count < workers - 1, let h = TextShaper(faces: faces) { helperShapers.append(h) }
+    let requests = texts.map { t in
+      let name = t.font ?? FontLibrary.defaultFont
+      return TextShaper.Request(text: t.text, chain: chain(for: name), chainKey: name, maxWidth: t.maxWidth, letterSpacing: t.letterSpacing)
+    }
+    shaper.shapeAll(requests, helpers: Array(helperShapers.prefix(workers - 1)))
+  }
+
   /// The layout without HarfBuzz (when it cannot be loaded): one glyph per
   /// code point from the first face covering it, left to right, pairs from
   /// one face kerned by its legacy `kern` table.

@@ -50,7 +50,8 @@ struct ShapedText: Sendable {
 /// cannot be loaded, text is laid out code point by code point with the
 /// legacy kerning table (`FontLibrary.layoutUnshaped`), and `status` says why.
 ///
-/// Not thread-safe, like the ``FontLibrary`` that owns it.
+/// Not thread-safe, like the ``FontLibrary`` that owns it: `shapeAll`
+/// shapes side by side with shapers of its own.
 final class TextShaper {
   /// Why a code point takes the face it takes (Mapnik's and CSS's font
   /// fallback, per character), in order:
@@ -131,6 +132,67 @@ final class TextShaper {
 
   /// Texts kept in the cache before it is emptied (a few MB at most).
   static let cacheLimit = 20_000
+
+  /// One text to shape: `shape`'s arguments.
+  struct Request: Hashable {
+    var text: String
+    var chain: [Int]
+    var chainKey: String
+    var maxWidth: Double?
+    var letterSpacing: Double
+  }
+
+  /// Texts from which `shapeAll` shapes side by side: below, handing them
+  /// out costs more than it saves (a label shapes in some 5–10 µs).
+  static let parallelTexts = 64
+
+  /// Shapes the texts of `requests` not yet cached on `workers` threads
+  /// (this shaper and `helpers`, each with its own HarfBuzz buffer; the
+  /// HarfBuzz fonts are shared, which HarfBuzz allows) into this shaper's
+  /// cache, so that `shape` then finds them. Fewer than `parallelTexts`,
+  /// or one worker: nothing is done here (`shape` shapes them as it comes
+  /// to them). The results are those of `shape`, whoever shapes them.
+  func shapeAll(_ requests: [Request], helpers: [TextShaper]) {
+    var seen = Set<ShapeKey>()
+    var todo: [Request] = []
+    for r in requests {
+      let key = ShapeKey(text: r.text, chain: r.chainKey, maxWidth: r.maxWidth ?? 0, letterSpacing: r.letterSpacing)
+      if cache[key] == nil, seen.insert(key).inserted { todo.append(r) }
+    }
+    guard !helpers.isEmpty, todo.count >= Self.parallelTexts else { return }
+    let shapers = SharedShapers(all: [self] + helpers, todo: todo)
+    DispatchQueue.concurrentPerform(iterations: shapers.all.count) { w in shapers.run(worker: w) }
+    for h in helpers {
+      for (key, shaped) in h.cache {
+        if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+        cache[key] = shaped
+      }
+      h.cache.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// The shapers of `shapeAll`, one per worker, and the texts they take in
+  /// turn. Each shaper is used by its worker alone.
+  private final class SharedShapers: @unchecked Sendable {
+    let all: [TextShaper]
+    let todo: [Request]
+    let next = Atomic<Int>(0)
+
+    init(all: [TextShaper], todo: [Request]) {
+      self.all = all
+      self.todo = todo
+    }
+
+    func run(worker: Int) {
+      let shaper = all[worker]
+      while true {
+        let k = next.add(1, ordering: .relaxed).oldValue
+        guard k < todo.count else { return }
+        let r = todo[k]
+        _ = shaper.shape(r.text, chain: r.chain, chainKey: r.chainKey, maxWidth: r.maxWidth, letterSpacing: r.letterSpacing)
+      }
+    }
+  }
 
   /// How `maxWidth` wraps a line (Mapbox's `text-max-width`, greedy):
   /// a line may break after a space (U+0020, U+3000), a zero-width space or

@@ -1,3 +1,6 @@
+import Dispatch
+internal import _MapSnapRaster
+
 /// The valid features of a source, in file order, and what was skipped.
 public struct FeatureCollection: Sendable, Equatable {
   public var features: [Feature] = []
@@ -67,7 +70,44 @@ public struct FeatureCollection: Sendable, Equatable {
   public func projected(to projection: MapProjection) -> FeatureCollection {
     guard projection != .geographic else { return self }
     var c = self
-    for i in c.features.indices { c.features[i].geometry = c.features[i].geometry.projected(to: projection) }
+    let workers = min(activeProcessorCount(), features.count)
+    let weights = workers > 1 ? features.map(\.geometry.pointCount) : []
+    let points = weights.reduce(0, +)
+    c.features.withUnsafeMutableBufferPointer { out in
+      let job = ProjectionJob(features: out, projection: projection)
+      guard points >= Self.parallelProjectionPoints else { return job.run(0..<out.count) }
+      // Runs of features of about equal points, one per worker, each
+      // projected into its own elements: a run ends before the feature
+      // whose middle lies past the run's share.
+      var ranges: [Range<Int>] = []
+      var start = 0
+      var sum = 0
+      for i in out.indices {
+        sum += weights[i]
+        let next = i + 1 < weights.count ? weights[i + 1] : 0
+        if i == out.count - 1 || (ranges.count < workers - 1 && (2 * sum + next) * workers >= 2 * points * (ranges.count + 1)) {
+          ranges.append(start..<(i + 1))
+          start = i + 1
+        }
+      }
+      let cut = ranges
+      DispatchQueue.concurrentPerform(iterations: cut.count) { k in job.run(cut[k]) }
+    }
     return c
+  }
+
+  /// Positions from which `projected(to:)` spreads a collection over the
+  /// processors: some 50 ns each (a tangent and a logarithm), so about
+  /// 3 ms of work, far above the cost of handing it out.
+  static let parallelProjectionPoints = 1 << 16
+
+  /// Projects features in place; each range is given to one thread.
+  private struct ProjectionJob: @unchecked Sendable {
+    let features: UnsafeMutableBufferPointer<Feature>
+    let projection: MapProjection
+
+    func run(_ range: Range<Int>) {
+      for i in range { features[i].geometry = features[i].geometry.projected(to: projection) }
+    }
   }
 }
