@@ -51,7 +51,7 @@ struct RenderSettings: Equatable {
 
   /// Renders the scene to the PNG (and the report), all or nothing.
   func run() throws {
-    let digests = FileDigests()
+    let digests = FileDigests(store: DigestStore.standard)
     let plan = try view.plan(sceneAt: scene, threads: threads, files: files, digests: digests)
     if strict, plan.state.layers.contains(where: { $0.status.contains(.error) }) {
       printError("error: --strict: a layer's source could not be loaded; no output written")

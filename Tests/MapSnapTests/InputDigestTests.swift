@@ -114,6 +114,62 @@ import _MapSnapTestSupport
     }
   }
 
+  @Test("digests kept on disk between processes: used only while the file keeps its identity, stored once it has settled")
+  func digestStore() throws {
+    try withTemporaryDirectory { dir in
+      let font = dir + "/face.ttf"
+      try Files.write([UInt8](repeating: 7, count: 1000), to: font)
+      let real = SHA256.hex(of: [UInt8](repeating: 7, count: 1000))
+      var st = stat()
+      #expect(stat(font, &st) == 0)
+      let identity = DigestStore.Identity(st)
+      var store = DigestStore(directory: dir + "/cache")
+      // Just written: not settled, so not stored (a write in the same clock
+      // tick could keep the times).
+      store.store(real, of: font, identity: identity)
+      #expect(store.digest(of: font, identity: identity) == nil)
+      // Settled (as if 3 s later): stored and found, for this identity and path only.
+      store.store(real, of: font, identity: identity, now: Int(time(nil)) + 3)
+      #expect(store.digest(of: font, identity: identity) == real)
+      #expect(store.digest(of: dir + "/other.ttf", identity: identity) == nil)
+      for change in [\DigestStore.Identity.size, \.modified, \.changed] {
+        var other = identity
+        other[keyPath: change] += 1
+        #expect(store.digest(of: font, identity: other) == nil, "\(change)")
+      }
+      // The next process's FileDigests takes the stored digest: a planted
+      // one, for the file's real identity, shows that the file is not read.
+      let planted = String(repeating: "ab", count: 32)
+      store.store(planted, of: font, identity: identity, now: Int(time(nil)) + 3)
+      #expect(FileDigests(store: store).digest(of: font) == planted)
+      #expect(FileDigests().digest(of: font) == real, "without a store, the file itself")
+      // A changed file (its size, times and change time) is hashed again and the entry replaced.
+      try Files.write([UInt8](repeating: 8, count: 999), to: font)
+      store.settleSeconds = -10
+      let changed = SHA256.hex(of: [UInt8](repeating: 8, count: 999))
+      #expect(FileDigests(store: store).digest(of: font) == changed)
+      #expect(stat(font, &st) == 0)
+      #expect(store.digest(of: font, identity: DigestStore.Identity(st)) == changed)
+      // A damaged entry is no entry; a store that cannot be written costs nothing.
+      try Files.write("mapsnap-digest-1 garbage", to: store.entryPath(font))
+      #expect(store.digest(of: font, identity: DigestStore.Identity(st)) == nil)
+      #expect(FileDigests(store: store).digest(of: font) == changed)
+      try Files.write("not a folder", to: dir + "/file")
+      #expect(FileDigests(store: DigestStore(directory: dir + "/file/cache")).digest(of: font) == changed)
+    }
+  }
+
+  @Test("the standard store: MAPSNAP_CACHE_DIR, else XDG_CACHE_HOME, else HOME; an empty MAPSNAP_CACHE_DIR is none")
+  func standardDigestStore() {
+    func store(_ env: [String: String]) -> String? { DigestStore.standard { env[$0] }?.directory }
+    #expect(store(["HOME": "/home/u"]) == "/home/u/.cache/mapsnap")
+    #expect(store(["HOME": "/home/u", "XDG_CACHE_HOME": "/x"]) == "/x/mapsnap")
+    #expect(store(["HOME": "/home/u", "XDG_CACHE_HOME": "/x", "MAPSNAP_CACHE_DIR": "/c"]) == "/c")
+    #expect(store(["HOME": "/home/u", "MAPSNAP_CACHE_DIR": ""]) == nil)
+    #expect(store(["HOME": "relative", "XDG_CACHE_HOME": "also"]) == nil)
+    #expect(store([:]) == nil)
+  }
+
   @Test("the digest follows the scene, its sources, the frame and the encoding, not thread counts")
   func digestFollowsInputs() throws {
     try withTemporaryDirectory { dir in

@@ -36,7 +36,7 @@ public final class BatchRunner: Sendable {
   private let sources: SourceLoader
   private let icons: IconCache
   private let tiles: TileCache
-  private let files = FileDigests()
+  private let files = FileDigests(store: DigestStore.standard)
   private let scenes = Mutex<(byPath: [String: Result<Scene, SceneError>], order: [String])>(([:], []))
   private let fontPool = Mutex<[UncheckedSendable<FontLibrary>]>([])
 

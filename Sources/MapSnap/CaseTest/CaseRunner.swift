@@ -41,7 +41,7 @@ public final class CaseRunner: Sendable {
 
   public let options: Options
   private let batch: BatchRunner
-  private let files = FileDigests()
+  private let files = FileDigests(store: DigestStore.standard)
 
   public init(options: Options) {
     self.options = options

@@ -61,7 +61,9 @@ public enum InputDigest {
 }
 
 /// SHA-256 digests of files, kept per path and recomputed only when a
-/// file's size or modification time changes. Thread-safe.
+/// file's size or modification time changes; with a `DigestStore`, also
+/// kept on disk for the next process (by the file's full identity, see
+/// `DigestStore`). Thread-safe.
 ///
 /// `prefetch` starts hashing files on another thread as soon as they are
 /// known (a frame's fonts, once its font library is chosen), so that the
@@ -77,8 +79,14 @@ public final class FileDigests: Sendable {
   private let entries = Mutex<[String: Entry]>([:])
   /// Files being hashed by `prefetch`, with the group to wait on.
   private let inFlight = Mutex<[String: DispatchGroup]>([:])
+  /// Digests kept between processes, or nil.
+  public let store: DigestStore?
 
-  public init() {}
+  /// Digests kept in this object, and in `store` when given (the `mapsnap`
+  /// command passes `DigestStore.standard`).
+  public init(store: DigestStore? = nil) {
+    self.store = store
+  }
 
   /// Starts hashing `paths` on another thread, in order; files already
   /// being hashed are left to that thread.
@@ -124,6 +132,11 @@ public final class FileDigests: Sendable {
     guard fstat(fd, &st) == 0 else { return "missing" }
     let modified = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
     if let e = entries.withLock({ $0[path] }), e.size == size, e.modified == modified { return e.digest }
+    let identity = DigestStore.Identity(st)
+    if let stored = store?.digest(of: path, identity: identity) {
+      entries.withLock { $0[path] = Entry(size: size, modified: modified, digest: stored) }
+      return stored
+    }
     var sha = SHA256()
     let chunk = Self.chunkBytes
     let ok = withUnsafeTemporaryAllocation(byteCount: chunk, alignment: 64) { buffer -> Bool in
@@ -140,6 +153,7 @@ public final class FileDigests: Sendable {
     guard ok else { return "missing" }
     let digest = sha.hexDigest()
     entries.withLock { $0[path] = Entry(size: size, modified: modified, digest: digest) }
+    store?.store(digest, of: path, identity: identity)
     return digest
   }
 
