@@ -72,7 +72,7 @@ struct ViewSettings: Equatable {
   func plan(sceneAt path: String, threads: Int = 0, files: FileSettings, digests: FileDigests? = nil) throws -> FramePlan {
     var loaded: Scene
     let confinement = try files.confinement(exempt: FileSettings.paths(of: try overlays()))
-    let sources = SourceLoader(maximumSourceBytes: files.maxSourceBytes, confinement: confinement)
+    let sources = SourceLoader(maximumSourceBytes: files.maxSourceBytes, confinement: confinement, digestStore: DigestStore.standard)
     do {
       loaded = try SceneLoader.load(path: path, maximumBytes: files.maxSourceBytes)
       loaded = try loaded.adding(try overlays(), sources: sources)

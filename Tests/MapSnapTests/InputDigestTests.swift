@@ -159,6 +159,31 @@ import _MapSnapTestSupport
     }
   }
 
+  @Test("a GeoJSON source's digest comes from the store while the file keeps its identity, and is stored once it has settled")
+  func sourceDigestStore() throws {
+    try withTemporaryDirectory { dir in
+      let path = dir + "/p.geojson"
+      let text = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [24.94, 60.17]}}]}"#
+      try Files.write(text, to: path)
+      let real = SHA256.hex(of: Array(text.utf8))
+      var store = DigestStore(directory: dir + "/cache")
+      store.settleSeconds = -10  // as if the file were old
+      let source = Source.file(path: "p.geojson", resolved: path)
+      let first = try SourceLoader(digestStore: store).load(source).get()
+      #expect(first.contentDigest == real)
+      var st = stat()
+      #expect(stat(path, &st) == 0)
+      #expect(store.digest(of: path, identity: DigestStore.Identity(st)) == real, "stored by the first read")
+      // A planted digest for the file's identity is taken: the bytes are not hashed.
+      let planted = String(repeating: "cd", count: 32)
+      store.store(planted, of: path, identity: DigestStore.Identity(st))
+      let second = try SourceLoader(digestStore: store).load(source).get()
+      #expect(second.contentDigest == planted)
+      #expect(second.features == first.features)
+      #expect(try SourceLoader().load(source).get().contentDigest == real, "without a store, the bytes themselves")
+    }
+  }
+
   @Test("the standard store: MAPSNAP_CACHE_DIR, else XDG_CACHE_HOME, else HOME; an empty MAPSNAP_CACHE_DIR is none")
   func standardDigestStore() {
     func store(_ env: [String: String]) -> String? { DigestStore.standard { env[$0] }?.directory }

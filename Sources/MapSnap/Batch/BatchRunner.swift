@@ -43,7 +43,7 @@ public final class BatchRunner: Sendable {
   public init(manifest: ManifestReader, options: BatchOptions) {
     self.manifest = manifest
     self.options = options
-    sources = SourceLoader(maximumSourceBytes: options.maximumSourceBytes, confinement: options.root)
+    sources = SourceLoader(maximumSourceBytes: options.maximumSourceBytes, confinement: options.root, digestStore: DigestStore.standard)
     icons = IconCache(confinement: options.root)
     tiles = TileCache(confinement: options.root)
     // Read the umask before any worker creates a folder (reading it means

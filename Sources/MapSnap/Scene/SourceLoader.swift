@@ -50,6 +50,10 @@ public final class SourceLoader: Sendable {
   /// recently used are dropped.
   public let limitBytes: Int
 
+  /// Where GeoJSON files' digests are kept between processes (a file whose
+  /// identity has a stored digest is not hashed again), or nil.
+  public let digestStore: DigestStore?
+
   private struct Key: Hashable {
     /// `Source.cacheKey`.
     var path: String
@@ -139,11 +143,12 @@ public final class SourceLoader: Sendable {
   /// may be.
   public init(
     limitBytes: Int = SourceLoader.defaultLimitBytes, maximumSourceBytes: Int = SourceLoader.defaultMaximumSourceBytes,
-    confinement: Confinement? = nil
+    confinement: Confinement? = nil, digestStore: DigestStore? = nil
   ) {
     self.limitBytes = limitBytes
     self.maximumSourceBytes = maximumSourceBytes
     self.confinement = confinement
+    self.digestStore = digestStore
   }
 
   /// The features of `source` in WGS84 degrees (`projection` nil) or in
@@ -263,7 +268,7 @@ public final class SourceLoader: Sendable {
   /// bytes are held once and never copied.
   private func read(shown: String, resolved: String) -> Result<FeatureCollection, SourceError> {
     let parsed: (content: ParsedFile, digest: String)
-    switch Self.parse(resolved, maximumBytes: maximumSourceBytes, confinement: confinement) {
+    switch Self.parse(resolved, maximumBytes: maximumSourceBytes, confinement: confinement, store: digestStore) {
     case .failure(.file(let error)):
       switch error {
       case .notFound: return .failure(.missing(path: shown, resolvedPath: resolved))
@@ -306,17 +311,27 @@ extension SourceLoader {
 
   /// The features (`GeoJSONFastReader`) or else the JSON of the file at
   /// `path`, and the SHA-256 of its bytes; the bytes live only inside this
-  /// call.
-  static func parse(_ path: String, maximumBytes: Int, confinement: Confinement?) -> Result<
+  /// call. With `store`, the digest of a file whose identity was the same
+  /// before and after the read is taken from the store when it holds one
+  /// (`DigestStore`'s rule), and stored otherwise.
+  static func parse(_ path: String, maximumBytes: Int, confinement: Confinement?, store: DigestStore? = nil) -> Result<
     (content: ParsedFile, digest: String), ParseFailure
   > {
     let bytes: [UInt8]
+    let identity: DigestStore.Identity?
     do {
-      bytes = try FileIO.read(path, maximumBytes: maximumBytes, limitName: "--max-source-bytes", confinement: confinement)
+      (bytes, identity) = try FileIO.readIdentified(path, maximumBytes: maximumBytes, limitName: "--max-source-bytes", confinement: confinement)
     } catch {
       return .failure(.file(error))
     }
-    let (digest, fast) = hashAndRead(bytes)
+    let digest: String
+    let fast: FeatureCollection?
+    if let store, let identity, let stored = store.digest(of: path, identity: identity) {
+      (digest, fast) = (stored, GeoJSONFastReader.read(bytes))
+    } else {
+      (digest, fast) = hashAndRead(bytes)
+      if let store, let identity { store.store(digest, of: path, identity: identity) }
+    }
     if let collection = fast {
       return .success((.features(collection), digest))
     }

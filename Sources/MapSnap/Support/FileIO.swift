@@ -32,6 +32,30 @@ public enum FileIO {
   ) throws(FileError) -> [UInt8] {
     let opened = try openForReading(path, confinement: confinement)
     defer { close(opened.fd) }
+    return try read(opened, path: path, maximumBytes: maximumBytes, limitName: limitName)
+  }
+
+  /// `read`, and the file's identity (`DigestStore.Identity`) when it was
+  /// the same before and after the read (nil when the file changed while
+  /// it was read): what names the bytes read for a `DigestStore`.
+  static func readIdentified(
+    _ path: String, maximumBytes: Int, limitName: String?, confinement: Confinement?
+  ) throws(FileError) -> (bytes: [UInt8], identity: DigestStore.Identity?) {
+    let opened = try openForReading(path, confinement: confinement)
+    defer { close(opened.fd) }
+    var before = stat()
+    let known = fstat(opened.fd, &before) == 0
+    let bytes = try read(opened, path: path, maximumBytes: maximumBytes, limitName: limitName)
+    var after = stat()
+    guard known, fstat(opened.fd, &after) == 0 else { return (bytes, nil) }
+    let identity = DigestStore.Identity(before)
+    return (bytes, identity == DigestStore.Identity(after) && identity.size == bytes.count ? identity : nil)
+  }
+
+  /// The bytes of the file `opened` (see `read`).
+  private static func read(
+    _ opened: (fd: Int32, size: Int), path: String, maximumBytes: Int, limitName: String?
+  ) throws(FileError) -> [UInt8] {
     let size = opened.size
     if size > maximumBytes { throw tooLarge(path, size: size, maximumBytes: maximumBytes, limitName: limitName) }
     // One buffer of the size fstat gave, filled in place: no copy, no
