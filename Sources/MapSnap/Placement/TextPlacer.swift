@@ -69,7 +69,12 @@ public struct TextPlacer {
     }
 
     func drawn(_ block: TextBlock) {
-      for g in block.glyphs { faces.insert(g.face) }
+      // Runs of one face are the rule: each run inserted once.
+      var last = -1
+      for g in block.glyphs where g.face != last {
+        faces.insert(g.face)
+        last = g.face
+      }
     }
   }
 
