@@ -123,7 +123,7 @@ import _MapSnapTestSupport
       var st = stat()
       #expect(stat(font, &st) == 0)
       let identity = DigestStore.Identity(st)
-      var store = DigestStore(directory: dir + "/cache")
+      var store = DigestStore(directory: dir + "/home/.cache/mapsnap")  // folders made as needed
       // Just written: not settled, so not stored (a write in the same clock
       // tick could keep the times).
       store.store(real, of: font, identity: identity)

@@ -27,7 +27,8 @@ public struct DigestStore: Sendable {
   /// times) before its digest is stored: 2.
   public var settleSeconds = 2
 
-  /// A store in `directory` (created, mode 0700, on first write).
+  /// A store in `directory` (created with the folders above it that are
+  /// missing, mode 0700, on first write).
   public init(directory: String) {
     self.directory = directory
   }
@@ -88,7 +89,7 @@ public struct DigestStore: Sendable {
     let settled = (now - settleSeconds) * 1_000_000_000
     guard identity.modified <= settled, identity.changed <= settled else { return }
     let folder = directory + "/digests"
-    for dir in [directory, folder] where mkdir(dir, 0o700) != 0 && errno != EEXIST { return }
+    guard Self.makeFolders(folder) else { return }
     let temporary = folder + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return }
@@ -96,6 +97,14 @@ public struct DigestStore: Sendable {
     let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     close(fd)
     if written != text.count || rename(temporary, entryPath(path)) != 0 { unlink(temporary) }
+  }
+
+  /// Makes `path` and the folders above it that are missing (mode 0700, as
+  /// `mkdir -p` would with that mode); true when it is there after.
+  static func makeFolders(_ path: String) -> Bool {
+    if mkdir(path, 0o700) == 0 || errno == EEXIST { return true }
+    guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash > path.startIndex else { return false }
+    return makeFolders(String(path[..<slash])) && (mkdir(path, 0o700) == 0 || errno == EEXIST)
   }
 
   /// Where the entry of `path` lives.
