@@ -37,6 +37,9 @@ public enum FuzzTargets {
       name: "gpkg", summary: "a GeoPackage's metadata and rows (key=value lines), drawn as an ogr layer at 64×64",
       maxLength: 8_192, run: GeoPackageFuzzTarget.run),
     FuzzTarget(
+      name: "digest", summary: "an entry of the digest cache: DigestStore.digest (@ID@ stands for the file's identity)",
+      maxLength: 1_024, run: DigestFuzzTarget.run),
+    FuzzTarget(
       name: "render", summary: "a scene decoded and rendered end to end at 64×64 at most, with the bundled fonts",
       maxLength: 32_768, run: RenderFuzzTarget.run),
   ]

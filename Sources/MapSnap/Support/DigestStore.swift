@@ -57,7 +57,8 @@ public struct DigestStore: Sendable {
     var modified: Int
     var changed: Int
 
-    init(_ st: stat) {
+    /// The identity `fstat` or `stat` gave.
+    public init(_ st: stat) {
       device = UInt64(st.st_dev)
       inode = UInt64(st.st_ino)
       size = Int(st.st_size)
@@ -65,7 +66,8 @@ public struct DigestStore: Sendable {
       changed = Int(st.st_ctim.tv_sec) * 1_000_000_000 + Int(st.st_ctim.tv_nsec)
     }
 
-    var line: String { "\(device) \(inode) \(size) \(modified) \(changed)" }
+    /// The identity as an entry writes it: five decimal numbers.
+    public var line: String { "\(device) \(inode) \(size) \(modified) \(changed)" }
   }
 
   /// The first word of an entry: the format's version.
@@ -108,7 +110,7 @@ public struct DigestStore: Sendable {
   }
 
   /// Where the entry of `path` lives.
-  func entryPath(_ path: String) -> String {
+  public func entryPath(_ path: String) -> String {
     directory + "/digests/" + SHA256.hex(of: Array(path.utf8))
   }
 }
