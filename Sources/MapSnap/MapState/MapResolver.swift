@@ -112,7 +112,7 @@ public struct MapResolver {
     // An invisible layer (opacity 0, or so small that its group alpha
     // rounds to 0) stays active but draws nothing.
     let draws = shown && DisplayList.groupAlpha(layer.opacity) > 0
-    var resolver = LayerResolver(map: self, layer: layer, state: l, draws: draws, tiedIDs: tiedIDs, icons: icons, loadedIcons: [:])
+    var resolver = LayerResolver(map: self, layer: layer, state: l, draws: draws, tiedIDs: tiedIDs, icons: icons)
     switch layer.content {
     case .features(let source, let styling):
       let reach = resolver.ogrReach(source, styling: styling)
@@ -193,7 +193,7 @@ public struct MapResolver {
     for (index, layer) in scene.layers.enumerated() {
       var scratch = LayerResolver(
         map: self, layer: layer, state: LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity), draws: false,
-        tiedIDs: tied[layer.id], icons: icons, loadedIcons: [:])
+        tiedIDs: tied[layer.id], icons: icons)
       let source: OGRSource
       let r: Double
       switch layer.content {
@@ -259,7 +259,8 @@ private struct LayerResolver {
   /// none does.
   let tiedIDs: [FloorValue]?
   let icons: IconCache
-  var loadedIcons: [String: RasterImage]
+  /// The icons this layer loaded, by path.
+  var loadedIcons: [String: RasterImage] = [:]
   /// The digest of each icon file looked up (`IconCache.entry(atPath:)`).
   var loadedIconDigests: [String: String] = [:]
   /// Icons already looked up for this layer (nil: failed).
@@ -268,17 +269,13 @@ private struct LayerResolver {
   /// `features`, ascending (drawables are in feature order).
   private var drawnPositions: [Int32] = []
 
-  init(
-    map: MapResolver, layer: Layer, state: LayerState, draws: Bool, tiedIDs: [FloorValue]?, icons: IconCache,
-    loadedIcons: [String: RasterImage]
-  ) {
+  init(map: MapResolver, layer: Layer, state: LayerState, draws: Bool, tiedIDs: [FloorValue]?, icons: IconCache) {
     self.map = map
     self.layer = layer
     self.state = state
     self.draws = draws
     self.tiedIDs = tiedIDs
     self.icons = icons
-    self.loadedIcons = loadedIcons
   }
 
   private var viewport: Viewport { map.viewport }

@@ -109,7 +109,7 @@ final class TextShaper {
   /// at `maxWidth` ems (`wrapRule`) and `letterSpacing` ems added between
   /// characters (`spacingRule`).
   func shape(_ text: String, chain: [Int], chainKey: String, maxWidth: Double? = nil, letterSpacing: Double = 0) -> ShapedText {
-    let key = ShapeKey(text: text, chain: chainKey, maxWidth: maxWidth ?? 0, letterSpacing: letterSpacing)
+    let key = ShapeKey(text: text, chainKey: chainKey, maxWidth: maxWidth, letterSpacing: letterSpacing)
     if let hit = cache[key] { return hit }
     var out = ShapedText()
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -156,7 +156,7 @@ final class TextShaper {
     var seen = Set<ShapeKey>()
     var todo: [Request] = []
     for r in requests {
-      let key = ShapeKey(text: r.text, chain: r.chainKey, maxWidth: r.maxWidth ?? 0, letterSpacing: r.letterSpacing)
+      let key = ShapeKey(text: r.text, chainKey: r.chainKey, maxWidth: r.maxWidth, letterSpacing: r.letterSpacing)
       if cache[key] == nil, seen.insert(key).inserted { todo.append(r) }
     }
     guard !helpers.isEmpty, todo.count >= Self.parallelTexts else { return }
@@ -442,11 +442,20 @@ enum HarfBuzzFonts {
   }
 }
 
+/// What `TextShaper.shape`'s cache is keyed by: its arguments (no width
+/// limit is 0).
 private struct ShapeKey: Hashable {
   var text: String
   var chain: String
   var maxWidth: Double
   var letterSpacing: Double
+
+  init(text: String, chainKey: String, maxWidth: Double?, letterSpacing: Double) {
+    self.text = text
+    self.chain = chainKey
+    self.maxWidth = maxWidth ?? 0
+    self.letterSpacing = letterSpacing
+  }
 }
 
 /// HarfBuzz or FriBidi could not be loaded: why.
