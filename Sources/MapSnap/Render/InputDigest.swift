@@ -61,7 +61,8 @@ public enum InputDigest {
 }
 
 /// SHA-256 digests of files, kept per path and recomputed only when a
-/// file's size or modification time changes; with a `DigestStore`, also
+/// file's identity changes (`DigestStore.Identity`: device, inode, size,
+/// modification and change times); with a `DigestStore`, also
 /// kept on disk for the next process (by the file's full identity, see
 /// `DigestStore`). Thread-safe.
 ///
@@ -71,8 +72,7 @@ public enum InputDigest {
 /// waits for a file being hashed rather than hashing it again.
 public final class FileDigests: Sendable {
   private struct Entry {
-    var size: Int
-    var modified: Int
+    var identity: DigestStore.Identity
     var digest: String
   }
 
@@ -121,20 +121,19 @@ public final class FileDigests: Sendable {
     return hash(path)
   }
 
-  /// The digest, from the cache when the file's size and modification time
-  /// are unchanged, else read and hashed now.
+  /// The digest, from the cache while the file keeps its identity, else
+  /// from the store, else read and hashed now.
   private func hash(_ path: String) -> String {
     // The library's one way of opening a file to read (non-blocking, a
     // regular file only: a FIFO named like a font must not hang the digest).
-    guard let (fd, size) = try? FileIO.openForReading(path) else { return "missing" }
+    guard let (fd, _) = try? FileIO.openForReading(path) else { return "missing" }
     defer { close(fd) }
     var st = stat()
     guard fstat(fd, &st) == 0 else { return "missing" }
-    let modified = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
-    if let e = entries.withLock({ $0[path] }), e.size == size, e.modified == modified { return e.digest }
     let identity = DigestStore.Identity(st)
+    if let e = entries.withLock({ $0[path] }), e.identity == identity { return e.digest }
     if let stored = store?.digest(of: path, identity: identity) {
-      entries.withLock { $0[path] = Entry(size: size, modified: modified, digest: stored) }
+      entries.withLock { $0[path] = Entry(identity: identity, digest: stored) }
       return stored
     }
     var sha = SHA256()
@@ -152,7 +151,7 @@ public final class FileDigests: Sendable {
     }
     guard ok else { return "missing" }
     let digest = sha.hexDigest()
-    entries.withLock { $0[path] = Entry(size: size, modified: modified, digest: digest) }
+    entries.withLock { $0[path] = Entry(identity: identity, digest: digest) }
     store?.store(digest, of: path, identity: identity)
     return digest
   }
