@@ -29,6 +29,7 @@ struct Explain: ParsableCommand {
 
   func run() throws {
     let plan = try view.settings.plan(sceneAt: scene, files: files.settings)
+    KeptUntilExit.keep(plan)
     let known = plan.state.layers.map(\.id)
     for id in layers where !known.contains(id) {
       let hint = closestLayer(to: id, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""

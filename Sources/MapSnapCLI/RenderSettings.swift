@@ -53,6 +53,7 @@ struct RenderSettings: Equatable {
   func run() throws {
     let digests = FileDigests(store: DigestStore.standard)
     let plan = try view.plan(sceneAt: scene, threads: threads, files: files, digests: digests)
+    KeptUntilExit.keep(plan)
     if strict, plan.state.layers.contains(where: { $0.status.contains(.error) }) {
       printError("error: --strict: a layer's source could not be loaded; no output written")
       throw ExitStatus.renderFailed

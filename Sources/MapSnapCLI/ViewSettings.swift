@@ -73,6 +73,7 @@ struct ViewSettings: Equatable {
     var loaded: Scene
     let confinement = try files.confinement(exempt: FileSettings.paths(of: try overlays()))
     let sources = SourceLoader(maximumSourceBytes: files.maxSourceBytes, confinement: confinement, digestStore: DigestStore.standard)
+    KeptUntilExit.keep(sources)
     do {
       loaded = try SceneLoader.load(path: path, maximumBytes: files.maxSourceBytes)
       loaded = try loaded.adding(try overlays(), sources: sources)

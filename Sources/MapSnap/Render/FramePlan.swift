@@ -19,6 +19,12 @@ public struct FramePlan {
   public let fontFiles: [String]
   /// The frame in device pixels, ready to be cut into tiles.
   let displayList: DisplayList
+  /// The library the text was laid out with (nil without text), held while
+  /// the plan lives: it goes with the plan, not at the end of `make`, so a
+  /// caller that keeps the plan to the end of the process (the `mapsnap`
+  /// command) never spends time freeing it (its shaper's caches: about a
+  /// millisecond, between planning and drawing).
+  let fonts: FontLibrary?
   /// Seconds spent resolving (with fonts and icons), placing text and view
   /// annotations, and building the display list (with glyph masks).
   public let resolveTime: Double
@@ -71,7 +77,7 @@ public struct FramePlan {
     state.recordCoverage(coverage, text: text)
     return FramePlan(
       scene: scene, state: state, text: text, viewAnnotations: boxes, attribution: attribution,
-      fontFiles: library?.faces.map(\.path) ?? [], displayList: list, resolveTime: resolveTime,
+      fontFiles: library?.faces.map(\.path) ?? [], displayList: list, fonts: library, resolveTime: resolveTime,
       textTime: textTime, displayListTime: lap(&clock))
   }
 
