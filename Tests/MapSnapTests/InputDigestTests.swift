@@ -260,3 +260,72 @@ import _MapSnapTestSupport
     }
   }
 }
+
+/// `FeatureDigest` gathers a feature's pieces in a buffer before hashing
+/// them: its digest must be the SHA-256 of exactly the bytes its rule
+/// names, in order, wherever the buffer's edges fall (pieces that straddle
+/// an edge, and geometries larger than the whole buffer).
+@Suite struct FeatureDigestTests {
+  /// The rule written out again, byte by byte: FID (8 bytes, little-endian),
+  /// the geometry, then per property its key's UTF-8, a tag (1 string, 2
+  /// number, 3 boolean, 0 anything else) and the value.
+  private func reference(_ features: [(fid: Int, geometry: [UInt8], properties: JSONObject)]) -> String {
+    var bytes: [UInt8] = []
+    for f in features {
+      withUnsafeBytes(of: Int64(f.fid).littleEndian) { bytes += $0 }
+      bytes += f.geometry
+      for (key, value) in f.properties.pairs {
+        bytes += Array(key.utf8)
+        switch value {
+        case .string(let t): bytes += [1] + Array(t.utf8)
+        case .number(let n): bytes.append(2); withUnsafeBytes(of: n.bitPattern.littleEndian) { bytes += $0 }
+        case .bool(let v): bytes += [3, v ? 1 : 0]
+        default: bytes.append(0)
+        }
+      }
+    }
+    return "sha256:" + SHA256.hex(of: bytes)
+  }
+
+  @Test(arguments: [1, 7, 333, 5_000])
+  func equalsTheHashOfItsBytes(features count: Int) {
+    var random = SplitMix64(seed: UInt64(count))
+    var features: [(fid: Int, geometry: [UInt8], properties: JSONObject)] = []
+    for i in 0..<count {
+      // Mostly small geometries, some around the buffer's size and beyond.
+      let size: Int
+      switch i % 50 {
+      case 7: size = FeatureDigest.bufferBytes - 3
+      case 19: size = FeatureDigest.bufferBytes * 2 + 5
+      default: size = Int(random.next() % 300)
+      }
+      let geometry = (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+      let properties = JSONObject([
+        ("name", .string("feature \(i) " + String(repeating: "é", count: Int(random.next() % 40)))),
+        ("rank", .number(Double(random.next() % 1000) / 7)), ("open", .bool(i % 3 == 0)), ("note", .null),
+      ])
+      features.append((i * 3 - 5, geometry, properties))
+    }
+    var digest = FeatureDigest()
+    for f in features {
+      f.geometry.withUnsafeBytes { digest.add(fid: f.fid, geometry: $0, properties: f.properties) }
+    }
+    #expect(digest.finish() == reference(features))
+  }
+
+  /// The buffer's edge right before a one-byte tag (geometry B − 12: FID 8 +
+  /// geometry + "name" 4 = B), and inside an 8-byte number (geometry B − 22
+  /// leaves 3 bytes for it).
+  @Test(arguments: [FeatureDigest.bufferBytes - 12, FeatureDigest.bufferBytes - 22])
+  func scalarAtTheBuffersEdge(geometryBytes: Int) {
+    let geometry = [UInt8](repeating: 0xA5, count: geometryBytes)
+    let properties = JSONObject([("name", .string("x")), ("rank", .number(12.5)), ("open", .bool(true))])
+    var digest = FeatureDigest()
+    for fid in 0..<3 { geometry.withUnsafeBytes { digest.add(fid: fid, geometry: $0, properties: properties) } }
+    #expect(digest.finish() == reference((0..<3).map { ($0, geometry, properties) }))
+  }
+
+  @Test func emptyReadHashesNothing() {
+    #expect(FeatureDigest().finish() == "sha256:" + SHA256.hex(of: [UInt8]()))
+  }
+}

@@ -311,15 +311,31 @@ extension FeatureCollection {
 /// binary) and its properties (kind and value). The source's part of a
 /// frame's `InputDigest`: a database has no file to hash, and a frame reads
 /// only part of a dataset.
-struct FeatureDigest {
+///
+/// A feature's pieces are short (an 8-byte FID, a key, a tag byte), so they
+/// are gathered in a buffer and hashed `bufferBytes` at a time: handing each
+/// to `SHA256` on its own cost more than reading the feature (a third of a
+/// GeoPackage read, measured on the Helsinki layers). The bytes hashed, and
+/// so the digest, are the same either way.
+struct FeatureDigest: ~Copyable {
   private var sha = SHA256()
+  /// Bytes not hashed yet; a piece larger than the buffer is hashed where
+  /// it lies.
+  private let buffer: UnsafeMutableRawBufferPointer
+  private var used = 0
+  /// Large enough that hashing runs over whole runs of blocks, small
+  /// enough to stay in the first-level cache.
+  static let bufferBytes = 16 * 1024
 
-  /// Hashes the feature's pieces straight from where they are (the
-  /// geometry from the reader's buffer), each kind of value tagged so that
-  /// no two features hash alike by shifting bytes between fields.
+  init() { buffer = .allocate(byteCount: Self.bufferBytes, alignment: 8) }
+
+  deinit { buffer.deallocate() }
+
+  /// Adds the feature's pieces, each kind of value tagged so that no two
+  /// features hash alike by shifting bytes between fields.
   mutating func add(fid: Int, geometry: UnsafeRawBufferPointer, properties: JSONObject) {
     scalar(Int64(fid).littleEndian)
-    sha.update(UnsafeBufferPointer(start: geometry.baseAddress?.assumingMemoryBound(to: UInt8.self), count: geometry.count))
+    bytes(geometry)
     for (key, value) in properties.pairs {
       text(key)
       switch value {
@@ -337,18 +353,42 @@ struct FeatureDigest {
     }
   }
 
-  /// A string's UTF-8 bytes, at once.
+  /// A string's UTF-8 bytes.
   private mutating func text(_ text: String) {
     var text = text
-    text.withUTF8 { sha.update($0) }
+    text.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
   }
 
   /// A value's bytes as they lie in memory (callers pass little-endian).
-  private mutating func scalar<T>(_ value: T) {
-    withUnsafeBytes(of: value) { sha.update(UnsafeBufferPointer(start: $0.baseAddress?.assumingMemoryBound(to: UInt8.self), count: $0.count)) }
+  private mutating func scalar<T: FixedWidthInteger>(_ value: T) {
+    if MemoryLayout<T>.size > buffer.count - used { flush() }
+    buffer.storeBytes(of: value, toByteOffset: used, as: T.self)
+    used += MemoryLayout<T>.size
   }
 
-  func finish() -> String { "sha256:" + sha.hexDigest() }
+  private mutating func bytes(_ piece: UnsafeRawBufferPointer) {
+    guard let base = piece.baseAddress, !piece.isEmpty else { return }
+    if piece.count > buffer.count - used {
+      flush()
+      if piece.count > buffer.count {
+        sha.update(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: piece.count))
+        return
+      }
+    }
+    (buffer.baseAddress! + used).copyMemory(from: base, byteCount: piece.count)
+    used += piece.count
+  }
+
+  private mutating func flush() {
+    guard used > 0 else { return }
+    sha.update(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: used))
+    used = 0
+  }
+
+  consuming func finish() -> String {
+    flush()
+    return "sha256:" + sha.hexDigest()
+  }
 }
 
 /// An `ogr` source's layer, open: a GeoPackage file through SQLite
