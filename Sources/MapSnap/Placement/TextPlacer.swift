@@ -148,6 +148,12 @@ public struct TextPlacer {
     var style: LabelStyle
     /// Along a line: the feature's lines (and rings) in device pixels.
     var lines: [[Point]]? = nil
+
+    /// What is laid out: along a line, one line of text (line breaks
+    /// become spaces, no wrapping); elsewhere the text, wrapped at the
+    /// style's `maxWidth`.
+    var laidOutText: String { lines == nil ? text : text.replacingNewlines() }
+    var wrapWidth: Double? { lines == nil ? style.maxWidth : nil }
   }
 
   private func placeLabels(into out: inout TextPlacement, notes: Notes) {
@@ -229,10 +235,7 @@ public struct TextPlacer {
       let trial = Notes(budget: notes.characters)
       var texts: [(text: String, font: String?, maxWidth: Double?, letterSpacing: Double)] = []
       for c in candidates where trial.spend(c.text) {
-        texts.append(
-          c.lines != nil
-            ? (c.text.replacingNewlines(), c.style.font, nil, c.style.letterSpacing)
-            : (c.text, c.style.font, c.style.maxWidth, c.style.letterSpacing))
+        texts.append((c.laidOutText, c.style.font, c.wrapWidth, c.style.letterSpacing))
       }
       fonts.prepareLayouts(texts, threads: threads)
     }
@@ -247,10 +250,10 @@ public struct TextPlacer {
         continue
       }
       if let lines = c.lines {
-        // Along a line: one line of text (line breaks become spaces, no
-        // wrapping), one candidate per place (`LinePlacer`).
+        // Along a line: one line of text, one candidate per place
+        // (`LinePlacer`).
         let block = fonts.layout(
-          c.text.replacingNewlines(), font: c.style.font, size: c.style.size * ratio, letterSpacing: c.style.letterSpacing)
+          c.laidOutText, font: c.style.font, size: c.style.size * ratio, maxWidth: c.wrapWidth, letterSpacing: c.style.letterSpacing)
         notes.laidOut(block)
         guard !block.glyphs.isEmpty else {
           skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)
@@ -277,7 +280,7 @@ public struct TextPlacer {
         continue
       }
       let block = fonts.layout(
-        c.text, font: c.style.font, size: c.style.size * ratio, align: .left, maxWidth: c.style.maxWidth, letterSpacing: c.style.letterSpacing)
+        c.laidOutText, font: c.style.font, size: c.style.size * ratio, align: .left, maxWidth: c.wrapWidth, letterSpacing: c.style.letterSpacing)
       notes.laidOut(block)
       guard !block.glyphs.isEmpty else {
         skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)

@@ -134,7 +134,7 @@ final class TextShaper {
   static let cacheLimit = 20_000
 
   /// One text to shape: `shape`'s arguments.
-  struct Request: Hashable {
+  struct Request {
     var text: String
     var chain: [Int]
     var chainKey: String
