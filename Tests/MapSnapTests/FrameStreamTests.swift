@@ -152,14 +152,21 @@ import _MapSnapTestSupport
   }
 
   @Test func stripHeightsHoldSegmentsAndBandsAndAimAtTheTarget() {
-    // 16384 wide RGB: 8-row segments, 256 rows of 64 KiB.
-    #expect(FrameStream.stripRows(width: 16384, granularity: 8, tileRows: 32) == 256)
-    // Segments of 85 rows and bands of 32: 2720 rows share both, within twice the target.
-    let rows = FrameStream.stripRows(width: 1024, granularity: 85, tileRows: 32)
-    #expect(rows % 85 == 0 && rows % 32 == 0)
+    // 4 MiB for one or two threads, 2 MiB more per thread beyond.
+    #expect(FrameStream.stripBytes(threads: 1) == 4 << 20)
+    #expect(FrameStream.stripBytes(threads: 2) == 4 << 20)
+    #expect(FrameStream.stripBytes(threads: 8) == 16 << 20)
+    // 16384 wide RGB: 8-row segments, 64 rows of 64 KiB (256 with 8 threads).
+    #expect(FrameStream.stripRows(width: 16384, granularity: 8, tileRows: 32, threads: 1) == 64)
+    #expect(FrameStream.stripRows(width: 16384, granularity: 8, tileRows: 32, threads: 8) == 256)
+    // Segments of 85 rows and bands of 32: 2720 rows share both, within twice the target (4096).
+    let rows = FrameStream.stripRows(width: 256, granularity: 85, tileRows: 32, threads: 2)
+    #expect(rows == 2720)
+    // Sharing both would be more than twice the target (1024): whole segments only.
+    #expect(FrameStream.stripRows(width: 1024, granularity: 85, tileRows: 32, threads: 2) == 1020)
     // Bands too tall to share: whole segments only.
-    #expect(FrameStream.stripRows(width: 16384, granularity: 8, tileRows: 1001) % 8 == 0)
-    #expect(FrameStream.stripRows(width: 1, granularity: 65536, tileRows: 32) == 65536 * 64)
+    #expect(FrameStream.stripRows(width: 16384, granularity: 8, tileRows: 1001, threads: 2) % 8 == 0)
+    #expect(FrameStream.stripRows(width: 1, granularity: 65536, tileRows: 32, threads: 1) == 65536 * 16)
   }
 
   // MARK: - Nothing left behind

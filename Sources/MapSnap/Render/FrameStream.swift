@@ -19,24 +19,37 @@ import Dispatch
 ///
 /// With more than one thread, strip k is compressed (on a thread of its
 /// own) while strip k + 1 is drawn. Peak memory: the plan (its display
-/// list), two strips (`stripBytes` of pixels each, at least one deflate
+/// list), two strips (`stripBytes(threads:)` of pixels each, at least one deflate
 /// segment; one with one thread), the compressed bytes of one, a
 /// straight-alpha copy of it when the frame is RGBA, per compressing worker
 /// one segment's scanlines and its deflate state, and per drawing worker
 /// one band of cells.
 public enum FrameStream {
-  /// Pixel bytes a strip aims at (16 MiB: 256 rows of a 16384-pixel frame):
-  /// enough bands and deflate segments to keep every worker busy, small
-  /// beside a print-size frame.
-  public static let stripBytes = 16 << 20
+  /// Pixel bytes a strip aims at per drawing thread (2 MiB: 64 rows of an
+  /// 8192-pixel frame, two bands of 32); a strip holds at least two
+  /// threads' worth (`stripBytes(threads:)`).
+  public static let stripBytesPerThread = 2 << 20
 
-  /// Rows per strip for a frame `width` pixels wide whose encoder takes
-  /// multiples of `granularity` rows: about `stripBytes` of pixels, a
-  /// multiple of `granularity` (at least one), and a multiple of `tileRows`
-  /// too when that costs at most twice the target (so no band is cut in
-  /// two); `preferred` (tests) replaces the target.
-  public static func stripRows(width: Int, granularity: Int, tileRows: Int, preferred: Int? = nil) -> Int {
-    let target = preferred ?? max(1, stripBytes / max(1, width * 4))
+  /// Pixel bytes a strip aims at with `threads` drawing threads:
+  /// `stripBytesPerThread` for each, and at least 4 MiB. The rule: a strip
+  /// just drawn is compressed while it is still in the processor's cache
+  /// (with two threads, the strip being drawn and the one being compressed
+  /// are 8 MiB together, within a server's last-level cache), and each
+  /// thread has bands and deflate segments of its own. Measured on the
+  /// 8192² frame of the 1:2000 Helsinki benchmark at 1:250 (BENCHMARKS.md,
+  /// issue 13's scaling): one thread took 174 ms with 16 MiB strips and
+  /// 150 ms with 4 MiB ones, and 16384² at 1:125 448 and 377 ms; two
+  /// threads were unchanged within the machine's noise.
+  public static func stripBytes(threads: Int) -> Int { max(2, threads) * stripBytesPerThread }
+
+  /// Rows per strip for a frame `width` pixels wide, drawn by `threads`
+  /// threads, whose encoder takes multiples of `granularity` rows: about
+  /// `stripBytes(threads:)` of pixels, a multiple of `granularity` (at
+  /// least one), and a multiple of `tileRows` too when that costs at most
+  /// twice the target (so no band is cut in two); `preferred` (tests)
+  /// replaces the target.
+  public static func stripRows(width: Int, granularity: Int, tileRows: Int, threads: Int, preferred: Int? = nil) -> Int {
+    let target = preferred ?? max(1, stripBytes(threads: threads) / max(1, width * 4))
     var rows = max(granularity, target / granularity * granularity)
     if preferred == nil {
       let both = lcm(granularity, max(1, tileRows))
@@ -48,7 +61,7 @@ public enum FrameStream {
   /// Draws `plan` with `options` and writes its PNG (`encoding`, and the
   /// `mapsnap-inputs` chunk holding `inputDigest` when given) to `sink`,
   /// in order, as the strips are compressed. `stripRows` replaces the
-  /// strip height `stripRows(width:granularity:tileRows:)` chooses (rounded
+  /// strip height `stripRows(width:granularity:tileRows:threads:)` chooses (rounded
   /// down to whole deflate segments).
   /// - Throws: `FrameWriteError`: the encoder's error, or the sink's.
   public static func writePNG(
@@ -70,12 +83,14 @@ public enum FrameStream {
     } catch {
       throw .encoding(error)
     }
-    let rows = min(height, Self.stripRows(width: width, granularity: writer.rowGranularity, tileRows: options.tileRows, preferred: stripRows))
+    let threads = options.threads > 0 ? options.threads : activeProcessorCount()
+    let rows = min(
+      height,
+      Self.stripRows(width: width, granularity: writer.rowGranularity, tileRows: options.tileRows, threads: threads, preferred: stripRows))
     let renderer = StripRenderer(list, options: options)
     // With more than one thread, strip k is compressed (on a thread of its
     // own, `PipelineThread`, kept for the frame) while strip k + 1 is drawn,
     // so neither phase waits for the other's slowest band or segment.
-    let threads = options.threads > 0 ? options.threads : activeProcessorCount()
     let pipelined = threads > 1 && height > rows
     let strips = UnsafeMutablePointer<UInt32>.allocate(capacity: (pipelined ? 2 : 1) * rows * width)
     defer { strips.deallocate() }
