@@ -221,14 +221,20 @@ public struct TextPlacer {
       if $0.feature.index != $1.feature.index { return $0.feature.index < $1.feature.index }
       return $0.part < $1.part
     }
+    // Arrays of large elements are made to size (a candidate along a line
+    // may keep several places; the rest keep at most one): growing them
+    // copied each into fresh pages.
     var blocks: [TextBlock] = []
     var placement: [PlacementCandidate] = []
     // Per kept candidate: its places' alternatives when it runs along a line.
     var along: [[LinePlacer.Alternative]?] = []
     blocks.reserveCapacity(candidates.count)
+    placement.reserveCapacity(candidates.count)
+    along.reserveCapacity(candidates.count)
     // A candidate whose every box misses the image could show nothing: it is
     // `outOfBounds` and takes no part (piling such boxes up would slow the grid).
     var kept: [Candidate] = []
+    kept.reserveCapacity(candidates.count)
     if let fonts, threads != 1 {
       // The texts the loop below lays out, shaped side by side first: the
       // same budget spent in the same order decides which.
@@ -305,6 +311,8 @@ public struct TextPlacer {
     let result = MapSnap.place(placement, in: frame, mustFit: false, obstacles: obstacles)
     func logical(_ b: Rect) -> Rect { Rect(minX: b.minX / ratio, minY: b.minY / ratio, maxX: b.maxX / ratio, maxY: b.maxY / ratio) }
     var drawn: [PlacedLabel] = []
+    drawn.reserveCapacity(candidates.count)
+    out.outcomes.reserveCapacity(out.outcomes.count + candidates.count + skipped.count)
     for (i, c) in candidates.enumerated() {
       let placed = result.chosen[i]
       let box = placement[i].boxes[placed ?? (placement[i].boxes.count - 1)]
