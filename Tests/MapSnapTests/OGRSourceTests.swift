@@ -406,12 +406,12 @@ import _MapSnapTestSupport
     }
     for n in [2, 3, 17, 1000] {
       let coordinates = (0..<(2 * n)).map { _ in next() }
-      let fast = try wkb(le(2, coordinates, counts: [UInt32(n)]))
-      #expect(fast == (try wkb(be(2, coordinates, counts: [UInt32(n)]))))
-      #expect(fast == (try wkb(be(2, coordinates, counts: [UInt32(n)], z: true))))
-      #expect(fast.lines.count == 1 && fast.lines[0].count == n)
-      #expect(fast.bounds.minX == stride(from: 0, to: 2 * n, by: 2).map { coordinates[$0] }.min())
-      #expect(fast.bounds.maxY == stride(from: 1, to: 2 * n, by: 2).map { coordinates[$0] }.max())
+      let little = try wkb(le(2, coordinates, counts: [UInt32(n)]))
+      #expect(little == (try wkb(be(2, coordinates, counts: [UInt32(n)]))))
+      #expect(little == (try wkb(be(2, coordinates, counts: [UInt32(n)], z: true))))
+      #expect(little.lines.count == 1 && little.lines[0].count == n)
+      #expect(little.bounds.minX == stride(from: 0, to: 2 * n, by: 2).map { coordinates[$0] }.min())
+      #expect(little.bounds.maxY == stride(from: 1, to: 2 * n, by: 2).map { coordinates[$0] }.max())
       // A ring: the first position repeated last.
       let ring = coordinates + coordinates.prefix(2)
       if n >= 3 {

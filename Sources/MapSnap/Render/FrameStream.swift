@@ -19,8 +19,8 @@ import Dispatch
 ///
 /// With more than one thread, strip k is compressed (on a thread of its
 /// own) while strip k + 1 is drawn. Peak memory: the plan (its display
-/// list), two strips (`stripBytes(threads:)` of pixels each, at least one deflate
-/// segment; one with one thread), the compressed bytes of one, a
+/// list), two strips (`stripBytes(threads:)` of pixels each, at least one
+/// deflate segment; one with one thread), the compressed bytes of one, a
 /// straight-alpha copy of it when the frame is RGBA, per compressing worker
 /// one segment's scanlines and its deflate state, and per drawing worker
 /// one band of cells.
@@ -39,7 +39,7 @@ public enum FrameStream {
   /// 8192² frame of the 1:2000 Helsinki benchmark at 1:250 (BENCHMARKS.md,
   /// issue 13's scaling): one thread took 174 ms with 16 MiB strips and
   /// 150 ms with 4 MiB ones, and 16384² at 1:125 448 and 377 ms; two
-  /// threads were unchanged within the machine's noise.
+  /// threads 137 and 131 ms (8192²).
   public static func stripBytes(threads: Int) -> Int { max(2, threads) * stripBytesPerThread }
 
   /// Rows per strip for a frame `width` pixels wide, drawn by `threads`
@@ -61,8 +61,8 @@ public enum FrameStream {
   /// Draws `plan` with `options` and writes its PNG (`encoding`, and the
   /// `mapsnap-inputs` chunk holding `inputDigest` when given) to `sink`,
   /// in order, as the strips are compressed. `stripRows` replaces the
-  /// strip height `stripRows(width:granularity:tileRows:threads:)` chooses (rounded
-  /// down to whole deflate segments).
+  /// strip height `stripRows(width:granularity:tileRows:threads:)` chooses
+  /// (rounded down to whole deflate segments).
   /// - Throws: `FrameWriteError`: the encoder's error, or the sink's.
   public static func writePNG(
     _ plan: FramePlan, options: RenderOptions = RenderOptions(), encoding: PNGEncodingOptions = .fast,
