@@ -120,8 +120,8 @@ struct DisplayListBuilder: Sendable {
       if active {
         var start = 0
         var points = 0
-        for (i, d) in layer.drawables.enumerated() {
-          points += d.geometry.pointCount
+        for i in layer.drawables.indices {
+          points += layer.drawables[i].geometry.pointCount
           if points >= Self.chunkPoints || i - start + 1 >= Self.chunkDrawables {
             chunks.append(Chunk(kind: .drawables, layer: li, range: start..<(i + 1), flags: flagCount + start))
             start = i + 1
@@ -233,9 +233,13 @@ struct DisplayListBuilder: Sendable {
     var spent = 0.0
     var solid = Set<Int>()
     for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) {
-      for (i, d) in layer.drawables.enumerated() {
+      for i in layer.drawables.indices {
+        // Read in place: most drawables have no dash, and a copy of each
+        // (geometry, style, label) retains every reference it holds.
+        guard let pattern = layer.drawables[i].style.strokeDash else { continue }
+        let d = layer.drawables[i]
         let s = d.style
-        guard let pattern = s.strokeDash, s.stroke != nil, s.strokeWidth > 0, !d.geometry.lines.isEmpty || !d.geometry.polygons.isEmpty
+        guard s.stroke != nil, s.strokeWidth > 0, !d.geometry.lines.isEmpty || !d.geometry.polygons.isEmpty
         else { continue }
         let full = pattern.count % 2 == 1 ? pattern + pattern : pattern
         let period = full.reduce(0, +) * v.pixelRatio

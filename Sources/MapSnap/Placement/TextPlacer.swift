@@ -171,26 +171,30 @@ public struct TextPlacer {
           reason: reason, anchor: nil, box: nil, allowOverlap: style.allowOverlap, priority: style.priority))
     }
     for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) {
-      for d in layer.drawables {
-        if let m = d.style.marker, m.collides {
-          for p in d.geometry.points {
+      // Read in place: a copy of each drawable (its geometry, style and
+      // label, every reference retained) was a tenth of this loop's time.
+      let drawables = layer.drawables
+      for i in drawables.indices {
+        let feature = drawables[i].feature
+        if let m = drawables[i].style.marker, m.collides {
+          for p in drawables[i].geometry.points {
             obstacles.append((MarkerBox.rect(m, icon: state.icon(of: m), at: v.toDevice(p), pixelRatio: ratio), id: -1))
-            obstacleRefs.append(FeatureRef(layer: layer.id, feature: d.feature))
+            obstacleRefs.append(FeatureRef(layer: layer.id, feature: feature))
           }
         }
-        guard let request = d.label else { continue }
+        guard let request = drawables[i].label else { continue }
         guard let text = request.text, request.skip == nil else {
-          skip(li, d.feature, part: 0, request.text, request.style, request.skip ?? .noText)
+          skip(li, feature, part: 0, request.text, request.style, request.skip ?? .noText)
           continue
         }
-        let g = d.geometry
+        let g = drawables[i].geometry
         if request.style.placement == .line {
           let lines = g.lines + g.polygons.flatMap { $0 }
           if lines.isEmpty {
-            skip(li, d.feature, part: 0, text, request.style, .noPosition)
+            skip(li, feature, part: 0, text, request.style, .noPosition)
           } else {
             let device = lines.map { $0.map(v.toDevice) }
-            candidates.append(Candidate(layer: li, feature: d.feature, part: 0, point: Point(0, 0), text: text, style: request.style, lines: device))
+            candidates.append(Candidate(layer: li, feature: feature, part: 0, point: Point(0, 0), text: text, style: request.style, lines: device))
           }
         } else if !g.points.isEmpty {
           // Positions beyond the label's reach of the image are no candidates
@@ -201,16 +205,16 @@ public struct TextPlacer {
           for (k, p) in g.points.enumerated() {
             let q = v.toDevice(p)
             guard q.x >= near.minX, q.x <= near.maxX, q.y >= near.minY, q.y <= near.maxY else { continue }
-            candidates.append(Candidate(layer: li, feature: d.feature, part: k, point: q, text: text, style: style))
+            candidates.append(Candidate(layer: li, feature: feature, part: k, point: q, text: text, style: style))
           }
         } else if !g.polygons.isEmpty {
           if let p = InteriorPoint.ofLargestVisible(g.polygons, within: frame, toPixels: v.toDevice) {
-            candidates.append(Candidate(layer: li, feature: d.feature, part: 0, point: p, text: text, style: request.style))
+            candidates.append(Candidate(layer: li, feature: feature, part: 0, point: p, text: text, style: request.style))
           } else {
-            skip(li, d.feature, part: 0, text, request.style, .outOfBounds)
+            skip(li, feature, part: 0, text, request.style, .outOfBounds)
           }
         } else {
-          skip(li, d.feature, part: 0, text, request.style, .noPosition)
+          skip(li, feature, part: 0, text, request.style, .noPosition)
         }
       }
     }
@@ -325,12 +329,17 @@ public struct TextPlacer {
         let ids = result.blockedBy[i]
         o.reason = ids.isEmpty ? .outOfBounds : .collision
         if ids.isEmpty { o.box = nil }
-        var seen = Set<FeatureRef>()
+        // Each blocking feature once, in the order first met. A label is
+        // blocked by a few features at most but in crowds: searching the
+        // list costs less than a set until `setFrom` of them.
+        let setFrom = 32
+        var seen = ids.count >= setFrom ? Set<FeatureRef>() : nil
         for id in ids {
           let ref = id < candidates.count
             ? FeatureRef(layer: state.layers[candidates[id].layer].id, feature: candidates[id].feature)
             : obstacleRefs[id - candidates.count]
-          if seen.insert(ref).inserted { o.blockedBy.append(ref) }
+          let new = seen != nil ? seen!.insert(ref).inserted : !o.blockedBy.contains(ref)
+          if new { o.blockedBy.append(ref) }
         }
       }
       out.outcomes.append(o)
