@@ -175,14 +175,14 @@ public struct TextPlacer {
       // label, every reference retained) was a tenth of this loop's time.
       let drawables = layer.drawables
       for i in drawables.indices {
-        let feature = drawables[i].feature
         if let m = drawables[i].style.marker, m.collides {
           for p in drawables[i].geometry.points {
             obstacles.append((MarkerBox.rect(m, icon: state.icon(of: m), at: v.toDevice(p), pixelRatio: ratio), id: -1))
-            obstacleRefs.append(FeatureRef(layer: layer.id, feature: feature))
+            obstacleRefs.append(FeatureRef(layer: layer.id, feature: drawables[i].feature))
           }
         }
         guard let request = drawables[i].label else { continue }
+        let feature = drawables[i].feature
         guard let text = request.text, request.skip == nil else {
           skip(li, feature, part: 0, request.text, request.style, request.skip ?? .noText)
           continue
@@ -333,13 +333,14 @@ public struct TextPlacer {
         // blocked by a few features at most but in crowds: searching the
         // list costs less than a set until `setFrom` of them.
         let setFrom = 32
-        var seen = ids.count >= setFrom ? Set<FeatureRef>() : nil
+        let useSet = ids.count >= setFrom
+        var seen = Set<FeatureRef>()  // empty (no storage) unless `useSet`
         for id in ids {
           let ref = id < candidates.count
             ? FeatureRef(layer: state.layers[candidates[id].layer].id, feature: candidates[id].feature)
             : obstacleRefs[id - candidates.count]
-          let new = seen != nil ? seen!.insert(ref).inserted : !o.blockedBy.contains(ref)
-          if new { o.blockedBy.append(ref) }
+          let first = useSet ? seen.insert(ref).inserted : !o.blockedBy.contains(ref)
+          if first { o.blockedBy.append(ref) }
         }
       }
       out.outcomes.append(o)
