@@ -211,7 +211,17 @@ public struct MapResolver {
         reach[source] = r
       }
     }
-    let reads = order.map { ($0, ogrNear(reach: reach[$0]!)) }
+    var inOrder = order.map { ($0, ogrNear(reach: reach[$0]!)) }
+    if threads != 1 && inOrder.count > 2 {
+      // Largest first, so that the longest read is not the one left to
+      // start last: layers whose size the dataset tells cheaply (a
+      // GeoPackage's counts, read as it opens) by count, most features
+      // first, after those it does not (a database or GDAL, whose opening
+      // is slow enough to be started first).
+      let counts = inOrder.map { sources.ogrFeatureCountHint($0.0) ?? Int.max }
+      inOrder = inOrder.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.map { inOrder[$0] }
+    }
+    let reads = inOrder
     let projection = viewport.projection
     if threads == 1 || reads.count < 2 {
       for (source, near) in reads { _ = sources.ogrIndexed(source, near: near, projection: projection) }

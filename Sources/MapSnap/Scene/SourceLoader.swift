@@ -469,18 +469,9 @@ extension SourceLoader {
   /// The dataset is read outside any lock of the loader, so threads read
   /// different sources, and different parts of one, at once.
   private func ogrRead(_ source: OGRSource, near: Rect?) -> Result<OGRRead, SourceError> {
-    if let confinement {
-      if source.isDatabase { return .failure(.ogrDatabaseUnderRoot(path: source.name)) }
-      do {
-        _ = try confinement.resolve(source.resolved)
-      } catch {
-        return .failure(
-          .unreadable(path: source.name, resolvedPath: source.resolved, reason: error.reason))
-      }
-    }
     // The layer's reference first (the filter is in it), then the read.
     let reader: OGRLayerReader
-    switch OGRLayerReader.open(source, confinement: confinement) {
+    switch ogrOpen(source) {
     case .failure(let e): return .failure(e)
     case .success(let r): reader = r
     }
@@ -530,6 +521,32 @@ extension SourceLoader {
       ogrReads.withLock { $0.keep(entry, of: source) }
       return .success(entry)
     }
+  }
+
+  /// The layer of `source`, open (its dataset kept open for later frames).
+  /// Under `--root` only dataset files inside the root are opened.
+  private func ogrOpen(_ source: OGRSource) -> Result<OGRLayerReader, SourceError> {
+    if let confinement {
+      if source.isDatabase { return .failure(.ogrDatabaseUnderRoot(path: source.name)) }
+      do {
+        _ = try confinement.resolve(source.resolved)
+      } catch {
+        return .failure(
+          .unreadable(path: source.name, resolvedPath: source.resolved, reason: error.reason))
+      }
+    }
+    return OGRLayerReader.open(source, confinement: confinement)
+  }
+
+  /// The number of features in the layer of `source` when opening its
+  /// dataset costs little and tells it: a GeoPackage file, whose
+  /// `gpkg_ogr_contents` is read as it opens (`GeoPackageReader.Catalog`).
+  /// Nil for anything else (a PostGIS connection or GDAL's start-up is
+  /// not paid for a hint) and for a layer that fails to open (its read
+  /// reports that).
+  func ogrFeatureCountHint(_ source: OGRSource) -> Int? {
+    guard !source.isDatabase, GeoPackageReader.handles(source.resolved), case .success(let reader) = ogrOpen(source) else { return nil }
+    return reader.featureCount
   }
 
   /// How far beyond its filter an `ogr` read reaches, as a fraction of the

@@ -334,22 +334,32 @@ struct FeatureDigest: ~Copyable {
   /// Adds the feature's pieces, each kind of value tagged so that no two
   /// features hash alike by shifting bytes between fields.
   mutating func add(fid: Int, geometry: UnsafeRawBufferPointer, properties: JSONObject) {
+    begin(fid: fid, geometry: geometry)
+    for (key, value) in properties.pairs { property(key, value) }
+  }
+
+  /// The first pieces of a feature, before its properties (`property`, in
+  /// their order): what `add` hashes, for a reader that hashes properties
+  /// as it makes them.
+  mutating func begin(fid: Int, geometry: UnsafeRawBufferPointer) {
     scalar(Int64(fid).littleEndian)
     bytes(geometry)
-    for (key, value) in properties.pairs {
-      text(key)
-      switch value {
-      case .string(let t):
-        scalar(UInt8(1))
-        text(t)
-      case .number(let n):
-        scalar(UInt8(2))
-        scalar(n.bitPattern.littleEndian)
-      case .bool(let v):
-        scalar(UInt8(3))
-        scalar(UInt8(v ? 1 : 0))
-      default: scalar(UInt8(0))
-      }
+  }
+
+  /// One property of the feature begun last.
+  mutating func property(_ key: String, _ value: JSONValue) {
+    text(key)
+    switch value {
+    case .string(let t):
+      scalar(UInt8(1))
+      text(t)
+    case .number(let n):
+      scalar(UInt8(2))
+      scalar(n.bitPattern.littleEndian)
+    case .bool(let v):
+      scalar(UInt8(3))
+      scalar(UInt8(v ? 1 : 0))
+    default: scalar(UInt8(0))
     }
   }
 
@@ -421,6 +431,15 @@ enum OGRLayerReader {
     case .geoPackage(_, let t, _): return t.reference
     case .postGIS(_, let t, _): return t.reference
     case .gdal(_, let l, _): return l.reference
+    }
+  }
+
+  /// The layer's feature count when the reader knew it on opening (a
+  /// GeoPackage's `gpkg_ogr_contents`); nil otherwise.
+  var featureCount: Int? {
+    switch self {
+    case .geoPackage(_, let t, _): return t.count
+    case .postGIS, .gdal: return nil
     }
   }
 
