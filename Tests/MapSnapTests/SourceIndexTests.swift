@@ -392,6 +392,34 @@ private func onThreads(_ n: Int, _ body: @escaping @Sendable (Int) -> Void) {
     #expect(none.decodeCount == decodes + 2)
   }
 
+  /// A frame that holds every feature's bounds gets every feature with a
+  /// geometry, in order, without the tree being built; a frame that misses
+  /// some builds it and gets what brute force gets.
+  @Test func aFrameHoldingTheWholeSourceTakesItWithoutATree() throws {
+    var c = try GeoJSONDecoder.decodeDocument(
+      try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: Repository.root + "/Examples/data/helsinki_pois.geojson")))))
+    c.features.insert(Feature(id: nil, properties: JSONObject(), geometry: Geometry(), index: -1), at: 3)
+    let index = SourceIndex(c)
+    var all = Rect.empty
+    for f in c.features where !f.geometry.isEmpty {
+      all.include(Point(f.geometry.bounds.minX, f.geometry.bounds.minY))
+      all.include(Point(f.geometry.bounds.maxX, f.geometry.bounds.maxY))
+    }
+    let located = c.features.indices.filter { !c.features[$0].geometry.isEmpty }.map(Int32.init)
+    #expect(index.features(near: all, reach: 0) == located)
+    #expect(index.features(near: all.insetBy(-1), reach: 7) == located)
+    #expect(!index.featureTreeBuilt, "no tree for a frame holding everything")
+    let part = Rect(minX: all.minX, minY: all.minY, maxX: all.maxX - all.width / 3, maxY: all.maxY)
+    for reach in [0, 0.0005] {
+      let expected = c.features.indices.filter { i in
+        !c.features[i].geometry.isEmpty && c.features[i].geometry.bounds.insetBy(-reach).intersects(part)
+      }.map(Int32.init)
+      #expect(index.features(near: part, reach: reach) == expected)
+      #expect(expected.count < located.count)
+    }
+    #expect(index.featureTreeBuilt)
+  }
+
   /// The tree against brute force, with frames and reaches chosen so that
   /// grown boxes touch the frame exactly, and with empty and infinite boxes.
   @Test func packedRTreeQueriesEqualBruteForce() {

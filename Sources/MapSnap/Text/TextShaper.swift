@@ -92,16 +92,49 @@ final class TextShaper {
   private let buffer: OpaquePointer?
   private var cache: [ShapeKey: ShapedText] = [:]
   private var glyphs: [mapsnap_shaped_glyph] = []
+  /// Per face, its glyph of each code point below `cmapCacheLimit` as this
+  /// shaper found it (−1: not asked yet), made when the face is first
+  /// asked. A face's character map is read under the face's lock (the
+  /// shapers of `shapeAll` share their FreeType faces), and itemising asked
+  /// it for every character of every text: two threads shaping side by side
+  /// took turns at that lock character by character (a fifth of the
+  /// shaping's time on helsinki-25000, much of it waiting).
+  private var cmap: [UnsafeMutablePointer<Int32>?]
+
+  /// The code points whose glyphs a shaper keeps (`cmap`): Latin, Greek,
+  /// Cyrillic, Armenian, Hebrew, Arabic, Syriac, Thaana; 8 KiB per face
+  /// asked. Others are asked of the face each time.
+  static let cmapCacheLimit: UInt32 = 0x800
 
   /// nil when HarfBuzz or FriBidi is not available (see `status`).
   init?(faces: [FontFace]) {
     guard case .success = Self.status, let b = mapsnap_text_buffer_create() else { return nil }
     self.faces = faces
     buffer = OpaquePointer(b)
+    cmap = Array(repeating: nil, count: faces.count)
   }
 
   deinit {
     mapsnap_text_buffer_destroy(UnsafeMutableRawPointer(buffer))
+    for table in cmap { table?.deallocate() }
+  }
+
+  /// The glyph of `s` in face `face` (0: the face does not cover it).
+  private func glyph(_ face: Int, _ s: Unicode.Scalar) -> UInt32 {
+    guard s.value < Self.cmapCacheLimit else { return faces[face].glyphIndex(s) }
+    let table: UnsafeMutablePointer<Int32>
+    if let t = cmap[face] {
+      table = t
+    } else {
+      table = .allocate(capacity: Int(Self.cmapCacheLimit))
+      table.initialize(repeating: -1, count: Int(Self.cmapCacheLimit))
+      cmap[face] = table
+    }
+    let known = table[Int(s.value)]
+    if known >= 0 { return UInt32(known) }
+    let g = faces[face].glyphIndex(s)
+    table[Int(s.value)] = Int32(truncatingIfNeeded: g)
+    return g
   }
 
   /// `text` shaped with the faces of `chain` (indices into the library's
@@ -112,7 +145,10 @@ final class TextShaper {
     let key = ShapeKey(text: text, chainKey: chainKey, maxWidth: maxWidth, letterSpacing: letterSpacing)
     if let hit = cache[key] { return hit }
     var out = ShapedText()
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // Most labels are one line: splitting by characters (grapheme
+    // clusters) is then spared.
+    let lines = text.utf8.contains(0x0A) ? text.split(separator: "\n", omittingEmptySubsequences: false) : [text[...]]
+    for line in lines {
       let p = itemise(line, chain: chain, missing: &out.missing)
       guard let maxWidth, p.count > 0 else {
         out.lines.append(layOut(p, 0..<p.count, letterSpacing: letterSpacing))
@@ -160,6 +196,9 @@ final class TextShaper {
       if cache[key] == nil, seen.insert(key).inserted { todo.append(r) }
     }
     guard !helpers.isEmpty, todo.count >= Self.parallelTexts else { return }
+    // Each shaper's cache made to size: growing it rehashed every text.
+    cache.reserveCapacity(min(Self.cacheLimit, cache.count + todo.count))
+    for h in helpers { h.cache.reserveCapacity(todo.count / (helpers.count + 1) + 1) }
     let shapers = SharedShapers(all: [self] + helpers, todo: todo)
     DispatchQueue.concurrentPerform(iterations: shapers.all.count) { w in shapers.run(worker: w) }
     for h in helpers {
@@ -325,6 +364,8 @@ final class TextShaper {
     // 2. Shape each run and lay its glyphs on the line.
     var pen = 0.0
     var trailingSpacing = 0.0
+    // A glyph per code point, as a rule (ligatures make fewer).
+    out.glyphs.reserveCapacity(n)
     for r in order {
       let run = runs[r]
       guard let font = font(run.face) else { continue }
@@ -365,8 +406,8 @@ final class TextShaper {
   }
 
   private func face(for s: Unicode.Scalar, after previous: Int?, chain: [Int]) -> Int? {
-    if let previous, Self.staysWithPrevious(s), faces[previous].glyphIndex(s) != 0 { return previous }
-    for face in chain where faces[face].glyphIndex(s) != 0 { return face }
+    if let previous, Self.staysWithPrevious(s), glyph(previous, s) != 0 { return previous }
+    for face in chain where glyph(face, s) != 0 { return face }
     return nil
   }
 
