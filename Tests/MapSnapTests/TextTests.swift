@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MapSnap
+@testable import _MapSnapRaster
 
 /// The text engine: bundled fonts, fallback, layout rules, the glyph caches.
 @Suite struct TextTests {
@@ -72,6 +73,32 @@ import Testing
     // A quarter pixel further right is a different offset bucket of the same glyph.
     let shifted = fonts.masks(for: block, at: Point(10.25, 10))
     #expect(shifted[0].x == first[0].x && shifted[0].mask != first[0].mask)
+  }
+
+  /// Masks made side by side ahead (`prepareMasks`) fill the atlas exactly
+  /// as the serial pass does: the same masks, bytes and indices.
+  @Test func masksMadeSideBySideEqualTheSerialAtlas() throws {
+    let texts = ["Kauppatori", "Esplanadi", "Senaatintori", "Ateneum", "Kiasma", "Ruttopuisto", "Ωμέγα", "Москва"]
+    func run(parallel: Bool) throws -> (masks: [[Int]], bytes: [UInt8], count: Int) {
+      let library = try FontLibrary(directories: [FontLibrary.bundledDirectory])
+      let runs = texts.enumerated().map { k, t in
+        (block: library.layout(t, font: nil, size: 11 + Double(k % 3)), origin: Point(3.1 * Double(k) + 0.3, 20 * Double(k)), halo: k % 2 == 0 ? 1.5 : 0)
+      }
+      if parallel { library.prepareMasks(runs, threads: 2) }
+      let made = library.atlas.count
+      var out: [[Int]] = []
+      for r in runs {
+        out.append(library.masks(for: r.block, at: r.origin).map(\.mask))
+        if r.halo > 0 { out.append(library.masks(for: r.block, at: r.origin, halo: r.halo).map(\.mask)) }
+      }
+      if parallel { #expect(library.atlas.count == made, "every mask was made ahead") }
+      return (out, library.atlas.bytes, library.atlas.count)
+    }
+    let serial = try run(parallel: false)
+    let parallel = try run(parallel: true)
+    #expect(serial.count >= FontLibrary.parallelMasks, "enough masks to be made side by side: \(serial.count)")
+    #expect(parallel.masks == serial.masks)
+    #expect(parallel.bytes == serial.bytes)
   }
 
   @Test func anUnknownFontIsASceneErrorWithAHint() throws {

@@ -77,6 +77,15 @@ struct DisplayListBuilder: Sendable {
     var credit: PreparedText? = nil
     if let fonts {
       let glyphs = GlyphRasterizer(fonts: fonts)
+      // The masks the passes below take, made side by side first, in the
+      // order those passes ask for them.
+      var runs: [GlyphRun] = []
+      for (_, texts) in text.annotations.sorted(by: { $0.key < $1.key }) { runs += texts.compactMap { $0 } }
+      runs += text.labels.map(\.run)
+      runs += boxes.map(\.text)
+      if let attribution { runs.append(attribution) }
+      fonts.prepareMasks(
+        runs.filter { $0.poses == nil && $0.usesMasks }.map { ($0.block, $0.origin, $0.haloWidth) }, threads: threads)
       for (layer, runs) in text.annotations.sorted(by: { $0.key < $1.key }) {
         annotations[layer] = runs.map { $0.map(glyphs.prepare) }
       }

@@ -1,3 +1,4 @@
+import Dispatch
 internal import _MapSnapRaster
 
 internal import CFreeType
@@ -171,16 +172,73 @@ public final class FontLibrary {
   /// cached by face, glyph, size, sub-pixel offset and halo width. -1 for a
   /// glyph with no ink (a space).
   func glyphMask(face: Int, glyph: UInt32, size: Double, subpixel: Int, halo: Double) -> Int {
-    let key = MaskKey(
-      glyph: GlyphKey(face: Int32(face), glyph: glyph, size64: fixed64(size)),
-      subpixel: Int8(subpixel), halo64: fixed64(halo))
+    let key = maskKey(face: face, glyph: glyph, size: size, subpixel: subpixel, halo: halo)
     if let m = masks[key] { return m }
+    let m = atlas.add(maskPath(key, face: face, glyph: glyph, size: size, subpixel: subpixel, halo: halo)) ?? -1
+    masks[key] = m
+    return m
+  }
+
+  private func maskKey(face: Int, glyph: UInt32, size: Double, subpixel: Int, halo: Double) -> MaskKey {
+    MaskKey(glyph: GlyphKey(face: Int32(face), glyph: glyph, size64: fixed64(size)), subpixel: Int8(subpixel), halo64: fixed64(halo))
+  }
+
+  /// The outline a mask is rasterised from: the glyph's (or its halo's),
+  /// moved right by its quarter-pixel offset.
+  private func maskPath(_ key: MaskKey, face: Int, glyph: UInt32, size: Double, subpixel: Int, halo: Double) -> Path {
     var path = key.halo64 > 0 ? haloPath(face: face, glyph: glyph, size: size, width: halo) : glyphPath(face: face, glyph: glyph, size: size)
     let dx = Double(subpixel) / 4
     if dx != 0 { for i in path.points.indices { path.points[i].x += dx } }
-    let m = atlas.add(path) ?? -1
-    masks[key] = m
-    return m
+    return path
+  }
+
+  /// Makes the masks that `masks(for:at:halo:)` will ask for `runs`, in
+  /// that order, those not made yet rasterised on `threads` threads: the
+  /// outlines are taken here, on the caller's thread (FreeType and the
+  /// outline caches are not shared), the rasterising is done side by side,
+  /// and the masks enter the atlas in the order they were first asked for,
+  /// so the atlas and every mask index are those of a serial pass.
+  func prepareMasks(_ runs: [(block: TextBlock, origin: Point, halo: Double)], threads: Int) {
+    let workers = min(threads > 0 ? threads : activeProcessorCount(), activeProcessorCount())
+    guard workers > 1 else { return }
+    var keys: [MaskKey] = []
+    var paths: [Path] = []
+    var seen = Set<MaskKey>()
+    for r in runs {
+      for halo in r.halo > 0 ? [0, r.halo] : [0] {
+        for g in glyphPlacements(r.block, at: r.origin) {
+          let key = maskKey(face: g.face, glyph: g.glyph, size: r.block.size, subpixel: g.subpixel, halo: halo)
+          guard masks[key] == nil, seen.insert(key).inserted else { continue }
+          keys.append(key)
+          paths.append(maskPath(key, face: g.face, glyph: g.glyph, size: r.block.size, subpixel: g.subpixel, halo: halo))
+        }
+      }
+    }
+    guard paths.count >= Self.parallelMasks else { return }
+    let made = UnsafeMutableBufferPointer<MaskAtlas.Mask?>.allocate(capacity: paths.count)
+    made.initialize(repeating: nil)
+    defer {
+      made.deinitialize()
+      made.deallocate()
+    }
+    let jobs = MaskJobs(paths: paths, out: made)
+    DispatchQueue.concurrentPerform(iterations: workers) { w in jobs.run(worker: w, of: workers) }
+    for (k, key) in keys.enumerated() { masks[key] = made[k].map(atlas.append) ?? -1 }
+  }
+
+  /// Masks from which `prepareMasks` rasterises side by side: below, the
+  /// threads cost more than they save (a mask takes some 10–30 µs).
+  static let parallelMasks = 32
+
+  /// The outlines handed to the workers, each writing its own slots of `out`
+  /// (every `of`-th from `worker`).
+  private struct MaskJobs: @unchecked Sendable {
+    let paths: [Path]
+    let out: UnsafeMutableBufferPointer<MaskAtlas.Mask?>
+
+    func run(worker: Int, of workers: Int) {
+      for k in stride(from: worker, to: paths.count, by: workers) { out[k] = MaskAtlas.rasterize(paths[k]) }
+    }
   }
 
   /// Text smaller than this many device pixels per em is not drawn: it

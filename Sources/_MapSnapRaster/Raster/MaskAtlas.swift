@@ -25,6 +25,23 @@ public final class MaskAtlas: @unchecked Sendable {
   /// non-zero) into a new mask and returns its index; nil when it covers no
   /// pixel.
   public func add(_ path: Path) -> Int? {
+    Self.rasterize(path).map(append)
+  }
+
+  /// A mask rasterised, not yet in an atlas: its coverage rows and where it
+  /// lies relative to its placement point.
+  public struct Mask: Sendable {
+    var bytes: [UInt8]
+    var width: Int32
+    var height: Int32
+    var left: Int32
+    var top: Int32
+  }
+
+  /// `path` rasterised as `add` does, touching no atlas: masks are made on
+  /// several threads at once and appended in order (`append`), so an atlas
+  /// holds the same masks at the same indices as one filled by `add`.
+  public static func rasterize(_ path: Path) -> Mask? {
     let b = path.bounds
     guard !b.isEmpty, b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite else { return nil }
     let x0 = Int(b.minX.rounded(.down))
@@ -40,9 +57,15 @@ public final class MaskAtlas: @unchecked Sendable {
     TileRenderer.render(list, into: canvas, options: RenderOptions(threads: 1, tileRows: h))
     // A shape too thin to cover any pixel has no mask.
     guard canvas.buffer.contains(where: { $0 >> 24 != 0 }) else { return nil }
+    return Mask(
+      bytes: canvas.buffer.map { UInt8(truncatingIfNeeded: $0 >> 24) }, width: Int32(w), height: Int32(h), left: Int32(x0), top: Int32(y0))
+  }
+
+  /// Adds `mask` and returns its index.
+  public func append(_ mask: Mask) -> Int {
     let offset = bytes.count
-    for p in canvas.buffer { bytes.append(UInt8(truncatingIfNeeded: p >> 24)) }
-    entries.append(Entry(offset: offset, width: Int32(w), height: Int32(h), left: Int32(x0), top: Int32(y0)))
+    bytes += mask.bytes
+    entries.append(Entry(offset: offset, width: mask.width, height: mask.height, left: mask.left, top: mask.top))
     return entries.count - 1
   }
 
