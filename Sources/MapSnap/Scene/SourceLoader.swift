@@ -526,27 +526,36 @@ extension SourceLoader {
   /// The layer of `source`, open (its dataset kept open for later frames).
   /// Under `--root` only dataset files inside the root are opened.
   private func ogrOpen(_ source: OGRSource) -> Result<OGRLayerReader, SourceError> {
-    if let confinement {
-      if source.isDatabase { return .failure(.ogrDatabaseUnderRoot(path: source.name)) }
-      do {
-        _ = try confinement.resolve(source.resolved)
-      } catch {
-        return .failure(
-          .unreadable(path: source.name, resolvedPath: source.resolved, reason: error.reason))
-      }
-    }
+    if let refused = ogrRefused(source) { return .failure(refused) }
     return OGRLayerReader.open(source, confinement: confinement)
+  }
+
+  /// Why `source` may not be opened under `--root` (a `PG:` connection, a
+  /// file outside the root); nil when it may.
+  private func ogrRefused(_ source: OGRSource) -> SourceError? {
+    guard let confinement else { return nil }
+    if source.isDatabase { return .ogrDatabaseUnderRoot(path: source.name) }
+    do {
+      _ = try confinement.resolve(source.resolved)
+    } catch {
+      return .unreadable(path: source.name, resolvedPath: source.resolved, reason: error.reason)
+    }
+    return nil
   }
 
   /// The number of features in the layer of `source` when opening its
   /// dataset costs little and tells it: a GeoPackage file, whose
-  /// `gpkg_ogr_contents` is read as it opens (`GeoPackageReader.Catalog`).
+  /// `gpkg_ogr_contents` is read as it opens (`GeoPackageReader.Catalog`;
+  /// the layer's own table is not looked into: each read does that, side
+  /// by side).
   /// Nil for anything else (a PostGIS connection or GDAL's start-up is
   /// not paid for a hint) and for a layer that fails to open (its read
   /// reports that).
   func ogrFeatureCountHint(_ source: OGRSource) -> Int? {
-    guard !source.isDatabase, GeoPackageReader.handles(source.resolved), case .success(let reader) = ogrOpen(source) else { return nil }
-    return reader.featureCount
+    guard !source.isDatabase, GeoPackageReader.handles(source.resolved), ogrRefused(source) == nil,
+      case .success(let reader) = GeoPackageReader.shared(source, confinement: confinement)
+    else { return nil }
+    return reader.featureCount(source.layer)
   }
 
   /// How far beyond its filter an `ogr` read reaches, as a fraction of the

@@ -180,6 +180,14 @@ final class GeoPackageReader: @unchecked Sendable {
     }
   }
 
+  /// The feature count `gpkg_ogr_contents` gives for the features table
+  /// `name` (nil: the only one); nil when it gives none or there is no such
+  /// table.
+  func featureCount(_ name: String?) -> Int? {
+    guard let table = name ?? (catalog.names.count == 1 ? catalog.names[0] : nil), catalog.names.contains(table) else { return nil }
+    return catalog.counts[table]
+  }
+
   /// The table `name` (nil: the only features table).
   func table(_ name: String?, source: OGRSource) -> Result<Table, SourceError> {
     if let hit = tables.withLock({ $0[name] }) { return hit }

@@ -434,15 +434,6 @@ enum OGRLayerReader {
     }
   }
 
-  /// The layer's feature count when the reader knew it on opening (a
-  /// GeoPackage's `gpkg_ogr_contents`); nil otherwise.
-  var featureCount: Int? {
-    switch self {
-    case .geoPackage(_, let t, _): return t.count
-    case .postGIS, .gdal: return nil
-    }
-  }
-
   var layerName: String {
     switch self {
     case .geoPackage(_, let t, _): return t.name
