@@ -1,4 +1,7 @@
 #define _GNU_SOURCE
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <sched.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -34,6 +37,22 @@ long mapsnap_malloc_mapped_bytes(void) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
   struct mallinfo2 info = mallinfo2();
   return (long)info.hblkhd;
+#else
+  return -1;
+#endif
+}
+
+int mapsnap_vector_upper_state(void) {
+#if defined(__x86_64__)
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !((c >> 27) & 1)) return -1;  /* no OSXSAVE */
+  if (__get_cpuid_max(0, 0) < 0xD) return -1;
+  __cpuid_count(0xD, 1, a, b, c, d);
+  if (!((a >> 2) & 1)) return -1;  /* no XGETBV with ECX = 1 */
+  unsigned lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+  /* XINUSE: bit 2 the upper halves of ymm0-15, bit 6 those of zmm0-15. */
+  return ((lo >> 2) & 1) || ((lo >> 6) & 1);
 #else
   return -1;
 #endif

@@ -2,6 +2,7 @@ import Foundation
 import MapSnap
 import Testing
 import _MapSnapTestSupport
+import _SystemShims
 
 // MARK: - Helpers
 
@@ -232,6 +233,20 @@ struct PNGTests {
     #expect(outputs[1] == outputs[0] && outputs[2] == outputs[0], "the same bytes for 1, 2 and 3 threads")
     #expect(outputs[0] != zlib, "igzip wrote zlib's bytes")
     #expect(firstPixelMismatch(try PNGDecoder.decode(outputs[0]).pixels, pixels.flatMap(bytes(of:))) == nil)
+  }
+
+  /// igzip's AVX-512 routines leave the upper halves of the vector
+  /// registers in use, which slows every legacy-SSE instruction after them
+  /// on the thread (libm's tan and log 13-fold): the forwarders clear them,
+  /// so a thread that compressed a strip draws and projects at full speed.
+  @Test func anIgzipStreamLeavesTheVectorRegistersClean() throws {
+    let (width, height) = (640, 480)
+    let pixels = opaqueMap(width: width, height: height)
+    var igzip = PNGEncodingOptions(compressionLevel: 1, deflater: .igzip)
+    igzip.threads = 1  // every segment on this thread
+    _ = try encode(pixels, width: width, height: height, options: igzip)
+    let state = mapsnap_vector_upper_state()
+    #expect(state != 1, "the upper halves are in use after igzip")
   }
 
   /// An image whose scanlines fit in one segment is deflated by zlib at the

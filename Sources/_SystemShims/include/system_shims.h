@@ -18,4 +18,10 @@ int mapsnap_keep_freed_memory(unsigned long mmap_threshold, unsigned long trim_t
 /// keeps on the heap.
 long mapsnap_malloc_mapped_bytes(void);
 
+/// Whether this thread's vector registers hold state above their low 128
+/// bits (the upper halves of ymm0–15 or zmm0–15), as XGETBV 1 reports it:
+/// 1 yes, 0 no, -1 when the processor cannot tell (or is not x86-64). For
+/// the test that an igzip stream leaves them clean (isal_forward.c).
+int mapsnap_vector_upper_state(void);
+
 #endif
