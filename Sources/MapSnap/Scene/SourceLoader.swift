@@ -470,8 +470,9 @@ extension SourceLoader {
   /// different sources, and different parts of one, at once.
   private func ogrRead(_ source: OGRSource, near: Rect?) -> Result<OGRRead, SourceError> {
     // The layer's reference first (the filter is in it), then the read.
+    if let refused = ogrRefused(source) { return .failure(refused) }
     let reader: OGRLayerReader
-    switch ogrOpen(source) {
+    switch OGRLayerReader.open(source, confinement: confinement) {
     case .failure(let e): return .failure(e)
     case .success(let r): reader = r
     }
@@ -521,13 +522,6 @@ extension SourceLoader {
       ogrReads.withLock { $0.keep(entry, of: source) }
       return .success(entry)
     }
-  }
-
-  /// The layer of `source`, open (its dataset kept open for later frames).
-  /// Under `--root` only dataset files inside the root are opened.
-  private func ogrOpen(_ source: OGRSource) -> Result<OGRLayerReader, SourceError> {
-    if let refused = ogrRefused(source) { return .failure(refused) }
-    return OGRLayerReader.open(source, confinement: confinement)
   }
 
   /// Why `source` may not be opened under `--root` (a `PG:` connection, a

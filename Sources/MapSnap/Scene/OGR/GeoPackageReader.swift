@@ -280,7 +280,7 @@ final class GeoPackageReader: @unchecked Sendable {
   /// FID order, in the table's reference. `scan` overrides `scans` (for
   /// the tests).
   func read(_ table: Table, filter: Rect?, source: OGRSource, scan: Bool? = nil) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
-    return connections.with { db in
+    connections.with { db in
       let q = Self.quoted
       let columns = ([table.fid, table.geometry] + table.columns.map(\.name)).map(q).joined(separator: ", ")
       var sql = "SELECT \(columns) FROM \(q(table.name))"
