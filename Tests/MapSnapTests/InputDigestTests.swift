@@ -128,8 +128,11 @@ import _MapSnapTestSupport
       // tick could keep the times).
       store.store(real, of: font, identity: identity)
       #expect(store.digest(of: font, identity: identity) == nil)
-      // Settled (as if 3 s later): stored and found, for this identity and path only.
-      store.store(real, of: font, identity: identity, now: Int(time(nil)) + 3)
+      // Settled (as if 3 s after the file's last change, by the file's own
+      // times: the machine's clock may be stepped meanwhile): stored and
+      // found, for this identity and path only.
+      let settled = max(identity.modified, identity.changed) / 1_000_000_000 + 3
+      store.store(real, of: font, identity: identity, now: settled)
       #expect(store.digest(of: font, identity: identity) == real)
       #expect(store.digest(of: dir + "/other.ttf", identity: identity) == nil)
       for change in [\DigestStore.Identity.size, \.modified, \.changed] {
@@ -140,7 +143,7 @@ import _MapSnapTestSupport
       // The next process's FileDigests takes the stored digest: a planted
       // one, for the file's real identity, shows that the file is not read.
       let planted = String(repeating: "ab", count: 32)
-      store.store(planted, of: font, identity: identity, now: Int(time(nil)) + 3)
+      store.store(planted, of: font, identity: identity, now: settled)
       #expect(FileDigests(store: store).digest(of: font) == planted)
       #expect(FileDigests().digest(of: font) == real, "without a store, the file itself")
       // A changed file (its size, times and change time) is hashed again and the entry replaced.
