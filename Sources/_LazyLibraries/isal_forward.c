@@ -7,6 +7,7 @@
 #include "lazy_open.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
@@ -37,12 +38,15 @@ const char *mapsnap_isal_unavailable(void) { return ready() ? NULL : library.mes
  * dirty). */
 static int has_avx(void) {
 #if defined(__x86_64__)
-  static int known = -1;
-  if (known >= 0) return known;
+  /* Asked once; the segment workers race to store the same value, so the
+   * store and the loads are atomic (relaxed), not plain. */
+  static _Atomic int known = -1;
+  int k = atomic_load_explicit(&known, memory_order_relaxed);
+  if (k >= 0) return k;
   unsigned a, b, c, d;
   int avx = 0;
   if (__get_cpuid(1, &a, &b, &c, &d)) avx = ((c >> 27) & 1) && ((c >> 28) & 1);  /* OSXSAVE and AVX */
-  known = avx;  /* racing threads store the same value */
+  atomic_store_explicit(&known, avx, memory_order_relaxed);
   return avx;
 #else
   return 0;
