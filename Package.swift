@@ -71,18 +71,19 @@ let package = Package(
     /// The segments are deflated by zlib or by ISA-L's igzip (the `fast`
     /// preset), whose header comes from Debian's libisal-dev (`make setup`)
     /// and whose library `_LazyLibraries` opens on first use.
-    .target(name: "_PNGShims", dependencies: ["CLibPNG", "_LazyLibraries"], linkerSettings: [.linkedLibrary("z")]),
+    .target(name: "_PNGShims", dependencies: ["CLibPNG", "_LazyLibraries", "_SystemShims"], linkerSettings: [.linkedLibrary("z")]),
     .systemLibrary(
       name: "CLibPNG",
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]
     ),
     /// System calls Swift's Glibc module does not declare (sched_getaffinity,
-    /// mallopt).
+    /// mallopt), and the processor features the C shims choose code by
+    /// (CPUID, asked once).
     .target(name: "_SystemShims"),
     /// SHA-256 blocks on the processor's SHA instructions (x86-64 SHA-NI),
     /// for the input digests; SHA256.swift falls back to its own code.
-    .target(name: "_HashShims"),
+    .target(name: "_HashShims", dependencies: ["_SystemShims"]),
     /// HarfBuzz (shaping) and FriBidi (the Unicode bidi algorithm) behind a
     /// small C API. Not system library targets, for the reason PROJ is not
     /// one (below): SwiftPM would link them through pkg-config, and
@@ -109,7 +110,7 @@ let package = Package(
     /// Swift settings name, as pkg-config would).
     /// libpq (PostGIS sources read without GDAL) and ISA-L (the `fast` PNG
     /// compression) are opened the same way.
-    .target(name: "_LazyLibraries", dependencies: ["CSQLite", "CJPEG", "CPQ"], linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "_LazyLibraries", dependencies: ["CSQLite", "CJPEG", "CPQ", "_SystemShims"], linkerSettings: [.linkedLibrary("dl")]),
     .systemLibrary(name: "CJPEG"),
     // PROJ (sources with a `crs`) is deliberately not a system library
     // target: SwiftPM would link it through pkg-config, and libproj pulls in

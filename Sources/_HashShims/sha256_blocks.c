@@ -13,23 +13,12 @@
 #include "sha256_blocks.h"
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
-#include <stdatomic.h>
+#include "system_shims.h"
 
 int mapsnap_sha256_accelerated(void) {
-  // Racing threads store the same value: atomically (relaxed), not plainly.
-  static _Atomic int known = -1;
-  int k = atomic_load_explicit(&known, memory_order_relaxed);
-  if (k >= 0) return k;
-  unsigned a, b, c, d;
-  int has = 0;
-  if (__get_cpuid(1, &a, &b, &c, &d)) {
-    int ssse3 = (c >> 9) & 1, sse41 = (c >> 19) & 1;
-    if (ssse3 && sse41 && __get_cpuid_count(7, 0, &a, &b, &c, &d)) has = (b >> 29) & 1;
-  }
-  atomic_store_explicit(&known, has, memory_order_relaxed);
-  return has;
+  int need = MAPSNAP_CPU_SSSE3 | MAPSNAP_CPU_SSE41 | MAPSNAP_CPU_SHA;
+  return (mapsnap_cpu_features() & need) == need;
 }
 
 /// FIPS 180-4, 4.2.2: the first 32 bits of the fractional parts of the cube

@@ -7,10 +7,7 @@
 #include "lazy_open.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
+#include "system_shims.h"
 
 #pragma GCC visibility push(hidden)
 #include <isa-l/igzip_lib.h>
@@ -36,26 +33,9 @@ const char *mapsnap_isal_unavailable(void) { return ready() ? NULL : library.mes
  * ran dirty). Each forwarder clears them on its way out, on processors
  * with AVX (vzeroupper is an AVX instruction; without AVX nothing is
  * dirty). */
-static int has_avx(void) {
-#if defined(__x86_64__)
-  /* Asked once; the segment workers race to store the same value, so the
-   * store and the loads are atomic (relaxed), not plain. */
-  static _Atomic int known = -1;
-  int k = atomic_load_explicit(&known, memory_order_relaxed);
-  if (k >= 0) return k;
-  unsigned a, b, c, d;
-  int avx = 0;
-  if (__get_cpuid(1, &a, &b, &c, &d)) avx = ((c >> 27) & 1) && ((c >> 28) & 1);  /* OSXSAVE and AVX */
-  atomic_store_explicit(&known, avx, memory_order_relaxed);
-  return avx;
-#else
-  return 0;
-#endif
-}
-
 static inline void clean_upper_halves(void) {
 #if defined(__x86_64__)
-  if (has_avx()) __asm__ volatile("vzeroupper" ::: "memory");
+  if (mapsnap_cpu_features() & MAPSNAP_CPU_AVX) __asm__ volatile("vzeroupper" ::: "memory");
 #endif
 }
 

@@ -35,6 +35,7 @@
 #include <isa-l/igzip_lib.h>
 
 #include "lazy_libraries.h"
+#include "system_shims.h"
 #include "png_shims.h"
 #include "png_stream.h"
 #include "png_shim_io.h"
@@ -104,7 +105,6 @@ typedef struct job {
 } job;
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <tmmintrin.h>
 
 /* 16 RGBA pixels at a time into 48 bytes: each 4-pixel load packed by a
@@ -125,24 +125,12 @@ __attribute__((target("ssse3"))) static size_t rgba_to_rgb_ssse3(const uint8_t *
   return done;
 }
 
-/* 1 when the processor has SSSE3, 0 when not; asked once (-1: not yet). */
-static atomic_int ssse3_state = -1;
-
-static int has_ssse3(void) {
-  int state = atomic_load_explicit(&ssse3_state, memory_order_relaxed);
-  if (state < 0) {
-    unsigned a, b, c, d;
-    state = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSSE3) ? 1 : 0;
-    atomic_store_explicit(&ssse3_state, state, memory_order_relaxed);
-  }
-  return state;
-}
 #endif
 
 /* `n` RGBA pixels as RGB bytes. */
 static void rgba_to_rgb(const uint8_t *src, uint8_t *dst, size_t n) {
 #if defined(__x86_64__)
-  if (n >= 16 && has_ssse3()) {
+  if (n >= 16 && (mapsnap_cpu_features() & MAPSNAP_CPU_SSSE3)) {
     size_t done = rgba_to_rgb_ssse3(src, dst, n);
     src += 4 * done;
     dst += 3 * done;

@@ -3,6 +3,7 @@
 #include <cpuid.h>
 #endif
 #include <sched.h>
+#include <stdatomic.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -55,5 +56,26 @@ int mapsnap_vector_upper_state(void) {
   return ((lo >> 2) & 1) || ((lo >> 6) & 1);
 #else
   return -1;
+#endif
+}
+
+int mapsnap_cpu_features(void) {
+#if defined(__x86_64__)
+  static _Atomic int known = -1;
+  int k = atomic_load_explicit(&known, memory_order_relaxed);
+  if (k >= 0) return k;
+  unsigned a, b, c, d;
+  int features = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d)) {
+    if ((c >> 9) & 1) features |= MAPSNAP_CPU_SSSE3;
+    if ((c >> 19) & 1) features |= MAPSNAP_CPU_SSE41;
+    if (((c >> 27) & 1) && ((c >> 28) & 1)) features |= MAPSNAP_CPU_AVX; /* OSXSAVE and AVX */
+  }
+  if (__get_cpuid_max(0, 0) >= 7 && __get_cpuid_count(7, 0, &a, &b, &c, &d) && ((b >> 29) & 1))
+    features |= MAPSNAP_CPU_SHA;
+  atomic_store_explicit(&known, features, memory_order_relaxed);
+  return features;
+#else
+  return 0;
 #endif
 }

@@ -206,11 +206,11 @@ public final class FontLibrary {
     var seen = Set<MaskKey>()
     for r in runs {
       for halo in r.halo > 0 ? [0, r.halo] : [0] {
-        for g in glyphPlacements(r.block, at: r.origin) {
-          let key = maskKey(face: g.face, glyph: g.glyph, size: r.block.size, subpixel: g.subpixel, halo: halo)
-          guard masks[key] == nil, seen.insert(key).inserted else { continue }
+        forEachGlyphPlacement(r.block, at: r.origin) { face, glyph, subpixel, _, _ in
+          let key = maskKey(face: face, glyph: glyph, size: r.block.size, subpixel: subpixel, halo: halo)
+          guard masks[key] == nil, seen.insert(key).inserted else { return }
           keys.append(key)
-          paths.append(maskPath(key, face: g.face, glyph: g.glyph, size: r.block.size, subpixel: g.subpixel, halo: halo))
+          paths.append(maskPath(key, face: face, glyph: glyph, size: r.block.size, subpixel: subpixel, halo: halo))
         }
       }
     }

@@ -196,21 +196,23 @@ extension FontLibrary {
   func masks(for block: TextBlock, at origin: Point, halo: Double = 0) -> [(mask: Int, x: Int, y: Int)] {
     var out: [(mask: Int, x: Int, y: Int)] = []
     out.reserveCapacity(block.glyphs.count)
-    for g in glyphPlacements(block, at: origin) {
-      let m = glyphMask(face: g.face, glyph: g.glyph, size: block.size, subpixel: g.subpixel, halo: halo)
-      if m >= 0 { out.append((m, g.x, g.y)) }
+    forEachGlyphPlacement(block, at: origin) { face, glyph, subpixel, x, y in
+      let m = glyphMask(face: face, glyph: glyph, size: block.size, subpixel: subpixel, halo: halo)
+      if m >= 0 { out.append((m, x, y)) }
     }
     return out
   }
 
-  /// Each glyph of `block` with its top-left corner at `origin`: its integer
-  /// pixel and its quarter-pixel offset in x (0–3), its baseline snapped to
-  /// a whole pixel. None for an origin that is not finite or lies beyond
-  /// ±10^9.
-  func glyphPlacements(_ block: TextBlock, at origin: Point) -> [(face: Int, glyph: UInt32, subpixel: Int, x: Int, y: Int)] {
-    guard origin.x.isFinite, origin.y.isFinite, abs(origin.x) < 1e9, abs(origin.y) < 1e9 else { return [] }
-    var out: [(face: Int, glyph: UInt32, subpixel: Int, x: Int, y: Int)] = []
-    out.reserveCapacity(block.glyphs.count)
+  /// Calls `body` with each glyph of `block` with its top-left corner at
+  /// `origin`: its face and glyph, its quarter-pixel offset in x (0–3) and
+  /// its integer pixel, its baseline snapped to a whole pixel. Not at all
+  /// for an origin that is not finite or lies beyond ±10^9. A loop, not an
+  /// array: it runs for every label's run when the display list is built.
+  @inline(__always)
+  func forEachGlyphPlacement(
+    _ block: TextBlock, at origin: Point, _ body: (_ face: Int, _ glyph: UInt32, _ subpixel: Int, _ x: Int, _ y: Int) -> Void
+  ) {
+    guard origin.x.isFinite, origin.y.isFinite, abs(origin.x) < 1e9, abs(origin.y) < 1e9 else { return }
     let y = Int((origin.y + block.ascent).rounded()) - Int(block.ascent.rounded())
     for g in block.glyphs {
       let px = origin.x + g.x
@@ -220,9 +222,8 @@ extension FontLibrary {
         ix += 1
         q = 0
       }
-      out.append((g.face, g.glyph, q, ix, y + Int(g.y.rounded())))
+      body(g.face, g.glyph, q, ix, y + Int(g.y.rounded()))
     }
-    return out
   }
 }
 

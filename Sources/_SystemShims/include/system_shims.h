@@ -24,4 +24,22 @@ long mapsnap_malloc_mapped_bytes(void);
 /// the test that an igzip stream leaves them clean (isal_forward.c).
 int mapsnap_vector_upper_state(void);
 
+/// Processor features the C shims choose code paths by (x86-64 CPUID),
+/// as bits of `mapsnap_cpu_features()`.
+enum {
+  /// SSSE3 (pshufb): the RGBA-to-RGB packing of the PNG encoder.
+  MAPSNAP_CPU_SSSE3 = 1 << 0,
+  /// SSE4.1: with SSSE3 and SHA, the SHA-NI digest.
+  MAPSNAP_CPU_SSE41 = 1 << 1,
+  /// AVX with OSXSAVE: vzeroupper may be executed (isal_forward.c).
+  MAPSNAP_CPU_AVX = 1 << 2,
+  /// The SHA extensions (sha256rnds2 and its message instructions).
+  MAPSNAP_CPU_SHA = 1 << 3,
+};
+
+/// The processor's `MAPSNAP_CPU_*` features (0 on other architectures).
+/// Asked of CPUID once per process; threads racing to ask store the same
+/// value, atomically (relaxed), so the cached answer is not a data race.
+int mapsnap_cpu_features(void);
+
 #endif
