@@ -24,6 +24,13 @@
  * zlib stream that does not fill an IDAT chunk yet; the whole-image encoder
  * is that stream fed in blocks of segments. So the bytes written do not
  * depend on the number of threads or on how the rows are cut into strips.
+ *
+ * Or the caller's own threads compress runs of whole segments
+ * (png_shim_stream_compress_rows, each with a worker index of its own) and
+ * hand them back in row order (png_shim_stream_append_rows): a thread then
+ * compresses the rows it has just drawn. Such a run carries the rows before
+ * it whose scanlines are its first segment's dictionary, so no state passes
+ * between runs but the Adler-32, combined as they are appended.
  */
 #include <png.h>
 #include <pthread.h>
@@ -402,6 +409,9 @@ struct PNGShimStream {
    * dictionary. */
   uint8_t window[WINDOW];
   size_t window_size;
+  /* Set once rows came through png_shim_stream_append_rows, which leaves
+   * no window: png_shim_stream_write_rows is refused after. */
+  int window_unknown;
   /* Adler-32 of every scanline so far. */
   uLong adler;
   /* zlib stream bytes not yet in an IDAT chunk (fewer than IDAT_BYTES
@@ -640,56 +650,61 @@ static void stream_emit(PNGShimStream *s, int all) {
   s->pending_size -= at;
 }
 
-/* The parallel path: compresses `rows` rows (whole segments unless the last). */
-static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_stride, uint32_t rows) {
-  int ends = s->rows_written + rows == s->height;
-  job j;
-  memset(&j, 0, sizeof j);
-  j.pixels = pixels;
-  j.row_stride = row_stride;
-  j.width = s->width;
-  j.rows = rows;
-  j.write_rgb = s->write_rgb;
-  j.deflater = s->deflater;
-  j.level = s->level;
-  j.raw_row = s->raw_row;
-  j.segment_rows = s->segment_rows;
-  j.prefix = s->window_size;
-  j.ends_image = ends;
-  j.count = (rows + j.segment_rows - 1) / j.segment_rows;
-  if (s->segments_capacity < j.count) {
-    segment *grown = (segment *)realloc(s->segments, j.count * sizeof(segment));
-    if (grown != NULL) {
-      memset(grown + s->segments_capacity, 0, (j.count - s->segments_capacity) * sizeof(segment));
-      s->segments = grown;
-      s->segments_capacity = j.count;
-    }
-  }
-  if (s->segments_capacity < j.count) {
-    return stream_fail(s, PNG_SHIM_OUT_OF_MEMORY, "out of memory preparing scanlines");
-  }
-  j.window = s->window;
-  j.work = s->work;
-  j.work_capacity = s->work_capacity;
-  j.segments = s->segments;
-  j.deflaters = s->deflaters;
-  j.deflater_ready = s->deflater_ready;
-  j.igzips = s->igzips;
-  for (size_t k = 0; k < j.count; k++) {
-    j.segments[k].out_size = 0;
-    j.segments[k].adler = 0;
-    j.segments[k].failed = 0;
-    uint32_t y0 = (uint32_t)(k * j.segment_rows);
-    uint32_t y1 = y0 + j.segment_rows > rows ? rows : y0 + j.segment_rows;
-    j.segments[k].start = j.prefix + (size_t)y0 * j.raw_row;
-    j.segments[k].length = (size_t)(y1 - y0) * j.raw_row;
-  }
-  int workers = s->threads < (int)j.count ? s->threads : (int)j.count;
-  stream_run_workers(s, &j, workers);
+/* Grows `*segments` (with `*capacity` entries, new ones zeroed) to at least
+ * `count`; false when out of memory. */
+static int reserve_segments(segment **segments, size_t *capacity, size_t count) {
+  if (*capacity >= count) return 1;
+  segment *grown = (segment *)realloc(*segments, count * sizeof(segment));
+  if (grown == NULL) return 0;
+  memset(grown + *capacity, 0, (count - *capacity) * sizeof(segment));
+  *segments = grown;
+  *capacity = count;
+  return 1;
+}
 
+/* A job over `rows` of the stream's rows at `pixels`, after `lead` rows of
+ * pixels that only serve as dictionary (0 for a strip, whose dictionary is
+ * the stream's window), cut into segments in `segments` (at least as many as
+ * the rows need). The workers' buffers and deflate states are the stream's,
+ * one per worker index, so different workers may run at once. */
+static void stream_job(PNGShimStream *s, job *j, const uint8_t *pixels, size_t row_stride, uint32_t lead,
+                       uint32_t rows, int ends, segment *segments) {
+  memset(j, 0, sizeof *j);
+  j->pixels = pixels;
+  j->row_stride = row_stride;
+  j->width = s->width;
+  j->rows = lead + rows;
+  j->write_rgb = s->write_rgb;
+  j->deflater = s->deflater;
+  j->level = s->level;
+  j->raw_row = s->raw_row;
+  j->segment_rows = s->segment_rows;
+  j->ends_image = ends;
+  j->count = (rows + j->segment_rows - 1) / j->segment_rows;
+  j->segments = segments;
+  j->work = s->work;
+  j->work_capacity = s->work_capacity;
+  j->deflaters = s->deflaters;
+  j->deflater_ready = s->deflater_ready;
+  j->igzips = s->igzips;
+  for (size_t k = 0; k < j->count; k++) {
+    segments[k].out_size = 0;
+    segments[k].adler = 0;
+    segments[k].failed = 0;
+    uint32_t y0 = (uint32_t)(k * j->segment_rows);
+    uint32_t y1 = y0 + j->segment_rows > rows ? rows : y0 + j->segment_rows;
+    segments[k].start = ((size_t)lead + y0) * j->raw_row;
+    segments[k].length = (size_t)(y1 - y0) * j->raw_row;
+  }
+}
+
+/* Appends compressed segments, the stream's next rows, to the pending zlib
+ * stream: the zlib header before the first, the Adler-32 after the image's
+ * last; fails the stream when a segment failed. */
+static int stream_append_segments(PNGShimStream *s, const segment *segments, size_t count, int ends) {
   int status = PNG_SHIM_OK;
-  for (size_t k = 0; k < j.count; k++)
-    if (j.segments[k].failed) status = PNG_SHIM_ENCODE_FAILED;
+  for (size_t k = 0; k < count; k++)
+    if (segments[k].failed) status = PNG_SHIM_ENCODE_FAILED;
   if (status == PNG_SHIM_OK && s->rows_written == 0) {
     /* The zlib header: deflate, 32 KiB window, the level's FLEVEL (igzip:
      * the fastest), no dictionary. */
@@ -699,24 +714,132 @@ static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_s
     uint8_t header[2] = {(uint8_t)cmf, (uint8_t)flg};
     if (!stream_append(s, header, 2)) status = PNG_SHIM_OUT_OF_MEMORY;
   }
-  for (size_t k = 0; k < j.count && status == PNG_SHIM_OK; k++) {
-    if (!stream_append(s, j.segments[k].out, j.segments[k].out_size)) status = PNG_SHIM_OUT_OF_MEMORY;
-    s->adler = adler32_combine(s->adler, j.segments[k].adler, (z_off_t)j.segments[k].length);
+  for (size_t k = 0; k < count && status == PNG_SHIM_OK; k++) {
+    if (!stream_append(s, segments[k].out, segments[k].out_size)) status = PNG_SHIM_OUT_OF_MEMORY;
+    s->adler = adler32_combine(s->adler, segments[k].adler, (z_off_t)segments[k].length);
   }
   if (status == PNG_SHIM_OK && ends) {
     uint8_t trailer[4] = {(uint8_t)(s->adler >> 24), (uint8_t)(s->adler >> 16), (uint8_t)(s->adler >> 8),
                           (uint8_t)s->adler};
     if (!stream_append(s, trailer, 4)) status = PNG_SHIM_OUT_OF_MEMORY;
   }
+  if (status != PNG_SHIM_OK)
+    return stream_fail(s, status, status == PNG_SHIM_OUT_OF_MEMORY ? "out of memory compressing"
+                                                                    : "deflate failed to compress a segment");
+  return PNG_SHIM_OK;
+}
+
+/* The parallel path: compresses `rows` rows (whole segments unless the last). */
+static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_stride, uint32_t rows) {
+  int ends = s->rows_written + rows == s->height;
+  size_t count = (rows + s->segment_rows - 1) / s->segment_rows;
+  if (!reserve_segments(&s->segments, &s->segments_capacity, count))
+    return stream_fail(s, PNG_SHIM_OUT_OF_MEMORY, "out of memory preparing scanlines");
+  job j;
+  stream_job(s, &j, pixels, row_stride, 0, rows, ends, s->segments);
+  /* The strip's scanlines come after the last WINDOW bytes of the earlier
+   * ones. */
+  j.prefix = s->window_size;
+  j.window = s->window;
+  for (size_t k = 0; k < j.count; k++) j.segments[k].start += j.prefix;
+  int workers = s->threads < (int)j.count ? s->threads : (int)j.count;
+  stream_run_workers(s, &j, workers);
+  int status = stream_append_segments(s, j.segments, j.count, ends);
   /* The next strip's dictionary: the last WINDOW bytes of scanlines. */
   size_t total = j.prefix + j.raw_row * rows;
   size_t next_size = total < WINDOW ? total : WINDOW;
   raw_bytes(&j, total - next_size, total, s->next_window);
   memcpy(s->window, s->next_window, next_size);
   s->window_size = next_size;
-  if (status != PNG_SHIM_OK)
-    return stream_fail(s, status, status == PNG_SHIM_OUT_OF_MEMORY ? "out of memory compressing"
-                                                                    : "deflate failed to compress a segment");
+  return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rows compressed on the caller's threads                                   */
+
+struct PNGShimRows {
+  uint32_t first_row;
+  uint32_t rows;
+  segment *segments;
+  size_t count;
+  size_t capacity;
+};
+
+PNGShimRows *png_shim_rows_create(void) { return (PNGShimRows *)calloc(1, sizeof(PNGShimRows)); }
+
+void png_shim_rows_free(PNGShimRows *r) {
+  if (r == NULL) return;
+  for (size_t k = 0; k < r->capacity; k++) free(r->segments[k].out);
+  free(r->segments);
+  free(r);
+}
+
+uint32_t png_shim_stream_dictionary_rows(const PNGShimStream *s, uint32_t first_row) {
+  size_t rows = (WINDOW + s->raw_row - 1) / s->raw_row;
+  return rows < first_row ? (uint32_t)rows : first_row;
+}
+
+int png_shim_stream_compress_rows(PNGShimStream *s, int worker, const void *pixels, size_t row_stride,
+                                  uint32_t first_row, uint32_t rows, PNGShimRows *out, char *error_message,
+                                  size_t error_capacity) {
+  shim_error error = {error_message, error_capacity, 0};
+  if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
+  if (s == NULL || out == NULL || pixels == NULL || worker < 0 || worker >= s->threads || rows == 0 ||
+      s->filter != PNG_SHIM_FILTER_NONE || row_stride / 4 < s->width || first_row > s->height ||
+      rows > s->height - first_row || first_row % s->segment_rows != 0 ||
+      (first_row + rows < s->height && rows % s->segment_rows != 0)) {
+    shim_set_message(&error, "png_shim_stream_compress_rows: ",
+                     "invalid argument (rows outside the image, not whole segments, or no such worker)");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+  size_t count = (rows + s->segment_rows - 1) / s->segment_rows;
+  if (!reserve_segments(&out->segments, &out->capacity, count)) {
+    shim_set_message(&error, NULL, "out of memory preparing scanlines");
+    return PNG_SHIM_OUT_OF_MEMORY;
+  }
+  job j;
+  stream_job(s, &j, (const uint8_t *)pixels, row_stride, png_shim_stream_dictionary_rows(s, first_row), rows,
+             first_row + rows == s->height, out->segments);
+  for (size_t k = 0; k < j.count; k++) compress_segment(&j, k, worker);
+  out->first_row = first_row;
+  out->rows = rows;
+  out->count = j.count;
+  for (size_t k = 0; k < j.count; k++) {
+    if (j.segments[k].failed) {
+      shim_set_message(&error, NULL, "deflate failed to compress a segment (or ran out of memory)");
+      return PNG_SHIM_ENCODE_FAILED;
+    }
+  }
+  return PNG_SHIM_OK;
+}
+
+int png_shim_stream_append_rows(PNGShimStream *s, const PNGShimRows *rows, char *error_message,
+                                size_t error_capacity) {
+  if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
+  if (s == NULL) return PNG_SHIM_INVALID_ARGUMENT;
+  s->error.message = error_message;
+  s->error.capacity = error_capacity;
+  if (s->failed) {
+    shim_set_message(&s->error, NULL, "the PNG stream failed earlier");
+    return PNG_SHIM_ENCODE_FAILED;
+  }
+  if (rows == NULL || rows->rows == 0 || rows->first_row != s->rows_written || s->filter != PNG_SHIM_FILTER_NONE) {
+    shim_set_message(&s->error, "png_shim_stream_append_rows: ", "invalid argument (not the stream's next rows)");
+    return PNG_SHIM_INVALID_ARGUMENT;
+  }
+  int ends = rows->first_row + rows->rows == s->height;
+  int status = stream_append_segments(s, rows->segments, rows->count, ends);
+  if (status != PNG_SHIM_OK) return status;
+  /* Strips handed to png_shim_stream_write_rows after this would need the
+   * window these rows leave, which is not kept. */
+  s->window_unknown = 1;
+  if (setjmp(png_jmpbuf(s->png))) {
+    s->failed = 1;
+    return s->error.out_of_memory ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_ENCODE_FAILED;
+  }
+  stream_emit(s, ends);
+  s->rows_written += rows->rows;
+  if (ends) png_write_chunk(s->png, (png_const_bytep) "IEND", NULL, 0);
   return PNG_SHIM_OK;
 }
 
@@ -731,7 +854,7 @@ int png_shim_stream_write_rows(PNGShimStream *s, const void *pixels, size_t row_
     return PNG_SHIM_ENCODE_FAILED;
   }
   if (rows == 0) return PNG_SHIM_OK;
-  if (pixels == NULL || row_stride / 4 < s->width || rows > s->height - s->rows_written ||
+  if (pixels == NULL || s->window_unknown || row_stride / 4 < s->width || rows > s->height - s->rows_written ||
       (s->filter == PNG_SHIM_FILTER_NONE && s->rows_written + rows < s->height && rows % s->segment_rows != 0)) {
     shim_set_message(&s->error, "png_shim_stream_write_rows: ",
                      "invalid argument (more rows than are left, or not whole segments)");

@@ -169,6 +169,113 @@ import _MapSnapTestSupport
     #expect(FrameStream.stripRows(width: 1, granularity: 65536, tileRows: 32, threads: 1) == 65536 * 16)
   }
 
+  @Test func chunkHeightsHoldWholeSegmentsAndShareTheFrame() {
+    // 8192 wide: 1 MiB of pixels is 32 rows, three segments of 10.
+    #expect(ChunkedFrameWriter.chunkRows(width: 8192, height: 8192, granularity: 10, workers: 1) == 30)
+    #expect(ChunkedFrameWriter.chunkRows(width: 8192, height: 8192, granularity: 10, workers: 2) == 30)
+    // 1024² on two workers: 255 rows (three segments of 85) would be five
+    // chunks; a quarter of a worker's share (128 rows), rounded up to whole
+    // segments, makes seven.
+    #expect(ChunkedFrameWriter.chunkRows(width: 1024, height: 1024, granularity: 85, workers: 2) == 170)
+    #expect(ChunkedFrameWriter.chunkRows(width: 1024, height: 1024, granularity: 85, workers: 1) == 255)
+    // Never less than one segment.
+    #expect(ChunkedFrameWriter.chunkRows(width: 65536, height: 100, granularity: 8, workers: 2) == 8)
+    // A preferred height, rounded down to whole segments.
+    #expect(ChunkedFrameWriter.chunkRows(width: 100, height: 1000, granularity: 10, workers: 2, preferred: 25) == 20)
+  }
+
+  /// Pixels of a `width` × `height` frame that compress to something other
+  /// than a run of one byte: a gradient, translucent in its lower half.
+  static func gradient(width: Int, height: Int) -> [UInt32] {
+    (0..<(width * height)).map { i in
+      let (x, y) = (UInt32(i % width), UInt32(i / width))
+      let a: UInt32 = y < UInt32(height / 2) ? 255 : 128
+      let r = (x * 255 / UInt32(width)) * a / 255
+      let g = (y * 255 / UInt32(height)) * a / 255
+      return r | g << 8 | ((x ^ y) & 0x3F) * a / 255 << 16 | a << 24
+    }
+  }
+
+  @Test(arguments: [true, false])
+  func rowsCompressedApartAndAppendedInOrderAreTheStreamsBytes(opaque: Bool) throws {
+    let (width, height) = (1000, 500)
+    let pixels = Self.gradient(width: width, height: height)
+    let expected = try pixels.withUnsafeBufferPointer { p in
+      try PNGEncoder.encode(premultipliedRGBA: p, width: width, height: height, opaque: opaque, options: .fast)
+    }
+    var options = PNGEncodingOptions.fast
+    options.threads = 2
+    let writer = try PNGStreamWriter(width: width, height: height, opaque: opaque, options: options)
+    // 3001 bytes a scanline (RGB; 4001 RGBA): segments of 87 or 65 rows,
+    // and 11 or 9 rows before each run for its dictionary.
+    let g = writer.rowGranularity
+    #expect(g == (opaque ? 87 : 65))
+    #expect(writer.dictionaryRows(before: 0) == 0)
+    #expect(writer.dictionaryRows(before: g) == (opaque ? 11 : 9))
+    #expect(writer.dictionaryRows(before: 5) == 5, "no more rows than there are")
+    var out: [UInt8] = []
+    writer.drain { out += $0 }
+    // Runs of two segments, compressed last first on alternating workers.
+    let starts = Array(stride(from: 0, to: height, by: 2 * g))
+    var runs: [PNGStreamWriter.CompressedRows] = []
+    for (k, top) in starts.enumerated().reversed() {
+      let lead = writer.dictionaryRows(before: top)
+      let count = min(2 * g, height - top)
+      var copy = Array(pixels[((top - lead) * width)..<((top + count) * width)])
+      let run = try #require(PNGStreamWriter.CompressedRows())
+      try copy.withUnsafeMutableBufferPointer { p in
+        try writer.compress(consuming: p, firstRow: top, count: count, worker: k % 2, into: run)
+      }
+      runs.insert(run, at: 0)
+    }
+    // Out of order: refused.
+    #expect(throws: PNGError.self) { try writer.append(runs[1]) }
+    for run in runs {
+      try writer.append(run)
+      writer.drain { out += $0 }
+    }
+    #expect(writer.isComplete)
+    #expect(Self.firstDifference(out, expected) == nil, "\(Self.firstDifference(out, expected) ?? "")")
+  }
+
+  @Test func theRowsWriterContract() throws {
+    var options = PNGEncodingOptions.fast
+    options.threads = 2
+    let writer = try PNGStreamWriter(width: 1000, height: 500, opaque: true, options: options)
+    var pixels = Self.gradient(width: 1000, height: 500)
+    let run = try #require(PNGStreamWriter.CompressedRows())
+    try pixels.withUnsafeMutableBufferPointer { p in
+      // Not at a segment's first row; a run that ends mid-segment before the
+      // image's end; no such worker; too few pixels.
+      #expect(throws: PNGError.self) { try writer.compress(consuming: p, firstRow: 5, count: 87, worker: 0, into: run) }
+      #expect(throws: PNGError.self) { try writer.compress(consuming: p, firstRow: 0, count: 50, worker: 0, into: run) }
+      #expect(throws: PNGError.self) { try writer.compress(consuming: p, firstRow: 0, count: 87, worker: 2, into: run) }
+      #expect(throws: PNGError.pixelBufferTooSmall(required: 1000 * (11 + 87), actual: 1000)) {
+        try writer.compress(consuming: UnsafeMutableBufferPointer(rebasing: p[0..<1000]), firstRow: 87, count: 87, worker: 0, into: run)
+      }
+      try writer.compress(consuming: p, firstRow: 0, count: 87, worker: 1, into: run)
+      try writer.append(run)
+      // Rows come one way or the other, not both.
+      #expect(throws: PNGError.self) {
+        try writer.write(premultipliedRows: UnsafeBufferPointer(rebasing: p[87000...]), count: 87)
+      }
+    }
+    #expect(writer.rowsWritten == 87)
+  }
+
+  @Test(arguments: [1, 2, 3])
+  func framesOfManyChunksAreTheWholeFrameOnAnyWorkers(threads: Int) throws {
+    // 600 × 2000 transparent: more than one strip's rows, RGBA.
+    let plan = try FramePlan.make(Self.synthetic(background: "#00000000", size: (600, 2000)))
+    let expected = try Self.whole(plan)
+    for strip in [nil, 1, 7] as [Int?] {
+      var encoding = PNGEncodingOptions.fast
+      encoding.threads = threads
+      let actual = try Self.streamed(plan, options: RenderOptions(threads: threads, tileRows: 5), encoding: encoding, stripRows: strip)
+      #expect(Self.firstDifference(actual, expected) == nil, "strip \(strip ?? 0): \(Self.firstDifference(actual, expected) ?? "")")
+    }
+  }
+
   // MARK: - Nothing left behind
 
   @Test func aFailingOutputLeavesNoFileAndNoTemporaryFile() throws {

@@ -28,6 +28,10 @@ public final class PNGStreamWriter {
   /// image hands over a multiple of this many rows: a deflate segment's
   /// rows (``PNGFilter/none``) or 1 (``PNGFilter/adaptive``).
   public let rowGranularity: Int
+  /// Workers that ``compress(consuming:firstRow:count:worker:into:)`` may
+  /// run at once (each with a deflate state of its own): the thread count of
+  /// `options`, at most 64.
+  public let workers: Int
   private var stream: OpaquePointer?
   /// Bytes produced on the Swift side (the `tEXt` chunk), handed out before
   /// the stream's next bytes.
@@ -58,6 +62,7 @@ public final class PNGStreamWriter {
     let filter = options.filter == .none ? PNG_SHIM_FILTER_NONE : PNG_SHIM_FILTER_ADAPTIVE
     rowGranularity = options.filter == .none ? Int(png_shim_segment_rows(UInt32(width), opaque ? 1 : 0)) : 1
     let threads = options.threads > 0 ? options.threads : activeProcessorCount()
+    workers = min(threads, 64)
     var opened: OpaquePointer? = nil
     let (status, message) = withShimErrorMessage { buffer, capacity in
       png_shim_stream_open(
@@ -119,6 +124,71 @@ public final class PNGStreamWriter {
       straight?.deallocate()
       straight = nil
     }
+  }
+
+  /// Rows before `firstRow` whose pixels ``compress(consuming:firstRow:count:worker:into:)``
+  /// takes ahead of its own: the scanlines of the 32 KiB before them are
+  /// the first segment's dictionary (all the rows there are, near the top).
+  public func dictionaryRows(before firstRow: Int) -> Int {
+    Int(png_shim_stream_dictionary_rows(stream, UInt32(clamping: firstRow)))
+  }
+
+  /// Rows compressed by ``compress(consuming:firstRow:count:worker:into:)``
+  /// on any thread, waiting to be appended (``append(_:)``) in row order.
+  /// Reused from run to run (its buffers are kept).
+  public final class CompressedRows: @unchecked Sendable {
+    fileprivate let handle: OpaquePointer
+
+    /// Nil when out of memory.
+    public init?() {
+      guard let h = png_shim_rows_create() else { return nil }
+      handle = h
+    }
+
+    deinit { png_shim_rows_free(handle) }
+  }
+
+  /// Compresses frame rows `firstRow ..< firstRow + count` into `out` on
+  /// the calling thread, with worker `worker`'s deflate state (`0 ..<
+  /// workers`): so that a thread compresses the rows it has just drawn,
+  /// from its own cache. `pixels` holds, packed, the
+  /// ``dictionaryRows(before:)`` rows before `firstRow` and then the rows
+  /// themselves, premultiplied; for an RGBA image they are made straight in
+  /// place (the buffer is consumed). `firstRow` is a multiple of
+  /// ``rowGranularity``, and so is `count` unless the rows end the image.
+  /// Calls with different workers may run at once, beside ``append(_:)``
+  /// and ``drain(_:)``; ``write(premultipliedRows:count:)`` is not to be
+  /// used on the same writer. ``PNGFilter/none`` only.
+  /// - Throws: ``PNGError/pixelBufferTooSmall(required:actual:)``,
+  ///   ``PNGError/outOfMemory`` or ``PNGError/encodingFailed(_:)``.
+  public func compress(
+    consuming pixels: UnsafeMutableBufferPointer<UInt32>, firstRow: Int, count: Int, worker: Int, into out: CompressedRows
+  ) throws(PNGError) {
+    let lead = dictionaryRows(before: firstRow)
+    let required = (lead + count) * width
+    guard count > 0, pixels.count >= required, let base = pixels.baseAddress else {
+      throw .pixelBufferTooSmall(required: required, actual: pixels.count)
+    }
+    if !opaque {
+      let all = UnsafeMutableBufferPointer(start: base, count: required)
+      PNGEncoder.unpremultiply(UnsafeBufferPointer(all), into: all)
+    }
+    let (status, message) = withShimErrorMessage { buffer, capacity in
+      png_shim_stream_compress_rows(
+        stream, Int32(worker), base, width * 4, UInt32(firstRow), UInt32(count), out.handle, buffer, capacity)
+    }
+    try Self.check(status, message)
+  }
+
+  /// Appends rows ``compress(consuming:firstRow:count:worker:into:)`` made,
+  /// which must be the image's next rows; their bytes are then handed out by
+  /// ``drain(_:)``, and the rows that end the image end the file.
+  /// - Throws: ``PNGError/outOfMemory`` or ``PNGError/encodingFailed(_:)``.
+  public func append(_ rows: CompressedRows) throws(PNGError) {
+    let (status, message) = withShimErrorMessage { buffer, capacity in
+      png_shim_stream_append_rows(stream, rows.handle, buffer, capacity)
+    }
+    try Self.check(status, message)
   }
 
   /// Hands the bytes produced since the last call to `body`, in file order

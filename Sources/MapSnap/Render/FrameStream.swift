@@ -9,21 +9,27 @@ import Dispatch
 /// memory is O(width × strip), not O(width × height): the frame is never
 /// held whole. What `mapsnap render` and `mapsnap batch` write.
 ///
-/// Each strip is drawn by the tile workers (`StripRenderer`: the bands that
-/// meet it, in parallel), then compressed (`PNGStreamWriter`: its deflate
-/// segments, in parallel) and handed to the output. The colour type is
-/// decided before drawing (`FramePlan.isOpaque`), the `mapsnap-inputs` chunk
-/// follows `IHDR`, and strips hold whole deflate segments, so the file is
+/// A frame of more than one strip is drawn and compressed a chunk at a
+/// time on every worker (`ChunkedFrameWriter`: each worker compresses the
+/// rows it has just drawn). A frame of one strip, and every frame with the
+/// adaptive filter, is drawn a strip at a time by the tile workers
+/// (`StripRenderer`: the bands that meet it, in parallel), then compressed
+/// (`PNGStreamWriter`: its deflate segments in parallel, or libpng's rows)
+/// and handed to the output. The colour type is decided before drawing
+/// (`FramePlan.isOpaque`), the `mapsnap-inputs` chunk follows `IHDR`, and
+/// strips and chunks hold whole deflate segments, so the file is
 /// byte-identical to `Snapshot.pngData` of the same plan, for any strip
 /// height, thread count and band height.
 ///
-/// With more than one thread, strip k is compressed (on a thread of its
-/// own) while strip k + 1 is drawn. Peak memory: the plan (its display
-/// list), two strips (`stripBytes(threads:)` of pixels each, at least one
-/// deflate segment; one with one thread), the compressed bytes of one, a
-/// straight-alpha copy of it when the frame is RGBA, per compressing worker
-/// one segment's scanlines and its deflate state, and per drawing worker
-/// one band of cells.
+/// With more than one thread and the adaptive filter, strip k is compressed
+/// (on a thread of its own) while strip k + 1 is drawn. Peak memory: the
+/// plan (its display list); then either twice the workers' chunks of 1 MiB
+/// of pixels with their compressed bytes, or two strips
+/// (`stripBytes(threads:)` of pixels each, at least one deflate segment;
+/// one with one thread), the compressed bytes of one and a straight-alpha
+/// copy of it when the frame is RGBA; per compressing worker one segment's
+/// scanlines and its deflate state, and per drawing worker one band of
+/// cells.
 public enum FrameStream {
   /// Pixel bytes a strip aims at per drawing thread (2 MiB: 64 rows of an
   /// 8192-pixel frame, two bands of 32); a strip holds at least two
@@ -88,6 +94,26 @@ public enum FrameStream {
       height,
       Self.stripRows(width: width, granularity: writer.rowGranularity, tileRows: options.tileRows, threads: threads, preferred: stripRows))
     let renderer = StripRenderer(list, options: options)
+    if encoding.filter == .none && height > rows {
+      // A frame of more than one strip: each worker draws and compresses
+      // chunks of its own (`ChunkedFrameWriter`), in the strips' place. A
+      // frame of one strip (the usual thumbnail: 4 MiB of pixels on two
+      // threads) is drawn band by band and then compressed segment by
+      // segment, every thread taking part in each: its chunks would be too
+      // few to share out evenly (nyc-250000 at 1024²: one of seven chunks
+      // took 4 of the 7 ms).
+      let chunkRows = min(
+        height,
+        ChunkedFrameWriter.chunkRows(
+          width: width, height: height, granularity: writer.rowGranularity, workers: threads, preferred: stripRows))
+      try withoutActuallyEscaping(sink) { (sink) throws(FrameWriteError) in
+        guard
+          let chunked = ChunkedFrameWriter(renderer: renderer, writer: writer, workers: threads, chunkRows: chunkRows, sink: sink)
+        else { throw .encoding(.outOfMemory) }
+        try chunked.run()
+      }
+      return
+    }
     // With more than one thread, strip k is compressed (on a thread of its
     // own, `PipelineThread`, kept for the frame) while strip k + 1 is drawn,
     // so neither phase waits for the other's slowest band or segment.

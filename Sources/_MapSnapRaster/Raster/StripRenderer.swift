@@ -38,8 +38,10 @@ public struct StripRenderer: Sendable {
 
   /// Draws frame rows `rows` into `pixels`: row `y` at `pixels + (y -
   /// rows.lowerBound) * list.width`, every pixel written (the background
-  /// first).
-  public func render(rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt32>) {
+  /// first), on up to `threads` threads (the renderer's count when nil; 1:
+  /// on the calling thread alone, as a worker that draws and compresses
+  /// its own rows does).
+  public func render(rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt32>, threads: Int? = nil) {
     precondition(rows.lowerBound >= 0 && rows.upperBound <= list.height, "rows outside the frame")
     if rows.isEmpty { return }
     let list = list
@@ -49,7 +51,7 @@ public struct StripRenderer: Sendable {
     let firstBand = rows.lowerBound / bandRows
     let lastBand = (rows.upperBound - 1) / bandRows
     let bands = lastBand - firstBand + 1
-    let workers = max(1, min(bands, threads))
+    let workers = max(1, min(bands, threads ?? self.threads))
     let background = list.background.premultipliedPixel
     let next = Atomic<Int>(firstBand)
     let shared = SharedFrame(pixels: pixels)
@@ -68,7 +70,7 @@ public struct StripRenderer: Sendable {
         let input = SharedInput(
           items: items, edgeBlocks: edgeBlocks, buckets: buckets, images: images, imageAxes: imageAxes,
           masks: masks, atlas: list.atlas)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        let drawBands: @Sendable (Int) -> Void = { _ in
           var band = scratch.take()
           defer { scratch.give(band) }
           while true {
@@ -81,6 +83,7 @@ public struct StripRenderer: Sendable {
               background: background, frame: shared.pixels + (top - stripTop) * width)
           }
         }
+        if workers == 1 { drawBands(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: drawBands) }
        }
        }
        }

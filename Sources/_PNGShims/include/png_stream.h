@@ -57,6 +57,55 @@ int png_shim_stream_open(uint32_t width, uint32_t height, int write_rgb, int def
 int png_shim_stream_write_rows(PNGShimStream *stream, const void *pixels, size_t row_stride, uint32_t rows,
                                char *error_message, size_t error_capacity);
 
+/**
+ * Rows compressed on the caller's own threads, a run of whole segments at a
+ * time (png_shim_stream_compress_rows), then appended to the stream in row
+ * order (png_shim_stream_append_rows): so that a thread compresses the rows
+ * it has just drawn, from its own cache. The bytes are those of
+ * png_shim_stream_write_rows for the same rows. A stream takes its rows one
+ * way or the other: png_shim_stream_write_rows is refused once rows were
+ * appended this way.
+ */
+typedef struct PNGShimRows PNGShimRows;
+
+/** An empty run of compressed rows (reused from call to call), or NULL when out of memory. */
+PNGShimRows *png_shim_rows_create(void);
+
+/** Frees a run of compressed rows. Accepts NULL. */
+void png_shim_rows_free(PNGShimRows *rows);
+
+/**
+ * The rows before `first_row` whose scanlines png_shim_stream_compress_rows
+ * reads as its first segment's dictionary (32 KiB of scanlines before it, or
+ * all there are): ceil(32768 / scanline bytes), at most `first_row`.
+ */
+uint32_t png_shim_stream_dictionary_rows(const PNGShimStream *stream, uint32_t first_row);
+
+/**
+ * Compresses image rows [first_row, first_row + rows) into `out`, on the
+ * calling thread with worker `worker`'s deflate state and scanline buffer
+ * (0 <= worker < the `threads` given to png_shim_stream_open). `pixels`
+ * points at row first_row - png_shim_stream_dictionary_rows(first_row)
+ * (4 bytes a pixel as for png_shim_stream_write_rows, each row `row_stride`
+ * bytes after the previous). `first_row` is a multiple of
+ * png_shim_segment_rows, and so is `rows` unless the run ends the image.
+ * PNG_SHIM_FILTER_NONE only. Calls with different workers may run at once
+ * on different threads (and beside png_shim_stream_append_rows and the
+ * output calls, which do not touch the workers' state); nothing else may.
+ */
+int png_shim_stream_compress_rows(PNGShimStream *stream, int worker, const void *pixels, size_t row_stride,
+                                  uint32_t first_row, uint32_t rows, PNGShimRows *out, char *error_message,
+                                  size_t error_capacity);
+
+/**
+ * Appends rows compressed by png_shim_stream_compress_rows, which must be
+ * the stream's next rows: whole IDAT chunks go to the output as they fill,
+ * and the run that holds the last row ends the file (IEND). One thread at a
+ * time. After a failure every later call fails.
+ */
+int png_shim_stream_append_rows(PNGShimStream *stream, const PNGShimRows *rows, char *error_message,
+                                size_t error_capacity);
+
 /** The file bytes produced and not yet cleared; *size receives their count. */
 const uint8_t *png_shim_stream_output(const PNGShimStream *stream, size_t *size);
 
