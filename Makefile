@@ -120,11 +120,14 @@ bench: bench-deps
 	@.build/release/mapsnap-bench Benchmarks/scenes/world.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/nyc-250000.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/helsinki-8000.json --diff 4096 --runs $(BENCH_RUNS)
+	@# Drawing and compressing on 1 and 2 threads (issue 13's scaling), in process.
+	@.build/release/mapsnap-bench Benchmarks/scenes/helsinki-2000.json --stream 8192x8192 --scale 250 --runs $(BENCH_RUNS)
 	$(SWIFT) build -c release --product mapsnap
 	python3 scripts/bench-startup.py .build/release/mapsnap
 	python3 scripts/bench-batch.py .build/release/mapsnap --frames 1000 --runs 3
 	python3 scripts/bench-palette.py .build/release/mapsnap .build/release/mapsnap-bench --runs 5
 	python3 scripts/bench-ogr.py .build/release/mapsnap --runs $(BENCH_RUNS)
+	python3 scripts/bench-big-frames.py .build/release/mapsnap --runs 5
 
 peers: build
 	MAPSNAP=$(CURDIR)/.build/release/mapsnap MAPSNAP_SCENES=$(CURDIR)/Benchmarks/scenes \

@@ -13,6 +13,13 @@
 //       on, default workers) of the scene rendered at N×N against a copy with
 //       1 % of its pixels changed (40 blocks of N/64 square, recoloured),
 //       images in memory: the comparison itself, without decoding.
+//   mapsnap-bench <scene.json> --stream WxH [--scale S] [--runs R]
+//       times drawing and compressing the frame (FrameStream.writePNG into
+//       memory, the bytes counted and dropped) with 1, 2, 4… threads up to
+//       the processors, runs interleaved, the plan made once: the part of a
+//       render that --threads spreads over cores (issue 13's scaling),
+//       with each count's speed-up and the serial fraction it implies
+//       (--threads T: that count alone, to profile it).
 //   mapsnap-bench --oklab-error reference.png other.png
 //       mean, p99 and largest Oklab ΔE between two PNGs (OklabError.swift)
 //
@@ -38,6 +45,7 @@ let runs = option("--runs").flatMap(Int.init) ?? 9
 let threads = option("--threads").flatMap(Int.init) ?? 0
 let syntheticViewAnnotations = option("--synthetic-view-annotations").flatMap(Int.init)
 let diffSize = option("--diff").flatMap(Int.init)
+let streamSize = option("--stream").map { $0.split(separator: "x").compactMap { Int($0) } }
 let paletteColors = option("--palette").flatMap(Int.init)
 let survey = args.contains("--png-survey")
 args.removeAll { $0 == "--png-survey" }
@@ -84,6 +92,66 @@ if let n = diffSize {
     exit(1)
   }
   exit(0)
+}
+
+if let size = streamSize {
+  guard size.count == 2 else {
+    print("error: --stream takes WxH, such as 8192x8192")
+    exit(64)
+  }
+  do {
+    let scene = try SceneLoader.load(path: scenePath)
+    let planned = monotonicSeconds()
+    let plan = try FramePlan.make(scene, overrides: ViewOverrides(scale: scale, size: (size[0], size[1])))
+    let planTime = monotonicSeconds() - planned
+    let processors = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    // --threads T: that count alone (to profile one).
+    let counts = threads > 0 ? [threads] : [1, 2, 4, 8, 16, 32, 64].filter { $0 <= max(1, processors) }
+    var times = [Int: [Double]]()
+    var bytes = 0
+    for _ in 0..<runs {
+      for threads in counts {
+        var encoding = PNGEncodingOptions.fast
+        encoding.threads = threads
+        var written = 0
+        let t0 = monotonicSeconds()
+        try FrameStream.writePNG(plan, options: RenderOptions(threads: threads), encoding: encoding, inputDigest: nil) {
+          (b: UnsafeRawBufferPointer) throws(FileError) in written += b.count
+        }
+        times[threads, default: []].append(monotonicSeconds() - t0)
+        bytes = written
+      }
+    }
+    let base = median(times[counts[0]]!) * Double(counts[0])
+    let ms = { (x: Double) in String(Int((x * 10000).rounded())).withDecimal }
+    var line = "\(scenePath) \(size[0])x\(size[1]) 1:\(Int(plan.state.viewport.scale.rounded())), \(bytes) bytes of PNG; draw + compress, median of \(runs):"
+    for n in counts {
+      let t = median(times[n]!)
+      line += " \(n) thread\(n == 1 ? "" : "s") \(ms(t)) ms"
+      if n > 1 && counts[0] == 1 {
+        let speedUp = base / t
+        let serial = (Double(n) / speedUp - 1) / Double(n - 1)
+        line += " (\(String(format2(speedUp)))x, serial fraction \(format2(serial)))"
+      }
+      line += n == counts.last ? "" : ","
+    }
+    print(line)
+    print(
+      "  the plan before it (once, cold, on the default threads): \(ms(planTime)) ms (resolve \(ms(plan.resolveTime)), "
+        + "text \(ms(plan.textTime)), display list \(ms(plan.displayListTime)))")
+  } catch {
+    print("error: \(error)")
+    exit(2)
+  }
+  exit(0)
+}
+
+/// `x` with two decimals.
+func format2(_ x: Double) -> String {
+  let hundredths = Int((x * 100).rounded())
+  let sign = hundredths < 0 ? "-" : ""
+  let a = abs(hundredths)
+  return "\(sign)\(a / 100).\(a % 100 < 10 ? "0" : "")\(a % 100)"
 }
 
 if let count = syntheticViewAnnotations {
