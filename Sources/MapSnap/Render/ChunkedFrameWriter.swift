@@ -1,4 +1,4 @@
-public import _MapSnapRaster
+internal import _MapSnapRaster
 import Dispatch
 
 #if canImport(Glibc)

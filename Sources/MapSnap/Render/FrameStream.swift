@@ -9,9 +9,9 @@ import Dispatch
 /// memory is O(width × strip), not O(width × height): the frame is never
 /// held whole. What `mapsnap render` and `mapsnap batch` write.
 ///
-/// A frame of more than one strip is drawn and compressed a chunk at a
+/// A frame of more than two strips is drawn and compressed a chunk at a
 /// time on every worker (`ChunkedFrameWriter`: each worker compresses the
-/// rows it has just drawn). A frame of one strip, and every frame with the
+/// rows it has just drawn). A smaller frame, and every frame with the
 /// adaptive filter, is drawn a strip at a time by the tile workers
 /// (`StripRenderer`: the bands that meet it, in parallel), then compressed
 /// (`PNGStreamWriter`: its deflate segments in parallel, or libpng's rows)
@@ -21,15 +21,15 @@ import Dispatch
 /// byte-identical to `Snapshot.pngData` of the same plan, for any strip
 /// height, thread count and band height.
 ///
-/// With more than one thread and the adaptive filter, strip k is compressed
-/// (on a thread of its own) while strip k + 1 is drawn. Peak memory: the
-/// plan (its display list); then either twice the workers' chunks of 1 MiB
-/// of pixels with their compressed bytes, or two strips
-/// (`stripBytes(threads:)` of pixels each, at least one deflate segment;
-/// one with one thread), the compressed bytes of one and a straight-alpha
-/// copy of it when the frame is RGBA; per compressing worker one segment's
-/// scanlines and its deflate state, and per drawing worker one band of
-/// cells.
+/// Drawn in strips with more than one thread, strip k is compressed (on a
+/// thread of its own) while strip k + 1 is drawn. Peak memory: the plan
+/// (its display list); then either per worker a chunk of 1 MiB of pixels
+/// and the compressed bytes of up to twice the workers' chunks, or two
+/// strips (`stripBytes(threads:)` of pixels each, at least one deflate
+/// segment; one with one thread), the compressed bytes of one and a
+/// straight-alpha copy of it when the frame is RGBA; per compressing
+/// worker one segment's scanlines and its deflate state, and per drawing
+/// worker one band of cells.
 public enum FrameStream {
   /// Pixel bytes a strip aims at per drawing thread (2 MiB: 64 rows of an
   /// 8192-pixel frame, two bands of 32); a strip holds at least two
@@ -94,14 +94,17 @@ public enum FrameStream {
       height,
       Self.stripRows(width: width, granularity: writer.rowGranularity, tileRows: options.tileRows, threads: threads, preferred: stripRows))
     let renderer = StripRenderer(list, options: options)
-    if encoding.filter == .none && height > rows {
-      // A frame of more than one strip: each worker draws and compresses
+    if encoding.filter == .none && height > 2 * rows {
+      // A frame of more than two strips: each worker draws and compresses
       // chunks of its own (`ChunkedFrameWriter`), in the strips' place. A
-      // frame of one strip (the usual thumbnail: 4 MiB of pixels on two
-      // threads) is drawn band by band and then compressed segment by
-      // segment, every thread taking part in each: its chunks would be too
-      // few to share out evenly (nyc-250000 at 1024²: one of seven chunks
-      // took 4 of the 7 ms).
+      // frame of one or two strips (the usual thumbnail: 1024² is 4 MiB of
+      // pixels) is drawn band by band and compressed segment by segment,
+      // every thread taking part in each, as below: its chunks would be too
+      // few to share out evenly. Measured, drawing and compressing in
+      // process on two threads (medians of 11 to 15): the four 1024² Helsinki
+      // and New York frames took 36.2 ms in strips and 37.0 in chunks (in
+      // chunks, one of nyc-250000's seven took 4 of its 7 ms); 2048² took
+      // 17.0 in strips and 13.6 in chunks, 4096² 33.9 and 27.0.
       let chunkRows = min(
         height,
         ChunkedFrameWriter.chunkRows(
