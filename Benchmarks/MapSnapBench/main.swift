@@ -131,7 +131,7 @@ if let size = streamSize {
       if n > 1 && counts[0] == 1 {
         let speedUp = base / t
         let serial = (Double(n) / speedUp - 1) / Double(n - 1)
-        line += " (\(String(format2(speedUp)))x, serial fraction \(format2(serial)))"
+        line += " (\(format2(speedUp))x, serial fraction \(format2(serial)))"
       }
       line += n == counts.last ? "" : ","
     }

@@ -813,8 +813,9 @@ int png_shim_stream_compress_rows(PNGShimStream *s, int worker, const void *pixe
   return PNG_SHIM_OK;
 }
 
-int png_shim_stream_append_rows(PNGShimStream *s, const PNGShimRows *rows, char *error_message,
-                                size_t error_capacity) {
+/* The start of each call that adds rows: the caller's message buffer taken,
+ * and a stream that failed earlier refused. */
+static int stream_enter(PNGShimStream *s, char *error_message, size_t error_capacity) {
   if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
   if (s == NULL) return PNG_SHIM_INVALID_ARGUMENT;
   s->error.message = error_message;
@@ -823,6 +824,13 @@ int png_shim_stream_append_rows(PNGShimStream *s, const PNGShimRows *rows, char 
     shim_set_message(&s->error, NULL, "the PNG stream failed earlier");
     return PNG_SHIM_ENCODE_FAILED;
   }
+  return PNG_SHIM_OK;
+}
+
+int png_shim_stream_append_rows(PNGShimStream *s, const PNGShimRows *rows, char *error_message,
+                                size_t error_capacity) {
+  int entered = stream_enter(s, error_message, error_capacity);
+  if (entered != PNG_SHIM_OK) return entered;
   if (rows == NULL || rows->rows == 0 || rows->first_row != s->rows_written || s->filter != PNG_SHIM_FILTER_NONE) {
     shim_set_message(&s->error, "png_shim_stream_append_rows: ", "invalid argument (not the stream's next rows)");
     return PNG_SHIM_INVALID_ARGUMENT;
@@ -845,14 +853,8 @@ int png_shim_stream_append_rows(PNGShimStream *s, const PNGShimRows *rows, char 
 
 int png_shim_stream_write_rows(PNGShimStream *s, const void *pixels, size_t row_stride, uint32_t rows,
                                char *error_message, size_t error_capacity) {
-  if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
-  if (s == NULL) return PNG_SHIM_INVALID_ARGUMENT;
-  s->error.message = error_message;
-  s->error.capacity = error_capacity;
-  if (s->failed) {
-    shim_set_message(&s->error, NULL, "the PNG stream failed earlier");
-    return PNG_SHIM_ENCODE_FAILED;
-  }
+  int entered = stream_enter(s, error_message, error_capacity);
+  if (entered != PNG_SHIM_OK) return entered;
   if (rows == 0) return PNG_SHIM_OK;
   if (pixels == NULL || s->window_unknown || row_stride / 4 < s->width || rows > s->height - s->rows_written ||
       (s->filter == PNG_SHIM_FILTER_NONE && s->rows_written + rows < s->height && rows % s->segment_rows != 0)) {

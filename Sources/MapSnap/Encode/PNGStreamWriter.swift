@@ -175,7 +175,8 @@ public final class PNGStreamWriter {
     }
     let (status, message) = withShimErrorMessage { buffer, capacity in
       png_shim_stream_compress_rows(
-        stream, Int32(worker), base, width * 4, UInt32(firstRow), UInt32(count), out.handle, buffer, capacity)
+        stream, Int32(clamping: worker), base, width * 4, UInt32(clamping: firstRow), UInt32(clamping: count), out.handle,
+        buffer, capacity)
     }
     try Self.check(status, message)
   }

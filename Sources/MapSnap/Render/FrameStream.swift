@@ -66,8 +66,9 @@ public enum FrameStream {
 
   /// Draws `plan` with `options` and writes its PNG (`encoding`, and the
   /// `mapsnap-inputs` chunk holding `inputDigest` when given) to `sink`,
-  /// in order, as the strips are compressed. `stripRows` replaces the
-  /// strip height `stripRows(width:granularity:tileRows:threads:)` chooses
+  /// in order, as the strips (or chunks) are compressed. `stripRows`
+  /// replaces the strip height `stripRows(width:granularity:tileRows:threads:)`
+  /// chooses, and the chunk height `ChunkedFrameWriter.chunkRows` does
   /// (rounded down to whole deflate segments).
   /// - Throws: `FrameWriteError`: the encoder's error, or the sink's.
   public static func writePNG(
