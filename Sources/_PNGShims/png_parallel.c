@@ -662,14 +662,18 @@ static int reserve_segments(segment **segments, size_t *capacity, size_t count) 
   return 1;
 }
 
-/* A job over `rows` of the stream's rows at `pixels`, after `lead` rows of
- * pixels that only serve as dictionary (0 for a strip, whose dictionary is
- * the stream's window), cut into segments in `segments` (at least as many as
- * the rows need). The workers' buffers and deflate states are the stream's,
- * one per worker index, so different workers may run at once. */
-static void stream_job(PNGShimStream *s, job *j, const uint8_t *pixels, size_t row_stride, uint32_t lead,
-                       uint32_t rows, int ends, segment *segments) {
+/* A job over `rows` of the stream's rows at `pixels`, cut into segments in
+ * `segments` (at least as many as the rows need), whose dictionary comes
+ * before them: a strip's from the `prefix` bytes of `window` (the stream's
+ * last scanlines), a run's from its own `lead` rows of pixels before its
+ * rows (then `prefix` is 0). The workers' buffers and deflate states are
+ * the stream's, one per worker index, so different workers may run at
+ * once. */
+static void stream_job(PNGShimStream *s, job *j, const uint8_t *window, size_t prefix, const uint8_t *pixels,
+                       size_t row_stride, uint32_t lead, uint32_t rows, int ends, segment *segments) {
   memset(j, 0, sizeof *j);
+  j->window = window;
+  j->prefix = prefix;
   j->pixels = pixels;
   j->row_stride = row_stride;
   j->width = s->width;
@@ -693,7 +697,7 @@ static void stream_job(PNGShimStream *s, job *j, const uint8_t *pixels, size_t r
     segments[k].failed = 0;
     uint32_t y0 = (uint32_t)(k * j->segment_rows);
     uint32_t y1 = y0 + j->segment_rows > rows ? rows : y0 + j->segment_rows;
-    segments[k].start = ((size_t)lead + y0) * j->raw_row;
+    segments[k].start = prefix + ((size_t)lead + y0) * j->raw_row;
     segments[k].length = (size_t)(y1 - y0) * j->raw_row;
   }
 }
@@ -736,12 +740,9 @@ static int stream_compress(PNGShimStream *s, const uint8_t *pixels, size_t row_s
   if (!reserve_segments(&s->segments, &s->segments_capacity, count))
     return stream_fail(s, PNG_SHIM_OUT_OF_MEMORY, "out of memory preparing scanlines");
   job j;
-  stream_job(s, &j, pixels, row_stride, 0, rows, ends, s->segments);
   /* The strip's scanlines come after the last WINDOW bytes of the earlier
    * ones. */
-  j.prefix = s->window_size;
-  j.window = s->window;
-  for (size_t k = 0; k < j.count; k++) j.segments[k].start += j.prefix;
+  stream_job(s, &j, s->window, s->window_size, pixels, row_stride, 0, rows, ends, s->segments);
   int workers = s->threads < (int)j.count ? s->threads : (int)j.count;
   stream_run_workers(s, &j, workers);
   int status = stream_append_segments(s, j.segments, j.count, ends);
@@ -798,8 +799,8 @@ int png_shim_stream_compress_rows(PNGShimStream *s, int worker, const void *pixe
     return PNG_SHIM_OUT_OF_MEMORY;
   }
   job j;
-  stream_job(s, &j, (const uint8_t *)pixels, row_stride, png_shim_stream_dictionary_rows(s, first_row), rows,
-             first_row + rows == s->height, out->segments);
+  stream_job(s, &j, NULL, 0, (const uint8_t *)pixels, row_stride, png_shim_stream_dictionary_rows(s, first_row),
+             rows, first_row + rows == s->height, out->segments);
   for (size_t k = 0; k < j.count; k++) compress_segment(&j, k, worker);
   out->first_row = first_row;
   out->rows = rows;

@@ -83,7 +83,7 @@ public final class ChunkedFrameWriter: @unchecked Sendable {
   /// failure (every worker stops at its next chunk).
   private var nextChunk = 0
   private var nextAppended = 0
-  private(set) var failure: FrameWriteError? = nil
+  private var failure: FrameWriteError? = nil
   private let sink: (UnsafeRawBufferPointer) throws(FileError) -> Void
 
   /// A writer of `writer`'s rows drawn by `renderer` on `workers` workers
