@@ -44,7 +44,7 @@ import _MapSnapTestSupport
     #expect(info.driver == driver)
     #expect(info.spatialReference == reference)
     #expect(info.featuresInLayer == total)
-    #expect(info.spatialIndex)
+    #expect(info.spatialIndex && info.scan == nil)
     #expect(info.featuresRead < total, "a 1:4000 frame reads part of the layer: \(info.featuresRead)")
     #expect(layer.features.total == total)
     #expect(layer.features.drawn > 0 && layer.features.drawn <= info.featuresRead)
@@ -98,7 +98,36 @@ import _MapSnapTestSupport
     #expect(geojson.state.layers[0].tiedFeatures[id] == .offFrame)
     #expect(ogr.state.layers[0].tiedFeatures[id] == .offFrame)
     let info = try #require(ogr.state.layers[0].ogr)
-    #expect(info.featuresRead == 1607 && !info.spatialIndex, "the layer is read whole: \(info)")
+    #expect(info.featuresRead == 1607 && info.scan == .everyFeature, "the layer is read whole: \(info)")
+  }
+
+  /// The report's `scanned` and `explain` say why a layer was read whole,
+  /// and never call a layer that has an index unindexed: a Shapefile
+  /// without its `.qix` has none; a GeoPackage table that a 1:100,000 frame
+  /// covers is scanned past its R-tree; a FlatGeobuf read by a 1:4000 frame
+  /// goes through its index.
+  @Test func theReportSaysWhyALayerWasReadWhole() throws {
+    let folder = try TemporaryFolder(prefix: "mapsnap-ogr-scan")
+    defer { folder.cleanUp() }
+    for ext in ["shp", "shx", "dbf", "prj", "cpg"] {
+      try Files.write(try Files.read(Self.data + "helsinki_roads." + ext), to: folder.path + "/roads." + ext)
+    }
+    let wide = try plan(
+      [#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "roads"}"#, #"{"ogr": "\#(folder.path)/roads.shp"}"#], scale: 100_000)
+    let near = try plan([#"{"ogr": "\#(Self.data)helsinki_pois.fgb"}"#])
+    let infos = (wide.state.layers + near.state.layers).map(\.ogr)
+    #expect(infos.map { $0?.scan } == [.mostOfLayer, .noIndex, nil], "\(infos)")
+    func ogrBlocks(_ p: FramePlan) -> [JSONValue] {
+      guard case .array(let layers)? = p.report["layers"] else { return [] }
+      return layers.compactMap { $0["ogr"] }
+    }
+    let blocks = ogrBlocks(wide) + ogrBlocks(near)
+    #expect(blocks.map { $0["scanned"] } == [.string("mostOfLayer"), .string("noIndex"), .null], "\(blocks)")
+    #expect(blocks.map { $0["spatialIndex"] } == [.bool(false), .bool(false), .bool(true)])
+    let text = Explanation(plan: wide).text + Explanation(plan: near).text
+    #expect(text.contains("ogr l0: GPKG layer \"roads\" in EPSG:3067, 2525 of 2525 features read, scanned whole (the frame covers most of the layer"))
+    #expect(text.contains("ogr l1: ESRI Shapefile layer \"roads\" in EPSG:4326, 2525 of 2525 features read, scanned whole (the layer has no spatial index)"))
+    #expect(text.contains("features read, through its spatial index"))
   }
 
   /// Labels of texts not yet read reach at most 32 characters of 1 em (not
@@ -288,7 +317,7 @@ import _MapSnapTestSupport
       let f = Rect(minX: x, minY: y, maxX: x + next() * e.width / 2, maxY: y + next() * e.height / 2)
       let (a, ai) = try reader.read(table, filter: f, source: source, scan: false).get()
       let (b, bi) = try reader.read(table, filter: f, source: source, scan: true).get()
-      #expect(ai.spatialIndex && !bi.spatialIndex)
+      #expect(ai.scan == nil && bi.scan == .mostOfLayer)
       #expect(ai.featuresRead == bi.featuresRead, "\(f)")
       #expect(a.features.map(\.index) == b.features.map(\.index), "\(f)")
       #expect(a.contentDigest == b.contentDigest, "\(f)")
@@ -317,9 +346,13 @@ import _MapSnapTestSupport
     unindexed.rtree = nil
     #expect(GeoPackageReader.scans(unindexed, filter: less))
     let (_, info) = try reader.read(table, filter: wide, source: source).get()
-    #expect(!info.spatialIndex && info.featuresRead == table.count)
+    #expect(info.scan == .mostOfLayer && !info.spatialIndex && info.featuresRead == table.count)
     let (_, small) = try reader.read(table, filter: less, source: source).get()
-    #expect(small.spatialIndex && small.featuresRead < table.count!)
+    #expect(small.scan == nil && small.spatialIndex && small.featuresRead < table.count!)
+    let (_, whole) = try reader.read(table, filter: nil, source: source).get()
+    #expect(whole.scan == .everyFeature && whole.featuresRead == table.count)
+    let (_, bare) = try reader.read(unindexed, filter: less, source: source).get()
+    #expect(bare.scan == .noIndex && bare.featuresRead == small.featuresRead)
   }
 
   /// A row without a geometry is unlocated when the whole table is read,

@@ -62,7 +62,7 @@ public struct Explanation {
     for l in ogr {
       let o = l.ogr!
       let inLayer = o.featuresInLayer.map { " of \($0)" } ?? ""
-      let how = o.spatialIndex ? "through its spatial index" : "scanned whole (no spatial index)"
+      let how = o.scan?.explanation ?? "through its spatial index"
       out.append("ogr \(l.id): \(o.driver) layer \(Echo.quoted(o.layer)) in \(o.spatialReference), \(o.featuresRead)\(inLayer) features read, \(how)")
     }
     for (li, l) in plan.state.layers.enumerated() where filter.includes(l.id) {

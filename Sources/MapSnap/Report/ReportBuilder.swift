@@ -74,6 +74,7 @@ public struct ReportBuilder {
               ("featuresRead", .number(Double(o.featuresRead))),
               ("featuresInLayer", o.featuresInLayer.map { .number(Double($0)) } ?? .null),
               ("spatialIndex", .bool(o.spatialIndex)),
+              ("scanned", o.scan.map { .string($0.rawValue) } ?? .null),
             ]))
         ))
     }

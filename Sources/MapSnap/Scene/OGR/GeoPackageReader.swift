@@ -363,7 +363,7 @@ final class GeoPackageReader: @unchecked Sendable {
       let info = OGRReadInfo(
         driver: "GPKG", layer: table.name,
         spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: table.reference), featuresRead: read,
-        featuresInLayer: table.count, spatialIndex: indexed)
+        featuresInLayer: table.count, scan: .reason(filter: filter, indexed: table.rtree != nil, scanned: !indexed))
       return .success((c, info))
     }
   }

@@ -357,7 +357,7 @@ final class PostGISReader: @unchecked Sendable {
       let collection = Self.decode(result, table)
       let info = OGRReadInfo(
         driver: "PostgreSQL", layer: table.name, spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: table.reference),
-        featuresRead: Int(PQntuples(result)), featuresInLayer: count, spatialIndex: table.indexed && filter != nil)
+        featuresRead: Int(PQntuples(result)), featuresInLayer: count, scan: .reason(filter: filter, indexed: table.indexed))
       return .success((collection, info))
     }
   }
