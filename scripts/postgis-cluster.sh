@@ -5,6 +5,7 @@
 #                            PGUSER, create the database gis with PostGIS and
 #                            load the Helsinki layers with ogr2ogr
 #   postgis_stop             stop it (fast)
+#   postgis_resume           start it again after postgis_stop
 #   postgis_batches ROOT     write $WORK/batch-{postgis,gpkg}.jsonl: 1,000
 #                            thumbnails centred on Helsinki's POIs, from the
 #                            PostGIS tables and from the committed GeoPackage
@@ -27,9 +28,7 @@ postgis_start() {
   chown postgres "$WORK/data" "$WORK/sock" "$WORK/log"
   as_postgres "$PGBIN/initdb" -D "$WORK/data" -A trust -U mapsnap >"$WORK/log/initdb.log" 2>&1 ||
     { echo "postgis: initdb: $(tail -3 "$WORK/log/initdb.log")" >&2; return 1; }
-  as_postgres "$PGBIN/pg_ctl" -D "$WORK/data" -l "$WORK/log/server.log" -w \
-    -o "-c listen_addresses='' -k $WORK/sock" start >/dev/null ||
-    { echo "postgis: the server did not start: $(tail -5 "$WORK/log/server.log")" >&2; return 1; }
+  postgis_resume || return 1
   export PGHOST=$WORK/sock PGUSER=mapsnap
   "$PGBIN/createdb" gis || return 1
   "$PGBIN/psql" -q -d gis -c "CREATE EXTENSION postgis" || return 1
@@ -40,6 +39,13 @@ postgis_start() {
 }
 
 postgis_stop() { as_postgres "$PGBIN/pg_ctl" -D "$WORK/data" -m fast stop >/dev/null; }
+
+# Starts the cluster postgis_start made (after postgis_stop) and waits for it.
+postgis_resume() {
+  as_postgres "$PGBIN/pg_ctl" -D "$WORK/data" -l "$WORK/log/server.log" -w \
+    -o "-c listen_addresses='' -k $WORK/sock" start >/dev/null ||
+    { echo "postgis: the server did not start: $(tail -5 "$WORK/log/server.log")" >&2; return 1; }
+}
 
 postgis_batches() {
   python3 - "$1" "$WORK" <<'PY'

@@ -18,7 +18,9 @@
 #  - a batch of 1,000 thumbnails from PostGIS gives the same pixels as from
 #    the GeoPackage, and the time of each is printed (issue 15's target: 2x);
 #  - with the server stopped, a frame fails fast (connect_timeout) with the
-#    database's own message as a layer error.
+#    database's own message as a layer error;
+#  - a batch outlives a restart of the server: its frames read the tables
+#    again once the failure it kept (10 s) is stale.
 #
 # Usage: scripts/test-postgis.sh [path/to/mapsnap]   (root; `make test-postgis`)
 # Needs: postgresql-15 postgresql-15-postgis-3 gdal-bin (`make postgis-deps`).
@@ -220,5 +222,57 @@ t1=$(date +%s)
 [ $((t1 - t0)) -le 30 ] || fail "took $((t1 - t0)) s with the server down"
 grep -q "PostgreSQL:" "$WORK/down.err" || fail "no database message: $(cat "$WORK/down.err")"
 grep -qi "connection\|socket\|server" "$WORK/down.err" || fail "the message does not come from the database: $(cat "$WORK/down.err")"
+
+step "a batch outlives a database restart: once the kept failure is stale, frames read the tables again"
+# One worker renders the 1:8000 frame from PostGIS (256² of it) while the server is down
+# (each frame's layers are errors, the failure to connect kept for 10 s:
+# OpenDatasets.failureSeconds), then up again. The manifest is long enough
+# for the frames of a failing run to last some 16 s (measured first on 300
+# frames, this machine's speed), then 100 more.
+mkdir -p "$WORK/restart"
+python3 - "$WORK" 300 probe <<'PY'
+import json, os, sys
+work, n, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+with open(os.path.join(work, name + ".jsonl"), "w") as m:
+    for i in range(n):
+        m.write(json.dumps({"scene": "postgis.json", "size": [256, 256], "output": f"restart/{name}-{i:05d}.png", "report": f"restart/{name}-{i:05d}.json"}) + "\n")
+PY
+t0=$(date +%s%N)
+(cd "$WORK" && "$MAPSNAP" batch probe.jsonl --jobs 1 >/dev/null 2>&1) || fail "the batch with the server down"
+per_frame_ns=$(( ($(date +%s%N) - t0) / 300 ))
+frames=$(( 16000000000 / (per_frame_ns > 0 ? per_frame_ns : 1) + 100 ))
+[ "$frames" -le 40000 ] || frames=40000
+python3 - "$WORK" "$frames" frame <<'PY'
+import json, os, sys
+work, n, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+with open(os.path.join(work, "restart.jsonl"), "w") as m:
+    for i in range(n):
+        m.write(json.dumps({"scene": "postgis.json", "size": [256, 256], "output": f"restart/{name}-{i:05d}.png", "report": f"restart/{name}-{i:05d}.json"}) + "\n")
+PY
+(cd "$WORK" && "$MAPSNAP" batch restart.jsonl --jobs 1 >/dev/null 2>"$WORK/restart.err") &
+batch=$!
+sleep 1
+postgis_resume || fail "restarting the server"
+up=$(date +%s.%N)
+wait "$batch" || fail "the batch over the restart: $(tail -3 "$WORK/restart.err")"
+python3 - "$WORK/restart" "$frames" "$up" <<'PY' || fail "frames after the restart"
+import json, os, sys
+folder, n, up = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+def errors(i):
+    r = json.load(open(os.path.join(folder, f"frame-{i:05d}.json")))
+    return sum("error" in l["status"] for l in r["layers"])
+def written(i):
+    return os.path.getmtime(os.path.join(folder, f"frame-{i:05d}.json"))
+assert errors(0) > 0, "the first frame, with the server down, has no layer error"
+# The first frame that read the tables again: after the server came up,
+# and once the kept failure was stale (10 s after it was kept, at most
+# 10 s after the server came up, plus a frame).
+back = next((i for i in range(n) if errors(i) == 0), None)
+assert back is not None, f"no frame of {n} read the tables again ({written(n - 1) - up:.1f} s after the server came up)"
+assert written(back) >= up, f"frame {back} read the tables before the server came up"
+assert written(back) - up <= 12, f"frame {back} read the tables {written(back) - up:.1f} s after the server came up"
+assert all(errors(i) == 0 for i in range(back, n)), "a frame after the first good one failed again"
+print(f"test-postgis: {n} frames: the first {back} with the server down or its failure kept, then read again {written(back) - up:.1f} s after it came up")
+PY
 
 echo "test-postgis: ok"

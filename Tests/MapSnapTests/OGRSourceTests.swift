@@ -242,7 +242,8 @@ import _MapSnapTestSupport
   }
 
   /// At most `OpenDatasets.limit` datasets stay open: the oldest opened
-  /// goes first; a failure is kept like a dataset (not tried again).
+  /// goes first; a failure is kept like a dataset (not tried again while
+  /// it is fresh).
   @Test func openDatasetsAreBoundedOldestFirst() throws {
     final class Dataset: Sendable {}
     let open = OpenDatasets<Dataset>()
@@ -260,6 +261,35 @@ import _MapSnapTestSupport
       }
     }
     #expect(tries == 1)
+  }
+
+  /// A failure to open is kept `OpenDatasets.failureSeconds`, then tried
+  /// again (a database back from a restart serves the rest of a batch); an
+  /// open dataset is kept however long ago it opened.
+  @Test func aFailureToOpenIsTriedAgainOnceItIsStale() throws {
+    final class Dataset: Sendable {}
+    let now = Atomic<Int>(0)  // milliseconds
+    let open = OpenDatasets<Dataset>(clock: { Double(now.load(ordering: .relaxed)) / 1000 })
+    let limit = Int(OpenDatasets<Dataset>.failureSeconds * 1000)
+    var tries = 0
+    var up = false
+    func get() -> Result<Dataset, SourceError> {
+      open.dataset("PG:dbname=gis") {
+        tries += 1
+        return up ? .success(Dataset()) : .failure(.database(path: "PG:dbname=gis", message: "connection refused"))
+      }
+    }
+    guard case .failure = get() else { Issue.record("the server is down"); return }
+    up = true
+    now.store(limit - 1, ordering: .relaxed)
+    guard case .failure = get() else { Issue.record("a fresh failure is kept"); return }
+    #expect(tries == 1)
+    now.store(limit, ordering: .relaxed)
+    let back = try get().get()
+    #expect(tries == 2 && open.names == ["PG:dbname=gis"])
+    now.store(100 * limit, ordering: .relaxed)
+    #expect(try get().get() === back)
+    #expect(tries == 2, "an open dataset is kept")
   }
 
   /// Threads reading one dataset at once (a batch's workers, a frame's
