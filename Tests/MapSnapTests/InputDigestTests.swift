@@ -187,6 +187,50 @@ import _MapSnapTestSupport
     }
   }
 
+  @Test("the store keeps at most maximumEntries: past it the oldest stored go, down to three quarters; stale temporary files go too")
+  func digestStoreIsBounded() throws {
+    try withTemporaryDirectory { dir in
+      var store = DigestStore(directory: dir + "/cache")
+      store.maximumEntries = 8
+      store.settleSeconds = -10
+      let file = dir + "/f"
+      try Files.write("x", to: file)
+      var st = stat()
+      #expect(stat(file, &st) == 0)
+      let identity = DigestStore.Identity(st)
+      func digest(_ k: Int) -> String { String(repeating: String(format: "%02x", k), count: 32) }
+      // Paths whose entries do not prune, stored one after another (their
+      // times set apart), then one whose entry does.
+      let quiet = (0..<400).map { "/data/\($0).geojson" }.filter { path in
+        !DigestStore.pruningPrefixes.contains(store.entryPath(path).split(separator: "/").last!.prefix(2))
+      }
+      let loud = try #require((0..<4000).lazy.map { "/data/p\($0).geojson" }.first { path in
+        DigestStore.pruningPrefixes.contains(store.entryPath(path).split(separator: "/").last!.prefix(2))
+      })
+      for (k, path) in quiet.prefix(12).enumerated() {
+        store.store(digest(k), of: path, identity: identity)
+        var times = [timespec(tv_sec: 1_000_000 + k, tv_nsec: 0), timespec(tv_sec: 1_000_000 + k, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, store.entryPath(path), &times, 0) == 0)
+      }
+      let stale = dir + "/cache/digests/.tmp-1-2"
+      try Files.write("half", to: stale)
+      var old = [timespec(tv_sec: time(nil) - 120, tv_nsec: 0), timespec(tv_sec: time(nil) - 120, tv_nsec: 0)]
+      #expect(utimensat(AT_FDCWD, stale, &old, 0) == 0)
+      let fresh = dir + "/cache/digests/.tmp-1-3"
+      try Files.write("being written", to: fresh)
+      #expect(Files.list(dir + "/cache/digests").count == 14, "12 entries and 2 temporary files: nothing pruned yet")
+      store.store(digest(99), of: loud, identity: identity)
+      let left = Files.list(dir + "/cache/digests")
+      #expect(left.count == 7, "6 entries (three quarters of 8) and the fresh temporary file: \(left)")
+      #expect(!left.contains(".tmp-1-2") && left.contains(".tmp-1-3"))
+      // The newest stayed: the loud one and the last five quiet ones.
+      #expect(store.digest(of: loud, identity: identity) == digest(99))
+      for (k, path) in quiet.prefix(12).enumerated() {
+        #expect((store.digest(of: path, identity: identity) != nil) == (k >= 7), "entry \(k)")
+      }
+    }
+  }
+
   @Test("the standard store: MAPSNAP_CACHE_DIR, else XDG_CACHE_HOME, else HOME; an empty MAPSNAP_CACHE_DIR is none")
   func standardDigestStore() {
     func store(_ env: [String: String]) -> String? { DigestStore.standard { env[$0] }?.directory }

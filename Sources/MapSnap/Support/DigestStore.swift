@@ -20,12 +20,32 @@
 /// processes running at once never read a half-written entry; an entry that
 /// cannot be read or parsed is no entry. Nothing here ever fails a frame:
 /// a store that cannot be created or written is not used.
+///
+/// Bounded: a batch over a million scenes, each with a GeoJSON file of its
+/// own, would otherwise leave a million entries behind. When the folder
+/// holds more than `maximumEntries`, the oldest stored go first, down to
+/// three quarters of it (`prune`); a file whose entry went is hashed again
+/// the next time it is read, and stored again.
 public struct DigestStore: Sendable {
   /// The folder holding `digests/`.
   public let directory: String
   /// Seconds a file must have been left unchanged (modification and change
   /// times) before its digest is stored: 2.
   public var settleSeconds = 2
+  /// Entries kept at most: 4,096, every font and source the frames of a
+  /// machine commonly read (16 MiB of disk at 4 KiB a file).
+  public var maximumEntries = 4096
+
+  /// A new entry looks at the folder's size when its name (the SHA-256 of
+  /// its path, evenly spread) starts with one of 4 of the 256 two-digit
+  /// prefixes: once in 64 new entries, with no count to keep between
+  /// processes. Listing 4,096 entries takes a few milliseconds: about 0.05
+  /// ms per new entry, beside the hashing of the file it stores.
+  static let pruningPrefixes: Set<Substring> = ["00", "01", "02", "03"]
+
+  /// Seconds after which a temporary file of `store` is left over from a
+  /// process that ended between writing it and renaming it: 60.
+  static let staleTemporarySeconds = 60
 
   /// A store in `directory` (created with the folders above it that are
   /// missing, mode 0700, on first write).
@@ -98,7 +118,35 @@ public struct DigestStore: Sendable {
     let text = Array("\(Self.version) \(identity.line) \(digest)\n".utf8)
     let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     close(fd)
-    if written != text.count || rename(temporary, entryPath(path)) != 0 { unlink(temporary) }
+    let entry = entryPath(path)
+    if written != text.count || rename(temporary, entry) != 0 {
+      unlink(temporary)
+      return
+    }
+    if let name = entry.split(separator: "/").last, Self.pruningPrefixes.contains(name.prefix(2)) { prune(now: now) }
+  }
+
+  /// Removes the oldest entries (by the time they were stored) when the
+  /// folder holds more than `maximumEntries`, down to three quarters of it,
+  /// and temporary files older than `staleTemporarySeconds`. Processes that
+  /// prune at once remove what they find; a file already gone is no
+  /// failure. `now`: seconds since the epoch.
+  func prune(now: Int = Int(time(nil))) {
+    let folder = directory + "/digests"
+    var entries: [(stored: Int, path: String)] = []
+    for name in FileIO.listDirectory(folder) {
+      let path = folder + "/" + name
+      var st = stat()
+      guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+      if name.hasPrefix(".tmp-") {
+        if now - Int(st.st_mtim.tv_sec) > Self.staleTemporarySeconds { unlink(path) }
+      } else if name.utf8.count == 64 {
+        entries.append((Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec), path))
+      }
+    }
+    guard entries.count > maximumEntries else { return }
+    entries.sort { $0.stored != $1.stored ? $0.stored < $1.stored : $0.path < $1.path }
+    for e in entries.prefix(entries.count - maximumEntries * 3 / 4) { unlink(e.path) }
   }
 
   /// Makes `path` and the folders above it that are missing (mode 0700, as
