@@ -148,6 +148,41 @@ import _MapSnapTestSupport
     #expect(b.height > 1.9 * a.height && b.width < 0.55 * a.width, "\(a) → \(b)")
   }
 
+  /// A wrapped label's lines are centred in its box by default (Mapbox's
+  /// `text-justify`), left or right with `justify`; the box, and so its
+  /// placement, is the same for all three.
+  @Test func aWrappedLabelsLinesAreCentredUnlessJustified() throws {
+    let long = #"{"id": "x", "status": "Ateneum Art Museum"}"#
+    func run(_ justify: String) throws -> GlyphRun {
+      let p = try plan(scene(features(#"{"field": "status", "size": 10, "maxWidth": 8\#(justify)}"#, long)))
+      return try #require(p.text.labels.first?.run)
+    }
+    // Each line's left and right ends: its first glyph's x, its last
+    // glyph's x plus advance.
+    func lines(_ r: GlyphRun) -> [(left: Double, right: Double)] {
+      Dictionary(grouping: r.block.glyphs, by: \.y).sorted { $0.key < $1.key }.map { _, g in
+        (g.map(\.x).min()!, g.map { $0.x + $0.advance }.max()!)
+      }
+    }
+    let centred = try run("")
+    let left = try run(#", "justify": "left""#)
+    let right = try run(#", "justify": "right""#)
+    #expect(try run(#", "justify": "center""#).block.glyphs.map(\.x) == centred.block.glyphs.map(\.x))
+    #expect(centred.box == left.box && left.box == right.box)
+    let width = centred.block.width
+    let c = lines(centred)
+    let l = lines(left)
+    let r = lines(right)
+    #expect(c.count == 2 && abs((c[0].right - c[0].left) - (c[1].right - c[1].left)) > 5, "lines of different widths: \(c)")
+    for k in 0..<2 {
+      #expect(abs(l[k].left) < 1e-9, "left: line \(k) starts at the box's left: \(l)")
+      #expect(abs(r[k].right - width) < 1e-9, "right: line \(k) ends at the box's right: \(r)")
+      #expect(abs((c[k].left - 0) - (width - c[k].right)) < 1e-9, "centred: line \(k) as far from either side: \(c)")
+    }
+    let e = decodeError(scene(features(#"{"field": "status", "justify": "middle"}"#)))
+    #expect("\(String(describing: e))".contains("justify"), "\(String(describing: e))")
+  }
+
   // MARK: - Annotation offset
 
   /// `offset` [10, 0] at the reference scale, at twice the reference scale's

@@ -290,7 +290,8 @@ public struct TextPlacer {
         continue
       }
       let block = fonts.layout(
-        c.laidOutText, font: c.style.font, size: c.style.size * ratio, align: .left, maxWidth: c.wrapWidth, letterSpacing: c.style.letterSpacing)
+        c.laidOutText, font: c.style.font, size: c.style.size * ratio, align: c.style.justify, maxWidth: c.wrapWidth,
+        letterSpacing: c.style.letterSpacing)
       notes.laidOut(block)
       guard !block.glyphs.isEmpty else {
         skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)

@@ -10,6 +10,11 @@ public struct LabelStyle: Sendable {
   /// Space added between characters, in ems (`letterSpacing`; negative
   /// tightens).
   public var letterSpacing: Double = 0
+  /// How the lines of a wrapped label line up within its box (`justify`,
+  /// Mapbox's `text-justify`): centred by default, as Mapbox, ArcGIS and
+  /// Mapnik centre a point label's lines; `left` or `right`. The box, and
+  /// so placement and collisions, is the same for all three.
+  public var justify: TextAlign = .center
   /// Em size in logical pixels.
   public var size: Double = 12
   public var color: Color = Color(r: 0x22, g: 0x22, b: 0x22)

@@ -383,11 +383,12 @@ struct SceneDecoder {
       value, at: path, file: file, what: "a label",
       allowed: [
         "field", "text", "size", "color", "font", "halo", "anchors", "offset", "allowOverlap", "priority", "maxWidth", "letterSpacing",
-        "placement", "spacing", "maxAngle",
+        "justify", "placement", "spacing", "maxAngle",
       ])
     var l = LabelStyle(text: try textTemplate(r, field: "field", what: "the label's text"))
     l.maxWidth = try maxWidth(r)
     l.letterSpacing = try letterSpacing(r)
+    if let j = try r.choice("justify", TextAlign.allCases.map(\.rawValue)) { l.justify = TextAlign(rawValue: j)! }
     l.size = try r.number("size", "a text size > 0 in logical pixels") { $0 > 0 && $0 <= 1000 } ?? 12
     l.color = try r.color("color") ?? l.color
     l.font = try r.string("font", nonEmpty: true)
