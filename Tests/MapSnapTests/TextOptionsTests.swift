@@ -121,6 +121,34 @@ import _MapSnapTestSupport
     #expect(Set(long.glyphs.map(\.y)).count == 2)
   }
 
+  /// Without HarfBuzz (a machine that lacks it) lines wrap by the same
+  /// rule and characters are spaced as in shaped text, so a label keeps its
+  /// lines and nearly its box: Latin text without ligatures lays out as
+  /// HarfBuzz lays it out, but for kerning pairs (the legacy table).
+  @Test func theLayoutWithoutHarfBuzzWrapsAndSpacesToo() throws {
+    let unshaped = try FontLibrary(directories: [FontLibrary.bundledDirectory])
+    unshaped.shaper = nil
+    #expect(unshaped.shaping.hasPrefix("unshaped"))
+    let text = "Helsinki Central Railway Station"
+    for (maxWidth, lines) in [(8.0, 2), (7.0, 4), (nil, 1)] {
+      let a = fonts.layout(text, font: nil, size: 10, maxWidth: maxWidth)
+      let b = unshaped.layout(text, font: nil, size: 10, maxWidth: maxWidth)
+      #expect(Set(b.glyphs.map(\.y)).count == lines, "at \(String(describing: maxWidth)) em")
+      #expect(b.height == a.height && b.glyphs.count == a.glyphs.count)
+      #expect(abs(b.width - a.width) < 0.02 * a.width, "\(b.width) against \(a.width) shaped")
+    }
+    // letterSpacing: 0.1 em after each of the line's 15 characters but the last.
+    let plain = unshaped.layout("Railway Station", font: nil, size: 10)
+    let spaced = unshaped.layout("Railway Station", font: nil, size: 10, letterSpacing: 0.1)
+    #expect(abs(spaced.width - plain.width - 14 * 0.1 * 10) < 1e-9)
+    #expect(abs(spaced.glyphs.last!.x - plain.glyphs.last!.x - 14 * 0.1 * 10) < 1e-9)
+    // Lines are centred as shaped ones are.
+    let centred = unshaped.layout("Ateneum Art Museum", font: nil, size: 10, align: .center, maxWidth: 6)
+    let museum = centred.glyphs.filter { $0.y == centred.glyphs.last!.y }
+    let right = museum.last!.x + museum.last!.advance
+    #expect(abs(museum.first!.x - (centred.width - right)) < 1e-9)
+  }
+
   @Test func chineseWrapsBetweenCharacters() {
     let block = fonts.layout("赫尔辛基中央火车站", font: nil, size: 10, maxWidth: 4)
     #expect(Set(block.glyphs.map(\.y)).count == 3, "9 ideographs of 1 em at 4 em a line")

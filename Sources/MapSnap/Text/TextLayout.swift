@@ -52,7 +52,9 @@ extension FontLibrary {
     var block = TextBlock(size: size)
     block.ascent = primary.ascender / primary.unitsPerEm * size
     block.lineHeight = (primary.ascender - primary.descender) / primary.unitsPerEm * size
-    guard let shaper else { return layoutUnshaped(text, chain: chain, block: block, align: align) }
+    guard let shaper else {
+      return layoutUnshaped(text, chain: chain, block: block, align: align, maxWidth: maxWidth, letterSpacing: letterSpacing)
+    }
     let shaped = shaper.shape(text, chain: chain, chainKey: name, maxWidth: maxWidth, letterSpacing: letterSpacing)
     block.missing = shaped.missing
     var lineRanges: [(start: Int, width: Double)] = []
@@ -88,33 +90,58 @@ extension FontLibrary {
 
   /// The layout without HarfBuzz (when it cannot be loaded): one glyph per
   /// code point from the first face covering it, left to right, pairs from
-  /// one face kerned by its legacy `kern` table.
-  func layoutUnshaped(_ text: String, chain: [Int], block: TextBlock, align: TextAlign) -> TextBlock {
+  /// one face kerned by its legacy `kern` table. Lines wrap at `maxWidth`
+  /// ems by the shaped text's rule (`TextShaper.wrap`), and `letterSpacing`
+  /// ems stand after every character but a line's last, as in shaped text
+  /// (joining scripts are not joined here, so their letters are spaced too):
+  /// a label's box is then close to the shaped one, not one long line.
+  func layoutUnshaped(
+    _ text: String, chain: [Int], block: TextBlock, align: TextAlign, maxWidth: Double? = nil, letterSpacing: Double = 0
+  ) -> TextBlock {
     var block = block
     let size = block.size
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     var lineRanges: [(start: Int, width: Double)] = []
-    for (li, line) in lines.enumerated() {
-      let start = block.glyphs.count
-      var pen = 0.0
-      var previous: (face: Int, glyph: UInt32)? = nil
-      let baseline = block.ascent + Double(li) * block.lineHeight
-      for scalar in line.unicodeScalars where scalar != "\r" {
+    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      // The paragraph's code points that a face covers, with their glyphs.
+      var scalars: [UInt32] = []
+      var glyphs: [(face: Int, glyph: UInt32)] = []
+      for scalar in paragraph.unicodeScalars where scalar != "\r" {
         guard let (face, glyph) = lookup(scalar, chain: chain) else {
           if !block.missing.contains(scalar) { block.missing.append(scalar) }
           continue
         }
-        let f = faces[face]
-        let k = size / f.unitsPerEm
-        if let previous, previous.face == face { pen += f.kerning(previous.glyph, glyph) * k }
-        block.glyphs.append(PositionedGlyph(face: face, glyph: glyph, x: pen, y: baseline, advance: f.advance(glyph) * k))
-        pen += f.advance(glyph) * k
-        previous = (face, glyph)
+        scalars.append(scalar.value)
+        glyphs.append((face, glyph))
       }
-      lineRanges.append((start, pen))
-      block.width = max(block.width, pen)
+      // In ems: glyph i's advance, and its kerning after glyph i − 1.
+      func advance(_ i: Int) -> Double {
+        let f = faces[glyphs[i].face]
+        return f.advance(glyphs[i].glyph) / f.unitsPerEm
+      }
+      func kerning(_ i: Int) -> Double {
+        guard i > 0, glyphs[i - 1].face == glyphs[i].face else { return 0 }
+        let f = faces[glyphs[i].face]
+        return f.kerning(glyphs[i - 1].glyph, glyphs[i].glyph) / f.unitsPerEm
+      }
+      var lines = [0..<scalars.count]
+      if let maxWidth, !scalars.isEmpty {
+        let advances = scalars.indices.map { kerning($0) + advance($0) + ($0 < scalars.count - 1 ? letterSpacing : 0) }
+        lines = TextShaper.wrap(scalars, advances: advances, maxWidth: maxWidth)
+      }
+      for line in lines {
+        let start = block.glyphs.count
+        let baseline = block.ascent + Double(lineRanges.count) * block.lineHeight
+        var pen = 0.0
+        for i in line {
+          if i > line.lowerBound { pen += (kerning(i) + letterSpacing) * size }
+          block.glyphs.append(PositionedGlyph(face: glyphs[i].face, glyph: glyphs[i].glyph, x: pen, y: baseline, advance: advance(i) * size))
+          pen += advance(i) * size
+        }
+        lineRanges.append((start, pen))
+        block.width = max(block.width, pen)
+      }
     }
-    block.height = Double(lines.count) * block.lineHeight
+    block.height = Double(lineRanges.count) * block.lineHeight
     alignLines(&block, lines: lineRanges, align)
     return block
   }

@@ -288,46 +288,58 @@ final class TextShaper {
     // a cluster's advance (with its spacing) goes to its first code point.
     var advance = [Double](repeating: 0, count: p.count)
     _ = layOut(p, 0..<p.count, letterSpacing: letterSpacing) { cluster, ems in advance[cluster] += ems }
-    func isSpace(_ c: UInt32) -> Bool { c == 0x20 || c == 0x3000 || c == 0x200B }
+    return Self.wrap(p.scalars, advances: advance, maxWidth: maxWidth)
+  }
+
+  /// The lines of the code points `scalars`, whose advances in ems are
+  /// `advances` (a cluster's on its first code point), wrapped by
+  /// `wrapRule` at `maxWidth` ems, as ranges of `scalars`: the rule, for
+  /// shaped text and for the layout without HarfBuzz alike.
+  static func wrap(_ scalars: [UInt32], advances advance: [Double], maxWidth: Double) -> [Range<Int>] {
+    let count = scalars.count
     func isCJK(_ c: UInt32) -> Bool {
       (0x2E80...0x9FFF).contains(c) || (0xAC00...0xD7AF).contains(c) || (0xF900...0xFAFF).contains(c) || (0xFF00...0xFFEF).contains(c)
         || (0x20000...0x3FFFF).contains(c)
     }
-    // Break opportunities: after index i (a line may end after p.scalars[i]).
+    // Break opportunities: after index i (a line may end after scalars[i]).
     func breaksAfter(_ i: Int) -> Bool {
-      let c = p.scalars[i]
-      if isSpace(c) || c == 0x2D { return true }
-      return i + 1 < p.count && (isCJK(c) || isCJK(p.scalars[i + 1]))
+      let c = scalars[i]
+      if isWrapSpace(c) || c == 0x2D { return true }
+      return i + 1 < count && (isCJK(c) || isCJK(scalars[i + 1]))
     }
     var lines: [Range<Int>] = []
     var lineStart = 0
     var pending = 0.0  // the line so far, its trailing spaces included
     var i = 0
-    while i < p.count {
+    while i < count {
       // The next word: up to and including its break opportunity.
       var end = i
-      while end < p.count - 1 && !breaksAfter(end) { end += 1 }
+      while end < count - 1 && !breaksAfter(end) { end += 1 }
       end += 1
       var trimmed = end
-      while trimmed > i && isSpace(p.scalars[trimmed - 1]) { trimmed -= 1 }
+      while trimmed > i && isWrapSpace(scalars[trimmed - 1]) { trimmed -= 1 }
       let word = (i..<trimmed).reduce(0.0) { $0 + advance[$1] }
       if i > lineStart && pending + word > maxWidth + 1e-9 {
-        lines.append(lineStart..<Self.trimEnd(p, lineStart, i))
+        lines.append(lineStart..<trimEnd(scalars, lineStart, i))
         lineStart = i
         pending = 0
       }
       pending += (i..<end).reduce(0.0) { $0 + advance[$1] }
       i = end
     }
-    lines.append(lineStart..<Self.trimEnd(p, lineStart, p.count))
+    lines.append(lineStart..<trimEnd(scalars, lineStart, count))
     return lines
   }
 
+  /// The spaces a line may break after and a wrapped line drops at its
+  /// end: U+0020, the ideographic space U+3000, the zero-width space.
+  private static func isWrapSpace(_ c: UInt32) -> Bool { c == 0x20 || c == 0x3000 || c == 0x200B }
+
   /// `end` moved back over the spaces that end `start..<end` (a wrapped
   /// line's trailing spaces are not drawn).
-  private static func trimEnd(_ p: Paragraph, _ start: Int, _ end: Int) -> Int {
+  private static func trimEnd(_ scalars: [UInt32], _ start: Int, _ end: Int) -> Int {
     var e = end
-    while e > start && (p.scalars[e - 1] == 0x20 || p.scalars[e - 1] == 0x3000 || p.scalars[e - 1] == 0x200B) { e -= 1 }
+    while e > start && isWrapSpace(scalars[e - 1]) { e -= 1 }
     return e
   }
 
