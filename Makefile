@@ -139,7 +139,7 @@ peers: build
 # status is not the target's.) Look at each changed image before committing it.
 record-goldens:
 	$(SWIFT) build --build-tests
-	MAPSNAP_RECORD=all $(SWIFT) test --skip-build --filter GoldenImageTests \
+	MAPSNAP_RECORD=failed $(SWIFT) test --skip-build --filter GoldenImageTests \
 	  || echo "record-goldens: recorded; checking the goldens without recording"
 	@status=0; MAPSNAP_RECORD=never $(SWIFT) test --skip-build --filter GoldenTests || status=$$?; \
 	  echo "goldens changed by recording (look at each before committing):"; \

@@ -28,7 +28,7 @@ public func checkGolden(_ c: GoldenCase, snapshot: Snapshot, mode: RecordMode = 
     return GoldenOutcome(failure: "\(c): could not encode or decode the rendered frame: \(error)", recorded: false)
   }
   let exists = Repository.exists(c.expectedPath)
-  if mode == .all || (mode == .missing && !exists) {
+  func record() -> GoldenOutcome {
     do {
       try FileIO.stage(png, for: c.expectedPath).commit()
     } catch {
@@ -36,6 +36,7 @@ public func checkGolden(_ c: GoldenCase, snapshot: Snapshot, mode: RecordMode = 
     }
     return GoldenOutcome(failure: "\(c): recorded golden \(c.expectedPath); re-run without MAPSNAP_RECORD to check it", recorded: true)
   }
+  if mode == .all || (mode != .never && !exists) { return record() }
   guard exists else {
     let artifacts = writeArtifacts(c, actual: actual, diff: nil)
     return GoldenOutcome(
@@ -49,6 +50,7 @@ public func checkGolden(_ c: GoldenCase, snapshot: Snapshot, mode: RecordMode = 
     return GoldenOutcome(failure: "\(c): cannot read golden: \(error)", recorded: false)
   }
   guard expected.width == actual.width && expected.height == actual.height else {
+    if mode == .failed { return record() }
     let artifacts = writeArtifacts(c, actual: actual, diff: nil)
     return GoldenOutcome(
       failure: "\(c): size differs: expected \(expected.width)×\(expected.height), rendered \(actual.width)×\(actual.height). Actual: \(artifacts.actual)",
@@ -57,6 +59,8 @@ public func checkGolden(_ c: GoldenCase, snapshot: Snapshot, mode: RecordMode = 
   let cmp = ImageComparison(actual: actual.pixels, expected: expected.pixels, width: actual.width, height: actual.height, channelTolerance: c.channelTolerance)
   if cmp.differingPixels > c.allowedPixels {
     let artifacts = writeArtifacts(c, actual: actual, diff: cmp)
+    // Recorded with its actual and diff images left to look at.
+    if mode == .failed { return record() }
     let share = Double(cmp.differingPixels) / Double(actual.width * actual.height) * 100
     return GoldenOutcome(
       failure: """

@@ -3,10 +3,11 @@
 #endif
 
 /// How goldens may be (re)written, from `MAPSNAP_RECORD`: `missing` writes
-/// absent goldens, `all` rewrites every golden; unset or anything else never
-/// writes. Under CI (`CI` set) nothing is ever recorded.
+/// absent goldens, `failed` those absent or whose pixels differ (as
+/// `mapsnap test --record failed`), `all` rewrites every golden; unset or
+/// anything else never writes. Under CI (`CI` set) nothing is ever recorded.
 public enum RecordMode: String, Sendable {
-  case never, missing, all
+  case never, missing, failed, all
 
   public static var current: RecordMode {
     if let ci = getenv("CI"), String(cString: ci) != "" && String(cString: ci) != "false" { return .never }
