@@ -133,7 +133,8 @@ peers: build
 	MAPSNAP=$(CURDIR)/.build/release/mapsnap MAPSNAP_SCENES=$(CURDIR)/Benchmarks/scenes \
 	  bash $(SHARED)/bench/peers/run_peers.sh
 
-# Rewrites every golden image, then checks every golden again without
+# Rewrites the golden images that are missing or whose pixels differ (the
+# others keep their bytes), then checks every golden again without
 # recording: the exit status says whether the goldens now pass. (A recording
 # run always reports each rewritten golden as a failure, by design, so its own
 # status is not the target's.) Look at each changed image before committing it.

@@ -20,7 +20,7 @@
 #  - with the server stopped, a frame fails fast (connect_timeout) with the
 #    database's own message as a layer error;
 #  - a batch outlives a restart of the server: its frames read the tables
-#    again once the failure it kept (10 s) is stale.
+#    again once the failure to connect it kept (10 s) is stale.
 #
 # Usage: scripts/test-postgis.sh [path/to/mapsnap]   (root; `make test-postgis`)
 # Needs: postgresql-15 postgresql-15-postgis-3 gdal-bin (`make postgis-deps`).
@@ -223,56 +223,72 @@ t1=$(date +%s)
 grep -q "PostgreSQL:" "$WORK/down.err" || fail "no database message: $(cat "$WORK/down.err")"
 grep -qi "connection\|socket\|server" "$WORK/down.err" || fail "the message does not come from the database: $(cat "$WORK/down.err")"
 
-step "a batch outlives a database restart: once the kept failure is stale, frames read the tables again"
-# One worker renders the 1:8000 frame from PostGIS (256² of it) while the server is down
-# (each frame's layers are errors, the failure to connect kept for 10 s:
-# OpenDatasets.failureSeconds), then up again. The manifest is long enough
-# for the frames of a failing run to last some 16 s (measured first on 300
-# frames, this machine's speed), then 100 more.
+step "a batch outlives a database restart: frames read the tables again once the kept failure is stale"
+# One worker renders 256² frames at 1:8000 from PostGIS, each centred on
+# another POI, while the server is stopped and started again: frames before the
+# stop read the tables; frames after it fail to connect, the failure kept
+# for 10 s (OGRSource.failureKeptSeconds); once it is stale, with the server
+# back, frames read the tables again. The manifest is long; the batch is
+# stopped once a frame has read the tables again, or 40 s after the restart.
 mkdir -p "$WORK/restart"
-python3 - "$WORK" 300 probe <<'PY'
+python3 - "$ROOT" "$WORK" <<'PY'
 import json, os, sys
-work, n, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-with open(os.path.join(work, name + ".jsonl"), "w") as m:
-    for i in range(n):
-        m.write(json.dumps({"scene": "postgis.json", "size": [256, 256], "output": f"restart/{name}-{i:05d}.png", "report": f"restart/{name}-{i:05d}.json"}) + "\n")
-PY
-t0=$(date +%s%N)
-(cd "$WORK" && "$MAPSNAP" batch probe.jsonl --jobs 1 >/dev/null 2>&1) || fail "the batch with the server down"
-per_frame_ns=$(( ($(date +%s%N) - t0) / 300 ))
-frames=$(( 16000000000 / (per_frame_ns > 0 ? per_frame_ns : 1) + 100 ))
-[ "$frames" -le 40000 ] || frames=40000
-python3 - "$WORK" "$frames" frame <<'PY'
-import json, os, sys
-work, n, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+root, work = sys.argv[1], sys.argv[2]
+# Each frame centred on another POI: a frame over a new area reads the
+# tables (the same frame again would be served by the reads kept in memory).
+pois = json.load(open(os.path.join(root, "Examples/data/helsinki_pois.geojson")))["features"]
 with open(os.path.join(work, "restart.jsonl"), "w") as m:
-    for i in range(n):
-        m.write(json.dumps({"scene": "postgis.json", "size": [256, 256], "output": f"restart/{name}-{i:05d}.png", "report": f"restart/{name}-{i:05d}.json"}) + "\n")
+    for i in range(100000):
+        lon, lat = pois[i % len(pois)]["geometry"]["coordinates"][:2]
+        m.write(json.dumps({"scene": "postgis.json", "size": [256, 256], "center": [lon, lat],
+                            "output": f"restart/frame-{i:06d}.png", "report": f"restart/frame-{i:06d}.json"}) + "\n")
 PY
-(cd "$WORK" && "$MAPSNAP" batch restart.jsonl --jobs 1 >/dev/null 2>"$WORK/restart.err") &
+postgis_resume || fail "starting the server again"
+(cd "$WORK" && exec "$MAPSNAP" batch restart.jsonl --jobs 1 >/dev/null 2>"$WORK/restart.err") &
 batch=$!
+stop_batch() { kill "$batch" 2>/dev/null || true; wait "$batch" 2>/dev/null || true; }
+for _ in $(seq 600); do [ -f "$WORK/restart/frame-000020.json" ] && break; sleep 0.05; done
+[ -f "$WORK/restart/frame-000020.json" ] || { stop_batch; fail "the batch wrote no 20 frames in 30 s: $(tail -3 "$WORK/restart.err")"; }
+down=$(date +%s.%N)
+postgis_stop
 sleep 1
-postgis_resume || fail "restarting the server"
+postgis_resume || { stop_batch; fail "restarting the server"; }
 up=$(date +%s.%N)
-wait "$batch" || fail "the batch over the restart: $(tail -3 "$WORK/restart.err")"
-python3 - "$WORK/restart" "$frames" "$up" <<'PY' || fail "frames after the restart"
-import json, os, sys
-folder, n, up = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+python3 - "$WORK/restart" "$up" <<'PY' || { stop_batch; fail "no frame read the tables again within 40 s of the restart"; }
+import glob, json, os, sys, time
+folder, up = sys.argv[1], float(sys.argv[2])
+while time.time() < up + 40:
+    newest = max(glob.glob(os.path.join(folder, "frame-*.json")))
+    if os.path.getmtime(newest) > up + 0.5:
+        r = json.load(open(newest))
+        if not any("error" in l["status"] for l in r["layers"]):
+            sys.exit(0)
+    time.sleep(0.2)
+sys.exit(1)
+PY
+stop_batch
+python3 - "$WORK/restart" "$down" "$up" <<'PY' || fail "frames across the restart"
+import glob, json, os, sys
+folder, down, up = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+reports = sorted(glob.glob(os.path.join(folder, "frame-*.json")))
+n = len(reports)
+assert reports[-1].endswith(f"frame-{n - 1:06d}.json"), "frames are written in order, one worker"
 def errors(i):
-    r = json.load(open(os.path.join(folder, f"frame-{i:05d}.json")))
-    return sum("error" in l["status"] for l in r["layers"])
+    return sum("error" in l["status"] for l in json.load(open(reports[i]))["layers"])
 def written(i):
-    return os.path.getmtime(os.path.join(folder, f"frame-{i:05d}.json"))
-assert errors(0) > 0, "the first frame, with the server down, has no layer error"
-# The first frame that read the tables again: after the server came up,
-# and once the kept failure was stale (10 s after it was kept, at most
-# 10 s after the server came up, plus a frame).
-back = next((i for i in range(n) if errors(i) == 0), None)
-assert back is not None, f"no frame of {n} read the tables again ({written(n - 1) - up:.1f} s after the server came up)"
-assert written(back) >= up, f"frame {back} read the tables before the server came up"
-assert written(back) - up <= 12, f"frame {back} read the tables {written(back) - up:.1f} s after the server came up"
+    return os.path.getmtime(reports[i])
+assert all(errors(i) == 0 for i in range(21)), "a frame before the stop failed"
+failed = next((i for i in range(n) if errors(i) > 0), None)
+assert failed is not None and written(failed) >= down, "no frame failed after the server stopped"
+back = next((i for i in range(failed, n) if errors(i) == 0), None)
+assert back is not None, "no frame read the tables again"
+assert written(back) >= up, f"frame {back} read the tables before the server came back"
+# The failure is kept 10 s from the first failed connection, after the stop
+# and so before the restart: the next frame after that reads again.
+assert written(back) - up <= 12, f"frame {back} read the tables {written(back) - up:.1f} s after the restart"
 assert all(errors(i) == 0 for i in range(back, n)), "a frame after the first good one failed again"
-print(f"test-postgis: {n} frames: the first {back} with the server down or its failure kept, then read again {written(back) - up:.1f} s after it came up")
+print(f"test-postgis: {n} frames: {failed} before the stop read the tables; from frame {back}, "
+      f"{written(back) - up:.1f} s after the restart, they read them again")
 PY
 
 echo "test-postgis: ok"

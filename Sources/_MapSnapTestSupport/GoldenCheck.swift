@@ -47,11 +47,12 @@ public func checkGolden(_ c: GoldenCase, snapshot: Snapshot, mode: RecordMode = 
   do {
     expected = try PNGDecoder.decode(contentsOf: c.expectedPath)
   } catch {
+    if mode == .failed { return record() }
     return GoldenOutcome(failure: "\(c): cannot read golden: \(error)", recorded: false)
   }
   guard expected.width == actual.width && expected.height == actual.height else {
-    if mode == .failed { return record() }
     let artifacts = writeArtifacts(c, actual: actual, diff: nil)
+    if mode == .failed { return record() }
     return GoldenOutcome(
       failure: "\(c): size differs: expected \(expected.width)×\(expected.height), rendered \(actual.width)×\(actual.height). Actual: \(artifacts.actual)",
       recorded: false)

@@ -202,10 +202,10 @@ import _MapSnapTestSupport
       // Paths whose entries do not prune, stored one after another (their
       // times set apart), then one whose entry does.
       let quiet = (0..<400).map { "/data/\($0).geojson" }.filter { path in
-        !DigestStore.pruningPrefixes.contains(store.entryPath(path).split(separator: "/").last!.prefix(2))
+        !DigestStore.pruningPrefixes.contains(store.entryName(path).prefix(2))
       }
       let loud = try #require((0..<4000).lazy.map { "/data/p\($0).geojson" }.first { path in
-        DigestStore.pruningPrefixes.contains(store.entryPath(path).split(separator: "/").last!.prefix(2))
+        DigestStore.pruningPrefixes.contains(store.entryName(path).prefix(2))
       })
       for (k, path) in quiet.prefix(12).enumerated() {
         store.store(digest(k), of: path, identity: identity)

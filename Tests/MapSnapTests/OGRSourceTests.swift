@@ -263,6 +263,62 @@ import _MapSnapTestSupport
     #expect(tries == 1)
   }
 
+  /// A database that went away: its connection broke and connecting fails.
+  /// The pool keeps that failure `OGRSource.failureKeptSeconds` (reads
+  /// meanwhile get it without connecting), then connects again.
+  @Test func aPoolKeepsAFailureToConnectForAWhile() throws {
+    let now = Atomic<Int>(0)  // milliseconds
+    let up = Atomic<Bool>(false)
+    let tries = Atomic<Int>(0)
+    let pool = HandlePool<Int>(
+      first: 1,
+      open: {
+        tries.add(1, ordering: .relaxed)
+        return up.load(ordering: .relaxed) ? .success(2) : .failure(.database(path: "PG:dbname=gis", message: "connection refused"))
+      }, close: { _ in }, clock: { Double(now.load(ordering: .relaxed)) / 1000 })
+    let down = Result<Int, SourceError>.failure(.database(path: "PG:dbname=gis", message: "server closed the connection unexpectedly"))
+    _ = pool.with { _ in down }  // the open connection breaks and is closed
+    #expect(pool.opened == 0)
+    for _ in 0..<3 { #expect(throws: SourceError.self) { try pool.with { h in .success(h) }.get() } }
+    #expect(tries.load(ordering: .relaxed) == 1, "one try to connect, its failure kept")
+    up.store(true, ordering: .relaxed)
+    now.store(Int(OGRSource.failureKeptSeconds * 1000) - 1, ordering: .relaxed)
+    #expect(throws: SourceError.self) { try pool.with { h in .success(h) }.get() }
+    now.store(Int(OGRSource.failureKeptSeconds * 1000), ordering: .relaxed)
+    #expect(try pool.with { h in .success(h) }.get() == 2)
+    #expect(tries.load(ordering: .relaxed) == 2 && pool.opened == 1)
+  }
+
+  /// Names open side by side: a name whose open is slow (a database timing
+  /// out) does not hold up another's; threads asking for the slow one wait
+  /// for its one open.
+  @Test func openDatasetsOpenNamesSideBySide() throws {
+    final class Dataset: Sendable {}
+    let open = OpenDatasets<Dataset>()
+    let slowStarted = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let opens = Atomic<Int>(0)
+    let done = DispatchGroup()
+    for _ in 0..<2 {
+      DispatchQueue.global().async(group: done) {
+        _ = open.dataset("PG:host=slow") {
+          opens.add(1, ordering: .relaxed)
+          slowStarted.signal()
+          // Held until the other name has opened (at most 10 s).
+          _ = release.wait(timeout: .now() + 10)
+          return .success(Dataset())
+        }
+      }
+    }
+    #expect(slowStarted.wait(timeout: .now() + 10) == .success)
+    let started = monotonicSeconds()
+    _ = open.dataset("fast.gpkg") { .success(Dataset()) }
+    #expect(monotonicSeconds() - started < 5, "another name waited for the slow open")
+    release.signal()
+    done.wait()
+    #expect(opens.load(ordering: .relaxed) == 1, "both threads got the one open of the slow name")
+  }
+
   /// A failure to open is kept `OpenDatasets.failureSeconds`, then tried
   /// again (a database back from a restart serves the rest of a batch); an
   /// open dataset is kept however long ago it opened.

@@ -112,25 +112,30 @@ public struct DigestStore: Sendable {
     guard identity.modified <= settled, identity.changed <= settled else { return }
     let folder = directory + "/digests"
     guard Self.makeFolders(folder) else { return }
-    let temporary = folder + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+    let temporary = folder + "/" + Self.temporaryPrefix + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return }
     let text = Array("\(Self.version) \(identity.line) \(digest)\n".utf8)
     let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     close(fd)
-    let entry = entryPath(path)
-    if written != text.count || rename(temporary, entry) != 0 {
+    let name = entryName(path)
+    if written != text.count || rename(temporary, folder + "/" + name) != 0 {
       unlink(temporary)
       return
     }
-    if let name = entry.split(separator: "/").last, Self.pruningPrefixes.contains(name.prefix(2)) { prune(now: now) }
+    if Self.pruningPrefixes.contains(name.prefix(2)) { prune(now: now) }
   }
 
-  /// Removes the oldest entries (by the time they were stored) when the
-  /// folder holds more than `maximumEntries`, down to three quarters of it,
-  /// and temporary files older than `staleTemporarySeconds`. Processes that
-  /// prune at once remove what they find; a file already gone is no
-  /// failure. `now`: seconds since the epoch.
+  /// Removes the oldest entries (by the time they were stored, not last
+  /// read: a read touches nothing on disk) when the folder holds more than
+  /// `maximumEntries`, down to three quarters of it, and temporary files
+  /// older than `staleTemporarySeconds`. A font stored early may so go
+  /// before the sources of a long run of frames: it is hashed once more by
+  /// the next process (a batch keeps its digests in memory) and stored anew.
+  /// Processes that prune at once each remove the oldest they find: at
+  /// worst an entry just stored again goes, and that file is hashed once
+  /// more; a file already gone is no failure. `now`: seconds since the
+  /// epoch.
   func prune(now: Int = Int(time(nil))) {
     let folder = directory + "/digests"
     var entries: [(stored: Int, path: String)] = []
@@ -138,10 +143,10 @@ public struct DigestStore: Sendable {
       let path = folder + "/" + name
       var st = stat()
       guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
-      if name.hasPrefix(".tmp-") {
+      if name.hasPrefix(Self.temporaryPrefix) {
         if now - Int(st.st_mtim.tv_sec) > Self.staleTemporarySeconds { unlink(path) }
       } else if name.utf8.count == 64 {
-        entries.append((Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec), path))
+        entries.append((Identity(st).modified, path))
       }
     }
     guard entries.count > maximumEntries else { return }
@@ -159,6 +164,13 @@ public struct DigestStore: Sendable {
 
   /// Where the entry of `path` lives.
   public func entryPath(_ path: String) -> String {
-    directory + "/digests/" + SHA256.hex(of: Array(path.utf8))
+    directory + "/digests/" + entryName(path)
   }
+
+  /// The entry's file name: the SHA-256 of `path`, in hexadecimal.
+  func entryName(_ path: String) -> String { SHA256.hex(of: Array(path.utf8)) }
+
+  /// How a temporary file of `store` is named, before its process id.
+  static let temporaryPrefix = ".tmp-"
+
 }

@@ -11,11 +11,20 @@ import Synchronization
 /// is closed. So a dataset has as many handles as threads ever read it at
 /// once (in a batch, at most its `--jobs` workers plus the layers one frame
 /// reads side by side), and no read waits for another's. Measured against
-/// one handle behind a lock in BENCHMARKS.md (issue 15).
+/// one handle behind a lock in BENCHMARKS.md (issue 15). A failure to open
+/// one more (a database that went away: its connections broke, and
+/// connecting fails) is kept `OGRSource.failureKeptSeconds`, as
+/// `OpenDatasets` keeps one to open the dataset: reads meanwhile that find
+/// no free handle get it without each waiting out a connection timeout;
+/// the first after it tries again.
 final class HandlePool<Handle>: @unchecked Sendable {
   private let free: Mutex<[Box]>
   private let opener: @Sendable () -> Result<Handle, SourceError>
   private let closer: @Sendable (Handle) -> Void
+  /// The last failure to open a handle and when (`clock`), while kept.
+  private let failed = Mutex<(error: SourceError, at: Double)?>(nil)
+  /// Seconds from a monotonic clock (`monotonicSeconds`; tests pass their own).
+  private let clock: @Sendable () -> Double
   /// How many handles are open, for the tests.
   private let openedCount = Atomic<Int>(0)
 
@@ -25,10 +34,14 @@ final class HandlePool<Handle>: @unchecked Sendable {
   /// A pool holding `first`, opening more with `open`; every handle is
   /// given to `close` when the pool goes (no handle is in use then: a
   /// reader in `with` keeps its pool alive).
-  init(first: Handle, open: @escaping @Sendable () -> Result<Handle, SourceError>, close: @escaping @Sendable (Handle) -> Void) {
+  init(
+    first: Handle, open: @escaping @Sendable () -> Result<Handle, SourceError>, close: @escaping @Sendable (Handle) -> Void,
+    clock: @escaping @Sendable () -> Double = monotonicSeconds
+  ) {
     free = Mutex([Box(handle: first)])
     opener = open
     closer = close
+    self.clock = clock
     openedCount.store(1, ordering: .relaxed)
   }
 
@@ -43,9 +56,14 @@ final class HandlePool<Handle>: @unchecked Sendable {
     if let box = free.withLock({ $0.popLast() }) {
       handle = box.handle
     } else {
+      if let kept = failed.withLock({ $0 }), clock() - kept.at < OGRSource.failureKeptSeconds { return .failure(kept.error) }
       switch opener() {
-      case .failure(let e): return .failure(e)
+      case .failure(let e):
+        let now = clock()
+        failed.withLock { $0 = (e, now) }
+        return .failure(e)
       case .success(let h):
+        failed.withLock { $0 = nil }
         openedCount.add(1, ordering: .relaxed)
         handle = h
       }

@@ -39,6 +39,14 @@ public struct OGRSource: Sendable, Hashable {
   /// Seconds a PostGIS connection may take before it fails (libpq's
   /// `connect_timeout`, added to the connection string when it has none).
   static let connectTimeoutSeconds = 5
+
+  /// How long a failure to open a dataset or to connect to it is kept, in
+  /// seconds: 10, twice `connectTimeoutSeconds` (libpq's timeout, per
+  /// address of the host), so a batch over a database that is down spends
+  /// at most about a third of its time waiting to connect, however many
+  /// frames it has; then the next frame tries again (`OpenDatasets`,
+  /// `HandlePool`).
+  static let failureKeptSeconds = 10.0
 }
 
 /// What reading an `ogr` layer for a frame found, for the report and
@@ -114,7 +122,7 @@ func ogrInteger(_ v: Int64) -> JSONValue {
 }
 
 /// A GDAL dataset, shared by every frame and thread of the process: opened
-/// on first use, kept open (`OpenDatasets`), its failure kept too. A GDAL
+/// on first use, kept open (`OpenDatasets`), its failure kept for a while too. A GDAL
 /// dataset handle is not thread-safe, so the dataset keeps its handles in a
 /// `HandlePool`, one per thread reading at once (for PostGIS, one
 /// connection each), closed with it.

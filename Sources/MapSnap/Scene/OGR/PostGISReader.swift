@@ -74,7 +74,8 @@ final class PostGISReader: @unchecked Sendable {
   }
 
   /// The reader of the database `conninfo` names, kept open for the
-  /// process (`OpenDatasets`), its failure to connect kept too.
+  /// process (`OpenDatasets`), its failure to connect kept for
+  /// `OGRSource.failureKeptSeconds`.
   static func shared(_ conninfo: String, source: OGRSource) -> Result<PostGISReader, SourceError> {
     opened.dataset("PG:" + conninfo) {
       connect(conninfo, source: source).map { first in
