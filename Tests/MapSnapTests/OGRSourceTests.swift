@@ -319,14 +319,14 @@ import _MapSnapTestSupport
     #expect(opens.load(ordering: .relaxed) == 1, "both threads got the one open of the slow name")
   }
 
-  /// A failure to open is kept `OpenDatasets.failureSeconds`, then tried
+  /// A failure to open is kept `OGRSource.failureKeptSeconds`, then tried
   /// again (a database back from a restart serves the rest of a batch); an
   /// open dataset is kept however long ago it opened.
   @Test func aFailureToOpenIsTriedAgainOnceItIsStale() throws {
     final class Dataset: Sendable {}
     let now = Atomic<Int>(0)  // milliseconds
     let open = OpenDatasets<Dataset>(clock: { Double(now.load(ordering: .relaxed)) / 1000 })
-    let limit = Int(OpenDatasets<Dataset>.failureSeconds * 1000)
+    let limit = Int(OGRSource.failureKeptSeconds * 1000)
     var tries = 0
     var up = false
     func get() -> Result<Dataset, SourceError> {

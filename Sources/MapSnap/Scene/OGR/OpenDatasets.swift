@@ -3,7 +3,7 @@ import Synchronization
 /// Datasets open for the process, by name, at most `limit` of them: the
 /// oldest opened goes first when one more is needed (a reader still using
 /// it keeps it alive until done; its handles close with it). A failure to
-/// open is kept too, for `failureSeconds`: the frames of a batch that come
+/// open is kept too, for `OGRSource.failureKeptSeconds`: the frames of a batch that come
 /// meanwhile report it without each trying again (a server that is down
 /// would cost each its connection timeout), and the first frame after it
 /// tries again, so a batch outlives a database restart or a file that
@@ -19,9 +19,6 @@ final class OpenDatasets<Dataset: AnyObject & Sendable>: Sendable {
   /// that read it at once; 32 keeps a batch of 2–8 workers far below the
   /// usual limit of 1,024 descriptors.
   static var limit: Int { 32 }
-
-  /// How long a failure to open is kept: `OGRSource.failureKeptSeconds`.
-  static var failureSeconds: Double { OGRSource.failureKeptSeconds }
 
   /// What opens one name, one thread at a time: threads asking for a name
   /// that is being opened wait for that open, not for opens of other names
@@ -51,7 +48,8 @@ final class OpenDatasets<Dataset: AnyObject & Sendable>: Sendable {
   init(clock: @escaping @Sendable () -> Double = monotonicSeconds) { self.clock = clock }
 
   /// The dataset `name`, opened with `open` unless it is open already, or
-  /// failed less than `failureSeconds` ago (that failure, again). `open`
+  /// failed less than `OGRSource.failureKeptSeconds` ago (that failure,
+  /// again). `open`
   /// runs outside the lock of the other names.
   func dataset(_ name: String, open: () -> Result<Dataset, SourceError>) -> Result<Dataset, SourceError> {
     let gate: Gate
@@ -83,7 +81,7 @@ final class OpenDatasets<Dataset: AnyObject & Sendable>: Sendable {
   private func find(_ name: String) -> Found {
     state.withLock { s in
       if let e = s.entries[name] {
-        if let r = e.result, e.failedAt.map({ clock() - $0 < Self.failureSeconds }) ?? true { return .kept(r) }
+        if let r = e.result, e.failedAt.map({ clock() - $0 < OGRSource.failureKeptSeconds }) ?? true { return .kept(r) }
         return .open(e.gate)
       }
       let gate = Gate()
