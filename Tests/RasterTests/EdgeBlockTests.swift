@@ -89,4 +89,34 @@ import Testing
     block.removeAll(from: 10)
     #expect(block.count == 10 && c.count == 100_000 && c.buffer[99_999].x1 == 100_000)
   }
+
+  @Test func bucketSortGroupsEveryEdgeInPlace() {
+    var s: UInt64 = 12345
+    func next(_ n: Int32) -> Int32 {
+      s = s &* 6364136223846793005 &+ 1442695040888963407
+      return Int32(truncatingIfNeeded: s >> 33) % n
+    }
+    // Rows 100...1300: buckets 1...20, some empty, and runs of one bucket.
+    var edges: [Edge] = []
+    for i in 0..<5000 {
+      let row = i % 7 == 0 ? 640 : 100 + next(1200)
+      let y0 = row * 256 + next(256)
+      edges.append(Edge(x0: next(100_000), y0: y0, x1: next(100_000), y1: y0 + 1 + next(60 * 256), winding: i % 2 == 0 ? 1 : -1))
+    }
+    let original = edges
+    let first = 100 >> 6
+    let last = 1300 >> 6
+    let offsets = edges.withUnsafeMutableBufferPointer { EdgeBuckets.sort($0, firstBucket: first, lastBucket: last) }
+    #expect(offsets.count == last - first + 2)
+    #expect(offsets.first == 0 && offsets.last == Int32(edges.count))
+    for b in 0..<(last - first + 1) {
+      let range = Int(offsets[b])..<Int(offsets[b + 1])
+      #expect(range.allSatisfy { Int(edges[$0].y0 >> 14) == first + b }, "bucket \(b)")
+      let expected = original.filter { Int($0.y0 >> 14) == first + b }.count
+      #expect(range.count == expected, "bucket \(b)")
+    }
+    // The same edges, each once.
+    func key(_ e: Edge) -> [Int32] { [e.y0, e.x0, e.y1, e.x1, e.winding] }
+    #expect(edges.map(key).sorted { $0.lexicographicallyPrecedes($1) } == original.map(key).sorted { $0.lexicographicallyPrecedes($1) })
+  }
 }

@@ -208,9 +208,16 @@ final class SourceIndex: Sendable {
     built.withLock { b in
       if let names = b.names { return names }
       var names = PropertyNames()
+      // Features of one schema list the same keys: a feature whose keys are
+      // the previous one's adds nothing, and comparing two keys is cheaper
+      // than hashing one (most keys are short strings, compared as 16 bytes).
+      var previous: [(key: String, value: JSONValue)] = []
       for list in [collection.features, collection.withoutGeometry] {
         for f in list {
-          for pair in f.properties.pairs where names.set.insert(pair.key).inserted { names.ordered.append(pair.key) }
+          let pairs = f.properties._pairs
+          if pairs.count == previous.count && pairs.indices.allSatisfy({ pairs[$0].key == previous[$0].key }) { continue }
+          for pair in pairs where names.set.insert(pair.key).inserted { names.ordered.append(pair.key) }
+          previous = pairs
         }
       }
       b.names = names

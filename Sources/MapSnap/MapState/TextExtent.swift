@@ -21,6 +21,22 @@ struct TextExtent: Sendable, Hashable {
     var longest = 0
     var lines = 1
     var current = 0
+    // ASCII without a carriage return: every byte is a grapheme cluster
+    // ("\r\n" is the only cluster of two ASCII scalars), counted without
+    // the Unicode segmentation rules.
+    if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+      for byte in text.utf8 {
+        if byte == 0x0A {
+          lines += 1
+          longest = max(longest, current)
+          current = 0
+        } else {
+          current += 1
+        }
+      }
+      self.init(longestLine: max(longest, current), lines: lines)
+      return
+    }
     for ch in text {
       if ch == "\n" {
         lines += 1

@@ -236,21 +236,36 @@ enum EdgeBuckets {
   static let height = 1 << rowsShift  // rows per bucket
   static let shift = Int32(rowsShift + 8)  // fixed-point y to bucket
 
-  /// Sorts `edges` by bucket (stable counting sort) and returns the offsets
-  /// of each bucket from `firstBucket` on.
+  /// Sorts `edges` by bucket in place and returns the offsets of each
+  /// bucket from `firstBucket` on: a counting sort that moves each edge
+  /// straight into its bucket's next free slot, swapping out the edge there
+  /// (no second buffer: copying each fill's edges into one cost nyc-250000's
+  /// process 330 of its 5,200 page faults and 2 ms of processor time). The
+  /// order inside a bucket is not kept, and nothing needs it: a cell's cover
+  /// and area are sums of integers, the same in any order.
   static func sort(_ edges: UnsafeMutableBufferPointer<Edge>, firstBucket: Int, lastBucket: Int) -> [Int32] {
     let n = lastBucket - firstBucket + 1
     var offsets = [Int32](repeating: 0, count: n + 1)
     for e in edges { offsets[Int(e.y0 >> shift) - firstBucket + 1] += 1 }
     for b in 0..<n { offsets[b + 1] += offsets[b] }
-    var fill = offsets
-    let copy = UnsafeMutableBufferPointer<Edge>.allocate(capacity: edges.count)
-    defer { copy.deallocate() }
-    _ = copy.initialize(from: edges)
-    for e in copy {
-      let b = Int(e.y0 >> shift) - firstBucket
-      edges[Int(fill[b])] = e
-      fill[b] += 1
+    var next = offsets  // each bucket's first slot not yet holding one of its edges
+    next.withUnsafeMutableBufferPointer { next in
+      for b in 0..<n {
+        let end = Int(offsets[b + 1])
+        while Int(next[b]) < end {
+          var e = edges[Int(next[b])]
+          var target = Int(e.y0 >> shift) - firstBucket
+          // Carry the edge along until one that belongs in bucket b lands here.
+          while target != b {
+            let slot = Int(next[target])
+            next[target] += 1
+            swap(&e, &edges[slot])
+            target = Int(e.y0 >> shift) - firstBucket
+          }
+          edges[Int(next[b])] = e
+          next[b] += 1
+        }
+      }
     }
     return offsets
   }
