@@ -13,9 +13,19 @@
   X(sqlite3_prepare_v2) X(sqlite3_step) X(sqlite3_reset) X(sqlite3_finalize) X(sqlite3_column_count)                \
   X(sqlite3_column_blob) X(sqlite3_column_bytes) X(sqlite3_column_double) X(sqlite3_column_int64)                   \
   X(sqlite3_column_text) X(sqlite3_column_type) X(sqlite3_bind_blob) X(sqlite3_bind_double) X(sqlite3_bind_int)     \
-  X(sqlite3_bind_int64) X(sqlite3_bind_text) X(sqlite3_vfs_find) X(sqlite3_vfs_register)
+  X(sqlite3_bind_int64) X(sqlite3_bind_text) X(sqlite3_vfs_find) X(sqlite3_vfs_register) X(sqlite3_config)                \
+  X(sqlite3_memory_used)
 
-LAZY_LIBRARY("libsqlite3.so.0", "libsqlite3-0", SQLITE_ENTRY_POINTS)
+static void sqlite_configure(void);
+LAZY_LIBRARY_THEN("libsqlite3.so.0", "libsqlite3-0", SQLITE_ENTRY_POINTS, sqlite_configure)
+
+/* SQLite counts every allocation under one process-wide mutex unless told
+ * not to (SQLITE_CONFIG_MEMSTATUS, on in Debian's build): two threads
+ * reading two tables of one GeoPackage, each on its own connection, took
+ * turns at that mutex on every row. mapsnap never asks SQLite for its memory
+ * statistics. Set before SQLite initialises (it refuses the setting after,
+ * when PROJ or GDAL loaded and started it first: nothing breaks then). */
+static void sqlite_configure(void) { REAL(sqlite3_config)(SQLITE_CONFIG_MEMSTATUS, 0); }
 
 #pragma GCC visibility pop
 
@@ -68,6 +78,7 @@ int sqlite3_bind_int64(sqlite3_stmt *s, int i, sqlite3_int64 v) {
 int sqlite3_bind_text(sqlite3_stmt *s, int i, const char *v, int n, void (*d)(void *)) {
   return ready() ? REAL(sqlite3_bind_text)(s, i, v, n, d) : SQLITE_MISUSE;
 }
+sqlite3_int64 sqlite3_memory_used(void) { return ready() ? REAL(sqlite3_memory_used)() : 0; }
 sqlite3_vfs *sqlite3_vfs_find(const char *name) { return ready() ? REAL(sqlite3_vfs_find)(name) : NULL; }
 int sqlite3_vfs_register(sqlite3_vfs *vfs, int makeDefault) {
   return ready() ? REAL(sqlite3_vfs_register)(vfs, makeDefault) : SQLITE_MISUSE;

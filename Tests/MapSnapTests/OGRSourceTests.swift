@@ -479,6 +479,16 @@ import _MapSnapTestSupport
     #expect(loader.ogrFeatureCountHint(OGRSource(name: "t", resolved: Self.data + "helsinki_roads.shp", layer: nil)) == nil)
   }
 
+  /// SQLite is told not to count its memory (a process-wide mutex taken on
+  /// every allocation, which two threads reading two tables took turns at),
+  /// before PROJ or GDAL could start it (both are loaded by other tests in
+  /// this process, in any order).
+  @Test func sqliteDoesNotCountItsMemory() throws {
+    _ = try SourceLoader().ogr(OGRSource(name: "t", resolved: Self.data + "helsinki.gpkg", layer: "pois"), near: nil).get()
+    _ = CRSTransform.to84(from: "EPSG:3067")
+    #expect(!GeoPackageReader.sqliteCountsMemory)
+  }
+
   /// Reads are kept for the most recently used `ogrSourcesKept` sources
   /// only (a batch over many scenes would otherwise keep them all), at most
   /// `ogrReadsKept` each; a kept read still serves its source.

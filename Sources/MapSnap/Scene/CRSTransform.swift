@@ -148,6 +148,8 @@ private struct PROJ: @unchecked Sendable {
   static let names = ["libproj.so.25", "libproj.so"]
 
   static let shared: Result<PROJ, CRSError> = {
+    // PROJ starts SQLite to read proj.db: mapsnap's settings go first.
+    GeoPackageReader.configureSQLite()
     var handle: UnsafeMutableRawPointer? = nil
     for n in names {
       handle = dlopen(n, RTLD_NOW | RTLD_LOCAL)

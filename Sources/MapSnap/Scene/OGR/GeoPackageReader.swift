@@ -100,6 +100,15 @@ final class GeoPackageReader: @unchecked Sendable {
     return .success(handle)
   }
 
+  /// Loads SQLite, if it can be, and gives it mapsnap's process-wide
+  /// settings (`sqlite_forward.c`: it does not count its memory under a
+  /// mutex), which SQLite takes only before it starts: called before PROJ
+  /// or GDAL, which start it themselves, are loaded.
+  static func configureSQLite() { _ = mapsnap_sqlite_unavailable() }
+
+  /// True when SQLite counts the memory it allocates, for the tests.
+  static var sqliteCountsMemory: Bool { sqlite3_memory_used() > 0 }
+
   /// A features table: its columns and where its geometry, FID, reference
   /// and R-tree are.
   struct Table {

@@ -150,6 +150,8 @@ final class OGRDataset: @unchecked Sendable {
 
   /// GDAL's version, or why it cannot be loaded.
   static let gdal: Result<String, SourceError> = {
+    // GDAL starts SQLite for its own drivers: mapsnap's settings go first.
+    GeoPackageReader.configureSQLite()
     var message = [CChar](repeating: 0, count: 256)
     guard mapsnap_ogr_load(&message, Int32(message.count)) == 1 else {
       return .failure(.ogrUnavailable(reason: String(nulTerminated: message)))
