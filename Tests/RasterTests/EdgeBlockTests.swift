@@ -96,27 +96,43 @@ import Testing
       s = s &* 6364136223846793005 &+ 1442695040888963407
       return Int32(truncatingIfNeeded: s >> 33) % n
     }
-    // Rows 100...1300: buckets 1...20, some empty, and runs of one bucket.
-    var edges: [Edge] = []
-    for i in 0..<5000 {
-      let row = i % 7 == 0 ? 640 : 100 + next(1200)
+    func edge(row: Int32, _ i: Int) -> Edge {
       let y0 = row * 256 + next(256)
-      edges.append(Edge(x0: next(100_000), y0: y0, x1: next(100_000), y1: y0 + 1 + next(60 * 256), winding: i % 2 == 0 ? 1 : -1))
+      return Edge(x0: next(100_000), y0: y0, x1: next(100_000), y1: y0 + 1 + next(60 * 256), winding: i % 2 == 0 ? 1 : -1)
     }
-    let original = edges
+    // Rows 100...1299 (buckets 1...20) but none of 700...899 (buckets 11
+    // to 13 empty), and a run of 500 edges of bucket 10 in the middle.
+    var mixed: [Edge] = []
+    for i in 0..<5000 {
+      var row = 100 + next(1000)
+      if row >= 700 { row += 200 }
+      mixed.append(edge(row: i >= 2000 && i < 2500 ? 640 : row, i))
+    }
+    let cases: [(name: String, edges: [Edge])] = [
+      ("mixed", mixed),
+      ("bottom to top", mixed.sorted { $0.y0 > $1.y0 }),
+      ("all in the last bucket", (0..<300).map { edge(row: 1280 + next(20), $0) }),
+      ("none", []),
+    ]
     let first = 100 >> 6
-    let last = 1300 >> 6
-    let offsets = edges.withUnsafeMutableBufferPointer { EdgeBuckets.sort($0, firstBucket: first, lastBucket: last) }
-    #expect(offsets.count == last - first + 2)
-    #expect(offsets.first == 0 && offsets.last == Int32(edges.count))
-    for b in 0..<(last - first + 1) {
-      let range = Int(offsets[b])..<Int(offsets[b + 1])
-      #expect(range.allSatisfy { Int(edges[$0].y0 >> 14) == first + b }, "bucket \(b)")
-      let expected = original.filter { Int($0.y0 >> 14) == first + b }.count
-      #expect(range.count == expected, "bucket \(b)")
-    }
-    // The same edges, each once.
+    let last = 1299 >> 6
     func key(_ e: Edge) -> [Int32] { [e.y0, e.x0, e.y1, e.x1, e.winding] }
-    #expect(edges.map(key).sorted { $0.lexicographicallyPrecedes($1) } == original.map(key).sorted { $0.lexicographicallyPrecedes($1) })
+    for c in cases {
+      var edges = c.edges
+      let offsets = edges.withUnsafeMutableBufferPointer { EdgeBuckets.sort($0, firstBucket: first, lastBucket: last) }
+      #expect(offsets.count == last - first + 2, "\(c.name)")
+      #expect(offsets.first == 0 && offsets.last == Int32(edges.count), "\(c.name)")
+      for b in 0..<(last - first + 1) {
+        let range = Int(offsets[b])..<Int(offsets[b + 1])
+        #expect(range.allSatisfy { Int(edges[$0].y0 >> 14) == first + b }, "\(c.name), bucket \(b)")
+        #expect(range.count == c.edges.filter { Int($0.y0 >> 14) == first + b }.count, "\(c.name), bucket \(b)")
+      }
+      // The same edges, each once.
+      #expect(edges.map(key).sorted { $0.lexicographicallyPrecedes($1) } == c.edges.map(key).sorted { $0.lexicographicallyPrecedes($1) }, "\(c.name)")
+    }
+    // Buckets 11 to 13 of the mixed case are empty.
+    var edges = mixed
+    let offsets = edges.withUnsafeMutableBufferPointer { EdgeBuckets.sort($0, firstBucket: first, lastBucket: last) }
+    #expect((11...13).allSatisfy { offsets[$0 - first] == offsets[$0 - first + 1] })
   }
 }

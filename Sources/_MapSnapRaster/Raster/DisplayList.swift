@@ -157,19 +157,27 @@ public struct DisplayList: Sendable {
     var inside = false
     var minX = Int32.max
     var maxX = Int32.min
-    var twiceArea = 0.0  // ∑ w (x0 + x1)(y1 − y0), in (1/256 px)²
+    // ∑ w (x0 + x1)(y1 − y0), in (1/256 px)²: integers, so the sum is exact
+    // and the same in any order of the edges (a bucket's order is not kept:
+    // `EdgeBuckets.sort`). Each term is below 2^38 (x below 2^23, an edge at
+    // most a bucket tall); a sum that overflowed on the way (rings by the
+    // tens of thousands over a print-size frame) skips step 2.
+    var twiceArea = 0
+    var overflowed = false
     for e in edges {
       if !(e.x0 == e.x1 && (e.x0 == 0 || e.x0 == right)) { inside = true }
       minX = min(minX, e.x0, e.x1)
       maxX = max(maxX, e.x0, e.x1)
-      twiceArea += Double(e.winding) * Double(e.x0 &+ e.x1) * Double(e.y1 &- e.y0)
+      let (sum, overflow) = twiceArea.addingReportingOverflow(Int(e.winding) * (Int(e.x0) + Int(e.x1)) * Int(e.y1 - e.y0))
+      twiceArea = sum
+      overflowed = overflowed || overflow
     }
     guard inside else { return leftBorderCovers(edges, rule: rule) }
     let firstColumn = Int(minX) >> 8
     let lastColumn = min(width - 1, (Int(maxX) + 255) >> 8)
     let boxPixels = Double(lastColumn - firstColumn + 1) * Double(rows.maxRow - rows.minRow + 1)
     // |∫∫ w dA| in px² is |twiceArea| / (2 × 65536); the test is that × 256 ≥ box.
-    if rule == .nonZero && abs(twiceArea) >= boxPixels * 512 { return true }
+    if rule == .nonZero && !overflowed && Double(twiceArea).magnitude >= boxPixels * 512 { return true }
     return rasterisedCovers(edges, buckets: buckets, rule: rule, firstColumn: firstColumn, lastColumn: lastColumn, rows: rows)
   }
 

@@ -242,7 +242,8 @@ enum EdgeBuckets {
   /// (no second buffer: copying each fill's edges into one cost nyc-250000's
   /// process 330 of its 5,200 page faults and 2 ms of processor time). The
   /// order inside a bucket is not kept, and nothing needs it: a cell's cover
-  /// and area are sums of integers, the same in any order.
+  /// and area, and the coverage test's area (`DisplayList.covers`), are sums
+  /// of integers, the same in any order.
   static func sort(_ edges: UnsafeMutableBufferPointer<Edge>, firstBucket: Int, lastBucket: Int) -> [Int32] {
     let n = lastBucket - firstBucket + 1
     var offsets = [Int32](repeating: 0, count: n + 1)

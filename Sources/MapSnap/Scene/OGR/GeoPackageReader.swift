@@ -106,8 +106,14 @@ final class GeoPackageReader: @unchecked Sendable {
   /// or GDAL, which start it themselves, are loaded.
   static func configureSQLite() { _ = mapsnap_sqlite_unavailable() }
 
-  /// True when SQLite counts the memory it allocates, for the tests.
-  static var sqliteCountsMemory: Bool { sqlite3_memory_used() > 0 }
+  /// True when SQLite counts the memory it allocates, for the tests: asked
+  /// while a connection of its own holds some.
+  static var sqliteCountsMemory: Bool {
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else { return false }
+    defer { sqlite3_close(db) }
+    return sqlite3_memory_used() > 0
+  }
 
   /// A features table: its columns and where its geometry, FID, reference
   /// and R-tree are.
