@@ -16,29 +16,26 @@ struct TextExtent: Sendable, Hashable {
     self.lines = lines
   }
 
-  /// The extent of `text`.
+  /// The extent of `text`. ASCII without a carriage return is counted byte
+  /// by byte: each of its bytes is a grapheme cluster ("\r\n" is the only
+  /// cluster of two ASCII scalars), so the Unicode segmentation rules that
+  /// iterating `Character`s applies can be skipped.
   init(_ text: String) {
+    if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+      self = Self.measure(text.utf8, lineBreak: 0x0A)
+    } else {
+      self = Self.measure(text, lineBreak: "\n")
+    }
+  }
+
+  /// Lines split at `lineBreak` and the most units on one.
+  private static func measure<Units: Sequence>(_ units: Units, lineBreak: Units.Element) -> TextExtent
+  where Units.Element: Equatable {
     var longest = 0
     var lines = 1
     var current = 0
-    // ASCII without a carriage return: every byte is a grapheme cluster
-    // ("\r\n" is the only cluster of two ASCII scalars), counted without
-    // the Unicode segmentation rules.
-    if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
-      for byte in text.utf8 {
-        if byte == 0x0A {
-          lines += 1
-          longest = max(longest, current)
-          current = 0
-        } else {
-          current += 1
-        }
-      }
-      self.init(longestLine: max(longest, current), lines: lines)
-      return
-    }
-    for ch in text {
-      if ch == "\n" {
+    for unit in units {
+      if unit == lineBreak {
         lines += 1
         longest = max(longest, current)
         current = 0
@@ -46,7 +43,7 @@ struct TextExtent: Sendable, Hashable {
         current += 1
       }
     }
-    self.init(longestLine: max(longest, current), lines: lines)
+    return TextExtent(longestLine: max(longest, current), lines: lines)
   }
 
   /// Grows to hold `other` too: the longer line and the more lines (the
