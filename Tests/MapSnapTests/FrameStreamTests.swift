@@ -169,6 +169,17 @@ import _MapSnapTestSupport
     #expect(FrameStream.stripRows(width: 1, granularity: 65536, tileRows: 32, threads: 1) == 65536 * 16)
   }
 
+  @Test(arguments: ["#ffffff", "#00000000"])
+  func aThumbnailDrawnInChunksIsTheWholeFrame(background: String) throws {
+    // 1024²: one strip (`stripRows`), but four to seven chunks (`ChunkedFrameWriter.chunkRows`).
+    let plan = try FramePlan.make(Self.synthetic(background: background, size: (1024, 1024)))
+    let expected = try Self.whole(plan)
+    for threads in [1, 2, 3] {
+      let actual = try Self.streamed(plan, options: RenderOptions(threads: threads))
+      #expect(Self.firstDifference(actual, expected) == nil, "\(threads) threads: \(Self.firstDifference(actual, expected) ?? "")")
+    }
+  }
+
   @Test func chunkHeightsHoldWholeSegmentsAndShareTheFrame() {
     // 8192 wide: 1 MiB of pixels is 32 rows, three segments of 10.
     #expect(ChunkedFrameWriter.chunkRows(width: 8192, height: 8192, granularity: 10, workers: 1) == 30)

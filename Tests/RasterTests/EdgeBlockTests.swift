@@ -135,4 +135,49 @@ import Testing
     let offsets = edges.withUnsafeMutableBufferPointer { EdgeBuckets.sort($0, firstBucket: first, lastBucket: last) }
     #expect((11...13).allSatisfy { offsets[$0 - first] == offsets[$0 - first + 1] })
   }
+
+  /// `fillStroke` turns each outline loop into edges as the stroker makes
+  /// it: the same item, edges and bucket offsets as filling the outline
+  /// path, for open and closed contours, every join and cap, geometry
+  /// partly or wholly off the canvas, dots, and a list whose block is shared.
+  @Test func aStrokeFilledAsItIsMadeIsTheFillOfItsOutline() {
+    var shapes: [Path] = [ring(400, cx: 120, cy: 150, r: 110, seed: 7), ring(60, cx: 300, cy: 40, r: 90, seed: 8)]
+    var several = ring(200, cx: 100, cy: 100, r: 50, seed: 9)
+    several.addContour([Point(10, 280), Point(150, 200), Point(160, 290), Point(-40, 150)], closed: false)
+    several.addContour([Point(200, 200)], closed: false)  // a dot
+    shapes.append(several)
+    var outside = Path()
+    outside.addContour([Point(-500, -500), Point(-400, -450), Point(-450, -300)], closed: true)
+    shapes.append(outside)
+    let styles = [
+      StrokeStyle(width: 1, join: .round, cap: .round), StrokeStyle(width: 7, join: .miter, cap: .square, miterLimit: 2),
+      StrokeStyle(width: 3.5, join: .bevel, cap: .butt), StrokeStyle(width: 0),
+    ]
+    let color = Color(r: 20, g: 90, b: 200, a: 180)
+    for shape in shapes {
+      for style in styles {
+        var expected = DisplayList(width: 320, height: 300, background: .white)
+        var actual = DisplayList(width: 320, height: 300, background: .white)
+        // One fill first, and the actual list's block shared with a copy.
+        expected.fill(shapes[1], color: color)
+        actual.fill(shapes[1], color: color)
+        let copy = actual
+        let drewExpected = expected.fill(strokeOutline(shape, style: style, tolerance: 0.1), color: color)
+        let drewActual = actual.fillStroke(of: shape, style: style, tolerance: 0.1, color: color)
+        #expect(drewActual == drewExpected)
+        #expect(Array(actual.edges.buffer) == Array(expected.edges.buffer))
+        #expect(actual.items.map { String(describing: $0) } == expected.items.map { String(describing: $0) })
+        #expect(actual.bucketOffsets == expected.bucketOffsets)
+        #expect(copy.edgeCount == expected.edgeCount - (drewExpected ? expected.items.last!.edgeCount : 0))
+        #expect(copy.items.count == 1)
+      }
+    }
+    // Every shape but the one off the canvas draws with a visible stroke.
+    var list = DisplayList(width: 320, height: 300, background: .white)
+    let visible = list.fillStroke(of: shapes[0], style: styles[0], tolerance: 0.1, color: color)
+    let offCanvas = list.fillStroke(of: outside, style: styles[0], tolerance: 0.1, color: color)
+    let transparent = list.fillStroke(of: shapes[0], style: styles[0], tolerance: 0.1, color: .transparent)
+    #expect(visible && !offCanvas && !transparent)
+    #expect(list.items.count == 1)
+  }
 }

@@ -517,8 +517,7 @@ struct DisplayListBuilder: Sendable {
       tooBig = true
       return false
     }
-    let outline = strokeOutline(clipped, style: style, tolerance: tolerance)
-    return list.fill(outline, rule: .nonZero, color: paint)
+    return list.fillStroke(of: clipped, style: style, tolerance: tolerance, color: paint)
   }
 
   /// The width and paint a stroke is drawn with: nil for no width; under one

@@ -9,17 +9,18 @@ import Dispatch
 /// memory is O(width × strip), not O(width × height): the frame is never
 /// held whole. What `mapsnap render` and `mapsnap batch` write.
 ///
-/// A frame of more than two strips is drawn and compressed a chunk at a
-/// time on every worker (`ChunkedFrameWriter`: each worker compresses the
-/// rows it has just drawn). A smaller frame, and every frame with the
-/// adaptive filter, is drawn a strip at a time by the tile workers
-/// (`StripRenderer`: the bands that meet it, in parallel), then compressed
-/// (`PNGStreamWriter`: its deflate segments in parallel, or libpng's rows)
-/// and handed to the output. The colour type is decided before drawing
-/// (`FramePlan.isOpaque`), the `mapsnap-inputs` chunk follows `IHDR`, and
-/// strips and chunks hold whole deflate segments, so the file is
-/// byte-identical to `Snapshot.pngData` of the same plan, for any strip
-/// height, thread count and band height.
+/// A frame of more than one chunk (`ChunkedFrameWriter.chunkRows`) is
+/// drawn and compressed a chunk at a time on every worker
+/// (`ChunkedFrameWriter`: each worker compresses the rows it has just
+/// drawn). A frame of one chunk, and every frame with the adaptive filter,
+/// is drawn a strip at a time by the tile workers (`StripRenderer`: the
+/// bands that meet it, in parallel), then compressed (`PNGStreamWriter`:
+/// its deflate segments in parallel, or libpng's rows) and handed to the
+/// output. The colour type is decided before drawing (`FramePlan.isOpaque`),
+/// the `mapsnap-inputs` chunk follows `IHDR`, and strips and chunks hold
+/// whole deflate segments, so the file is byte-identical to
+/// `Snapshot.pngData` of the same plan, for any strip height, thread count
+/// and band height.
 ///
 /// Drawn in strips with more than one thread, strip k is compressed (on a
 /// thread of its own) while strip k + 1 is drawn. Peak memory: the plan
@@ -91,25 +92,22 @@ public enum FrameStream {
       throw .encoding(error)
     }
     let threads = options.threads > 0 ? options.threads : activeProcessorCount()
-    let rows = min(
-      height,
-      Self.stripRows(width: width, granularity: writer.rowGranularity, tileRows: options.tileRows, threads: threads, preferred: stripRows))
     let renderer = StripRenderer(list, options: options)
-    if encoding.filter == .none && height > 2 * rows {
-      // A frame of more than two strips: each worker draws and compresses
-      // chunks of its own (`ChunkedFrameWriter`), in the strips' place. A
-      // frame of one or two strips (the usual thumbnail: 1024² is 4 MiB of
-      // pixels) is drawn band by band and compressed segment by segment,
-      // every thread taking part in each, as below: its chunks would be too
-      // few to share out evenly. Measured, drawing and compressing in
-      // process on two threads (medians of 11 to 15): the four 1024² Helsinki
-      // and New York frames took 36.2 ms in strips and 37.0 in chunks (in
-      // chunks, one of nyc-250000's seven took 4 of its 7 ms); 2048² took
-      // 17.0 in strips and 13.6 in chunks, 4096² 33.9 and 27.0.
-      let chunkRows = min(
-        height,
-        ChunkedFrameWriter.chunkRows(
-          width: width, height: height, granularity: writer.rowGranularity, workers: threads, preferred: stripRows))
+    let chunkRows = min(
+      height,
+      ChunkedFrameWriter.chunkRows(
+        width: width, height: height, granularity: writer.rowGranularity, workers: threads, preferred: stripRows))
+    if encoding.filter == .none && height > chunkRows {
+      // A frame of more than one chunk: each worker draws and compresses
+      // chunks of its own (`ChunkedFrameWriter`), in the strips' place, and
+      // only the workers' chunks of pixels are ever touched, not a strip of
+      // 4 MiB or more. Measured, whole processes on two threads (`perf stat`,
+      // means of 40 runs): nyc-250000 (1024²) 4,902 → 4,415 page faults,
+      // 28.4 → 27.0 ms; helsinki-2000 4,173 → 3,467, 36.9 → 34.4 ms; its
+      // 2048 × 1024 frame 5,705 → 4,169, 42.9 → 39.3 ms; 512² level. Drawing
+      // and compressing in process (no page faults to save), the four 1024²
+      // frames took 36.2 ms in strips and 37.0 in chunks (one of
+      // nyc-250000's seven chunks took 4 of its 7 ms), 2048² 17.0 and 13.6.
       try withoutActuallyEscaping(sink) { (sink) throws(FrameWriteError) in
         guard
           let chunked = ChunkedFrameWriter(renderer: renderer, writer: writer, workers: threads, chunkRows: chunkRows, sink: sink)
@@ -118,6 +116,10 @@ public enum FrameStream {
       }
       return
     }
+    // A frame of one chunk, or one with the adaptive filter, in strips.
+    let rows = min(
+      height,
+      Self.stripRows(width: width, granularity: writer.rowGranularity, tileRows: options.tileRows, threads: threads, preferred: stripRows))
     // With more than one thread, strip k is compressed (on a thread of its
     // own, `PipelineThread`, kept for the frame) while strip k + 1 is drawn,
     // so neither phase waits for the other's slowest band or segment.

@@ -51,11 +51,35 @@
 ///   (SVG's rule). Round caps and dots follow the same arc rule as joins. A
 ///   non-finite or non-positive width gives an empty path.
 public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double = Flattening.tolerance) -> Path {
-  var builder = OutlineBuilder(style: style, tolerance: tolerance)
-  guard builder.halfWidth > 0, !path.points.isEmpty else { return Path() }
-  defer { builder.release() }
-  builder.out.points.reserveCapacity(path.points.count * 4 + 32)
-  builder.out.contours.reserveCapacity(path.contours.count * 2)
+  var out = Path()
+  guard style.width.isFinite && style.width > 0, !path.points.isEmpty else { return out }
+  out.points.reserveCapacity(path.points.count * 4 + 32)
+  out.contours.reserveCapacity(path.contours.count * 2)
+  strokeOutline(path, style: style, tolerance: tolerance, into: &out)
+  return out
+}
+
+/// Where the stroker puts each closed loop of an outline as it completes
+/// it: a `Path`, or a display list's edges (`DisplayList.fillStroke`), so
+/// that a stroke's outline need not be held whole.
+protocol OutlineLoopSink {
+  /// Takes one closed loop of at least three points; `loop` is valid only
+  /// during the call.
+  mutating func add(loop: UnsafeBufferPointer<Point>)
+}
+
+extension Path: OutlineLoopSink {
+  mutating func add(loop: UnsafeBufferPointer<Point>) {
+    contours.append(Contour(start: points.count, count: loop.count, isClosed: true))
+    points.append(contentsOf: loop)
+  }
+}
+
+/// `strokeOutline(path, style:, tolerance:)`, its loops handed to `sink`
+/// in the order that function's path holds them.
+func strokeOutline<Sink: OutlineLoopSink>(_ path: Path, style: StrokeStyle, tolerance: Double, into sink: inout Sink) {
+  var builder = OutlineBuilder(style: style, tolerance: tolerance, sink: sink)
+  guard builder.halfWidth > 0, !path.points.isEmpty else { return }
   let count = path.points.count
   path.points.withUnsafeBufferPointer { src in
     let base = src.baseAddress!
@@ -63,7 +87,8 @@ public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double = 
       builder.stroke(base + c.start, count: c.count, closed: c.isClosed)
     }
   }
-  return builder.out
+  builder.release()
+  sink = builder.out
 }
 
 /// At least as many points as `strokeOutline(path, style:, tolerance:)`
@@ -73,7 +98,7 @@ public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double = 
 /// subset of the vertices, whose total turning is no larger, so the arcs of
 /// the merged line fit in this count.
 public func strokeOutlinePointBound(_ path: Path, style: StrokeStyle, tolerance: Double = Flattening.tolerance) -> Int {
-  let builder = OutlineBuilder(style: style, tolerance: tolerance)
+  let builder = OutlineBuilder(style: style, tolerance: tolerance, sink: Path())
   guard builder.halfWidth > 0 else { return 0 }
   let halfTurn = Flattening.arcSegments(sweep: .pi, radius: builder.halfWidth, tolerance: tolerance) + 1
   let cap = style.cap == .round ? halfTurn : 2
@@ -123,7 +148,7 @@ public func strokeOutlinePointBound(_ path: Path, style: StrokeStyle, tolerance:
 /// vertex can cost (`strokeOutlinePointBound` with every turn a half turn)
 /// fits, otherwise from `strokeOutlinePointBound`.
 public func strokeOutlineFits(_ path: Path, style: StrokeStyle, tolerance: Double = Flattening.tolerance, maxPoints: Int) -> Bool {
-  let builder = OutlineBuilder(style: style, tolerance: tolerance)
+  let builder = OutlineBuilder(style: style, tolerance: tolerance, sink: Path())
   guard builder.halfWidth > 0 else { return true }
   let halfTurn = Flattening.arcSegments(sweep: .pi, radius: builder.halfWidth, tolerance: tolerance) + 1
   let cap = style.cap == .round ? halfTurn : 2
@@ -135,10 +160,10 @@ public func strokeOutlineFits(_ path: Path, style: StrokeStyle, tolerance: Doubl
 
 /// Builds the stroke outline of one contour at a time. `points`, `directions`
 /// and `lengths` are the merged contour and its segments, and `loop` the
-/// outline loop being made (copied into `out` when it is done), all reused
+/// outline loop being made (handed to `out` when it is done), all reused
 /// across contours: grown as needed, freed by `release`.
-private struct OutlineBuilder {
-  var out = Path()
+private struct OutlineBuilder<Sink: OutlineLoopSink> {
+  var out: Sink
   let halfWidth: Double
   let join: LineJoin
   let cap: LineCap
@@ -158,7 +183,8 @@ private struct OutlineBuilder {
   private var loopCount = 0
   private var loopCapacity = 0
 
-  init(style: StrokeStyle, tolerance: Double) {
+  init(style: StrokeStyle, tolerance: Double, sink: Sink) {
+    out = sink
     let hw = style.width.isFinite && style.width > 0 ? style.width / 2 : 0
     halfWidth = hw
     join = style.join
@@ -278,8 +304,7 @@ private struct OutlineBuilder {
 
   private mutating func end() {
     guard loopCount >= 3, let loop else { return }
-    out.contours.append(Contour(start: out.points.count, count: loopCount, isClosed: true))
-    out.points.append(contentsOf: UnsafeBufferPointer(start: loop, count: loopCount))
+    out.add(loop: UnsafeBufferPointer(start: loop, count: loopCount))
   }
 
   /// Appends `p` to the loop.

@@ -104,7 +104,31 @@ public struct DisplayList: Sendable {
     guard color.a > 0 else { return false }
     if !isKnownUniquelyReferenced(&edges) { edges = edges.copy() }
     let start = edges.count
-    guard let rows = builder.append(path, to: edges) else {
+    let rows = builder.append(path, to: edges)
+    return record(edgesFrom: start, rows: rows, rule: rule, color: color, testingCoverage: testingCoverage)
+  }
+
+  /// Adds `path` stroked with `style` (`strokeOutline`) as a nonzero fill
+  /// of `color`: the same item and edges as
+  /// `fill(strokeOutline(path, style: style, tolerance: tolerance), color: color)`,
+  /// made from each loop of the outline as the stroker completes it, so the
+  /// outline is never held whole (on a 1-pixel outline, about three points
+  /// per vertex not written and read again). True when it was added.
+  public mutating func fillStroke(of path: Path, style: StrokeStyle, tolerance: Double, color: Color) -> Bool {
+    guard color.a > 0 else { return false }
+    if !isKnownUniquelyReferenced(&edges) { edges = edges.copy() }
+    let start = edges.count
+    var sink = EdgeSink(builder: builder, edges: edges)
+    strokeOutline(path, style: style, tolerance: tolerance, into: &sink)
+    let rows = EdgeBuilder.rows(minY: sink.minY, maxY: sink.maxY)
+    return record(edgesFrom: start, rows: rows, rule: .nonZero, color: color, testingCoverage: true)
+  }
+
+  /// Records the edges from `start` on, touching `rows` (nil: none), as one
+  /// fill, unless the coverage test finds they cover nothing; drops them
+  /// otherwise.
+  private mutating func record(edgesFrom start: Int, rows: (minRow: Int32, maxRow: Int32)?, rule: FillRule, color: Color, testingCoverage: Bool) -> Bool {
+    guard let rows else {
       edges.removeAll(from: start)
       return false
     }

@@ -100,14 +100,26 @@ struct EdgeBuilder {
     var maxY = Int32.min
     path.points.withUnsafeBufferPointer { pts in
       for c in path.contours where c.count >= 2 {
-        var prev = pts[c.start + c.count - 1]
-        for i in c.start..<(c.start + c.count) {
-          let p = pts[i]
-          clipSegment(prev, p, into: edges, minY: &minY, maxY: &maxY)
-          prev = p
-        }
+        append(contour: UnsafeBufferPointer(rebasing: pts[c.start..<(c.start + c.count)]), to: edges, minY: &minY, maxY: &maxY)
       }
     }
+    return Self.rows(minY: minY, maxY: maxY)
+  }
+
+  /// Appends the edges of one contour of at least two points (closed: its
+  /// last point joins its first), widening `minY...maxY`, the fixed-point
+  /// rows touched so far.
+  @inline(__always)
+  func append(contour pts: UnsafeBufferPointer<Point>, to edges: EdgeBlock, minY: inout Int32, maxY: inout Int32) {
+    var prev = pts[pts.count - 1]
+    for p in pts {
+      clipSegment(prev, p, into: edges, minY: &minY, maxY: &maxY)
+      prev = p
+    }
+  }
+
+  /// The pixel rows of fixed-point rows `minY..<maxY`, nil when empty.
+  static func rows(minY: Int32, maxY: Int32) -> (minRow: Int32, maxRow: Int32)? {
     if minY >= maxY { return nil }
     return (minY >> 8, (maxY - 1) >> 8)
   }
@@ -224,6 +236,25 @@ struct EdgeBuilder {
       ya = yb
       xa = xb
     }
+  }
+}
+
+/// A stroke outline's loops turned into edges as the stroker completes them
+/// (`DisplayList.fillStroke`): what `EdgeBuilder.append(_:to:)` makes of
+/// the outline's path, without the path.
+struct EdgeSink: OutlineLoopSink {
+  let builder: EdgeBuilder
+  let edges: EdgeBlock
+  var minY = Int32.max
+  var maxY = Int32.min
+
+  init(builder: EdgeBuilder, edges: EdgeBlock) {
+    self.builder = builder
+    self.edges = edges
+  }
+
+  mutating func add(loop: UnsafeBufferPointer<Point>) {
+    builder.append(contour: loop, to: edges, minY: &minY, maxY: &maxY)
   }
 }
 
