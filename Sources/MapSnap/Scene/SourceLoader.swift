@@ -513,7 +513,7 @@ extension SourceLoader {
     {
       wanted = Self.union(a, b)
     }
-    switch reader.read(filter: wanted) {
+    switch reader.read(filter: wanted, digests: digestStore?.reads) {
     case .failure(let e): return .failure(e)
     case .success(let (raw, info)):
       var c = raw

@@ -35,6 +35,20 @@ public struct DigestStore: Sendable {
   /// Entries kept at most: 4,096, every font and source the frames of a
   /// machine commonly read (16 MiB of disk at 4 KiB a file).
   public var maximumEntries = 4096
+  /// The folder under `directory` the entries live in: `digests`.
+  public var folderName = "digests"
+
+  /// The store of the digests of what frames read from datasets (a
+  /// GeoPackage table through a frame's filter: `GeoPackageReader`): the
+  /// same rule, in a folder of its own (`reads/`) and at most 1,024 entries,
+  /// so that a batch over thousands of frames, each reading a part of its
+  /// own, never pushes the files' and fonts' digests out.
+  public var reads: DigestStore {
+    var store = self
+    store.folderName = "reads"
+    store.maximumEntries = 1024
+    return store
+  }
 
   /// A new entry looks at the folder's size when its name (the SHA-256 of
   /// its path, evenly spread) starts with one of 4 of the 256 two-digit
@@ -110,7 +124,7 @@ public struct DigestStore: Sendable {
   public func store(_ digest: String, of path: String, identity: Identity, now: Int = Int(time(nil))) {
     let settled = (now - settleSeconds) * 1_000_000_000
     guard identity.modified <= settled, identity.changed <= settled else { return }
-    let folder = directory + "/digests"
+    let folder = directory + "/" + folderName
     guard Self.makeFolders(folder) else { return }
     let temporary = folder + "/" + Self.temporaryPrefix + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -137,7 +151,7 @@ public struct DigestStore: Sendable {
   /// more; a file already gone is no failure. `now`: seconds since the
   /// epoch.
   func prune(now: Int = Int(time(nil))) {
-    let folder = directory + "/digests"
+    let folder = directory + "/" + folderName
     var entries: [(stored: Int, path: String)] = []
     for name in FileIO.listDirectory(folder) {
       let path = folder + "/" + name
@@ -164,7 +178,7 @@ public struct DigestStore: Sendable {
 
   /// Where the entry of `path` lives.
   public func entryPath(_ path: String) -> String {
-    directory + "/digests/" + entryName(path)
+    directory + "/" + folderName + "/" + entryName(path)
   }
 
   /// The entry's file name: the SHA-256 of `path`, in hexadecimal.

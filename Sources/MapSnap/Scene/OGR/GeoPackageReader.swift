@@ -43,10 +43,17 @@ final class GeoPackageReader: @unchecked Sendable {
   private let catalog: Catalog
   /// Each table asked for (nil: the only one), found once.
   private let tables = Mutex<[String?: Result<Table, SourceError>]>([:])
+  /// The file's canonical path and its identity when it was opened
+  /// (`fstat` of the descriptor SQLite read it through; nil when that
+  /// failed): what names a read's digest in a `DigestStore`.
+  private let canonical: String
+  private let identity: DigestStore.Identity?
 
-  private init(connections: HandlePool<OpaquePointer>, catalog: Catalog) {
+  private init(connections: HandlePool<OpaquePointer>, catalog: Catalog, canonical: String, identity: DigestStore.Identity?) {
     self.connections = connections
     self.catalog = catalog
+    self.canonical = canonical
+    self.identity = identity
   }
 
   private static let opened = OpenDatasets<GeoPackageReader>()
@@ -62,20 +69,24 @@ final class GeoPackageReader: @unchecked Sendable {
       return .failure(.missing(path: source.name, resolvedPath: source.resolved))
     }
     return opened.dataset(canonical) {
-      connect(source, canonical: canonical, confinement: confinement).flatMap { db -> Result<GeoPackageReader, SourceError> in
+      connect(source, canonical: canonical, confinement: confinement).flatMap { (db, identity) -> Result<GeoPackageReader, SourceError> in
         guard let catalog = Catalog(db) else {
           sqlite3_close(db)
           return .failure(.ogr(path: source.name, message: "not a GeoPackage (no gpkg_contents table)"))
         }
-        let pool = HandlePool(first: db, open: { connect(source, canonical: canonical, confinement: confinement) }, close: { sqlite3_close($0) })
-        return .success(GeoPackageReader(connections: pool, catalog: catalog))
+        let pool = HandlePool(
+          first: db, open: { connect(source, canonical: canonical, confinement: confinement).map(\.db) }, close: { sqlite3_close($0) })
+        return .success(GeoPackageReader(connections: pool, catalog: catalog, canonical: canonical, identity: identity))
       }
     }
   }
 
   /// A new read-only connection to the file, opened through a descriptor
-  /// checked against `confinement`.
-  private static func connect(_ source: OGRSource, canonical: String, confinement: Confinement?) -> Result<OpaquePointer, SourceError> {
+  /// checked against `confinement`, and the identity `fstat` gave that
+  /// descriptor.
+  private static func connect(_ source: OGRSource, canonical: String, confinement: Confinement?) -> Result<
+    (db: OpaquePointer, identity: DigestStore.Identity?), SourceError
+  > {
     let opened: (fd: Int32, size: Int)
     do {
       opened = try FileIO.openForReading(source.resolved, confinement: confinement)
@@ -84,6 +95,8 @@ final class GeoPackageReader: @unchecked Sendable {
       return .failure(.unreadable(path: source.name, resolvedPath: source.resolved, reason: error.reason))
     }
     defer { close(opened.fd) }
+    var st = stat()
+    let identity = fstat(opened.fd, &st) == 0 ? DigestStore.Identity(st) : nil
     var handle: OpaquePointer?
     let uri: String
     if let vfs = mapsnapFDVFS {
@@ -97,7 +110,7 @@ final class GeoPackageReader: @unchecked Sendable {
       return .failure(.ogr(path: source.name, message: reason))
     }
     sqlite3_busy_timeout(handle, 1000)
-    return .success(handle)
+    return .success((handle, identity))
   }
 
   /// Loads SQLite, if it can be, and gives it mapsnap's process-wide
@@ -294,7 +307,47 @@ final class GeoPackageReader: @unchecked Sendable {
   /// The features of `table` whose envelopes meet `filter` (nil: all), in
   /// FID order, in the table's reference. `scan` overrides `scans` (for
   /// the tests).
-  func read(_ table: Table, filter: Rect?, source: OGRSource, scan: Bool? = nil) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
+  ///
+  /// The read's digest (`FeatureDigest`) is taken from `digests` when it
+  /// holds one for this file, with the identity it had when opened, this
+  /// table and this filter (`digestKey`), and the features are then not
+  /// hashed; otherwise they are, and the digest is stored (`DigestStore`'s
+  /// rule: once the file has settled). The rows read are the same either
+  /// way: they are all the digest depends on, besides the mapsnap version
+  /// in the key.
+  func read(
+    _ table: Table, filter: Rect?, source: OGRSource, scan: Bool? = nil, digests: DigestStore? = nil
+  ) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
+    let key = digests != nil && identity != nil ? Self.digestKey(canonical, table: table.name, filter: filter) : nil
+    // The store holds the hexadecimal SHA-256 alone.
+    let stored = key.flatMap { digests!.digest(of: $0, identity: identity!) }.map { FeatureDigest.prefix + $0 }
+    let read = read(table, filter: filter, source: source, scan: scan, hashing: stored == nil)
+    guard case .success(var (collection, info)) = read else { return read }
+    if let stored {
+      collection.contentDigest = stored
+    } else if let key, let digests, let identity, collection.contentDigest.hasPrefix(FeatureDigest.prefix) {
+      digests.store(String(collection.contentDigest.dropFirst(FeatureDigest.prefix.count)), of: key, identity: identity)
+    }
+    return .success((collection, info))
+  }
+
+  /// What names the digest of a read of `table` through `filter` in the
+  /// file at `canonical`, in a `DigestStore`: the path, the mapsnap version
+  /// (a later one may hash otherwise), the table, and the filter's corners
+  /// to the bit.
+  static func digestKey(_ canonical: String, table: String, filter: Rect?) -> String {
+    let corners = filter.map { f in
+      [f.minX, f.minY, f.maxX, f.maxY].map { String($0.bitPattern, radix: 16) }.joined(separator: " ")
+    }
+    return "\(canonical)\ngpkg-read \(MapSnapVersion.current)\n\(table)\n\(corners ?? "all")"
+  }
+
+  /// `read`, hashing the features only when `hashing` (otherwise the
+  /// collection's `contentDigest` is the digest of nothing, for the caller
+  /// to replace).
+  private func read(
+    _ table: Table, filter: Rect?, source: OGRSource, scan: Bool?, hashing: Bool
+  ) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
     connections.with { db in
       let q = Self.quoted
       let columns = ([table.fid, table.geometry] + table.columns.map(\.name)).map(q).joined(separator: ", ")
@@ -350,12 +403,12 @@ final class GeoPackageReader: @unchecked Sendable {
         }
         // A feature with a geometry that does not parse is not hashed; the
         // others are hashed as their properties are made.
-        if issue == nil { digest.begin(fid: fid, geometry: bytes) }
+        if hashing && issue == nil { digest.begin(fid: fid, geometry: bytes) }
         var pairs: [(key: String, value: JSONValue)] = []
         pairs.reserveCapacity(table.columns.count)
         for k in table.columns.indices {
           let value = Self.value(statement, Int32(k + 2), boolean: table.columns[k].boolean)
-          if issue == nil { digest.property(table.columns[k].name, value) }
+          if hashing && issue == nil { digest.property(table.columns[k].name, value) }
           pairs.append((table.columns[k].name, value))
         }
         var feature = Feature(id: .number(Double(fid)), properties: JSONObject(uniquePairs: pairs, index: keyIndex), geometry: Geometry(), index: fid)

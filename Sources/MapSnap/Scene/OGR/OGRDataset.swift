@@ -443,8 +443,11 @@ struct FeatureDigest: ~Copyable {
 
   consuming func finish() -> String {
     flush()
-    return "sha256:" + sha.hexDigest()
+    return Self.prefix + sha.hexDigest()
   }
+
+  /// What a digest's hexadecimal SHA-256 follows.
+  static let prefix = "sha256:"
 }
 
 /// An `ogr` source's layer, open: a GeoPackage file through SQLite
@@ -488,9 +491,11 @@ enum OGRLayerReader {
     }
   }
 
-  func read(filter: Rect?) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
+  /// The features the filter selects; `digests` holds the digests of
+  /// earlier reads of a GeoPackage (`GeoPackageReader.read`).
+  func read(filter: Rect?, digests: DigestStore?) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
     switch self {
-    case .geoPackage(let r, let t, let source): return r.read(t, filter: filter, source: source)
+    case .geoPackage(let r, let t, let source): return r.read(t, filter: filter, source: source, digests: digests)
     case .postGIS(let r, let t, let source): return r.read(t, filter: filter, source: source)
     case .gdal(let d, let l, let source): return d.read(layer: l.name, filter: filter, source: source).map { ($0.0, $0.1) }
     }
