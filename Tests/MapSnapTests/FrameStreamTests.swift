@@ -171,10 +171,15 @@ import _MapSnapTestSupport
 
   @Test(arguments: ["#ffffff", "#00000000"])
   func aThumbnailDrawnInChunksIsTheWholeFrame(background: String) throws {
-    // 1024²: one strip (`stripRows`), but four to seven chunks (`ChunkedFrameWriter.chunkRows`).
+    // 1024²: one or two strips (`stripRows`), but five to nine chunks (`ChunkedFrameWriter.chunkRows`:
+    // 85-row segments in RGB, 63 in RGBA), so `writePNG` takes the chunked path.
     let plan = try FramePlan.make(Self.synthetic(background: background, size: (1024, 1024)))
     let expected = try Self.whole(plan)
+    let granularity = try PNGStreamWriter(width: 1024, height: 1024, opaque: plan.isOpaque, options: .fast).rowGranularity
     for threads in [1, 2, 3] {
+      let chunks = ChunkedFrameWriter.chunkRows(width: 1024, height: 1024, granularity: granularity, workers: threads)
+      #expect((1024 + chunks - 1) / chunks >= 5, "\(threads) threads: chunks of \(chunks) rows")
+      #expect(2 * FrameStream.stripRows(width: 1024, granularity: granularity, tileRows: 32, threads: threads) >= 1024)
       let actual = try Self.streamed(plan, options: RenderOptions(threads: threads))
       #expect(Self.firstDifference(actual, expected) == nil, "\(threads) threads: \(Self.firstDifference(actual, expected) ?? "")")
     }

@@ -541,8 +541,8 @@ struct DisplayListBuilder: Sendable {
     var drew = false
     if let fill = m.fill { drew = list.fill(shape, rule: .nonZero, color: fill.withOpacity(m.opacity)) }
     if let stroke = m.stroke, let (width, paint) = hairline(width: m.strokeWidth * ratio, color: stroke.withOpacity(m.opacity)) {
-      let outline = strokeOutline(shape, style: StrokeStyle(width: width, join: .miter, cap: .butt, miterLimit: 4), tolerance: tolerance)
-      drew = list.fill(outline, rule: .nonZero, color: paint) || drew
+      let style = StrokeStyle(width: width, join: .miter, cap: .butt, miterLimit: 4)
+      drew = list.fillStroke(of: shape, style: style, tolerance: tolerance, color: paint) || drew
     }
     return drew
   }

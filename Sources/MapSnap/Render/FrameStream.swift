@@ -101,13 +101,15 @@ public enum FrameStream {
       // A frame of more than one chunk: each worker draws and compresses
       // chunks of its own (`ChunkedFrameWriter`), in the strips' place, and
       // only the workers' chunks of pixels are ever touched, not a strip of
-      // 4 MiB or more. Measured, whole processes on two threads (`perf stat`,
-      // means of 40 runs): nyc-250000 (1024²) 4,902 → 4,415 page faults,
-      // 28.4 → 27.0 ms; helsinki-2000 4,173 → 3,467, 36.9 → 34.4 ms; its
-      // 2048 × 1024 frame 5,705 → 4,169, 42.9 → 39.3 ms; 512² level. Drawing
-      // and compressing in process (no page faults to save), the four 1024²
-      // frames took 36.2 ms in strips and 37.0 in chunks (one of
-      // nyc-250000's seven chunks took 4 of its 7 ms), 2048² 17.0 and 13.6.
+      // up to 4 MiB (the whole of a 1024² thumbnail). Measured, whole
+      // processes on two threads, chunks against one strip (`perf stat`,
+      // means of 30 runs): nyc-250000 (1024²) 4,914 → 3,952 page faults,
+      // 38.9 → 36.9 ms of processor time, 27.2 → 26.1 ms; helsinki-2000 at
+      // 2048 × 1024 5,705 → 4,169, 42.9 → 39.3 ms; at 768² 3,283 → 3,004
+      // faults; 512² level. Drawing and compressing in process (no page
+      // faults to save), the four 1024² frames took 36.2 ms in strips and
+      // 37.0 in chunks (one of nyc-250000's seven chunks took 4 of its 7
+      // ms), 2048² 17.0 and 13.6.
       try withoutActuallyEscaping(sink) { (sink) throws(FrameWriteError) in
         guard
           let chunked = ChunkedFrameWriter(renderer: renderer, writer: writer, workers: threads, chunkRows: chunkRows, sink: sink)

@@ -15,8 +15,9 @@
 /// change time it had (file systems stamp times from a clock that ticks
 /// every few milliseconds), so such an entry is not stored.
 ///
-/// One small file per path under `directory/digests/` (named by the SHA-256
-/// of the path), written to a temporary file and renamed into place, so
+/// One small file per key under `directory/digests/` (`folderName`; a key
+/// is a file's path, or what names a read of part of a dataset: `reads`),
+/// named by the SHA-256 of the key, written to a temporary file and renamed into place, so
 /// processes running at once never read a half-written entry; an entry that
 /// cannot be read or parsed is no entry. Nothing here ever fails a frame:
 /// a store that cannot be created or written is not used.
@@ -107,7 +108,8 @@ public struct DigestStore: Sendable {
   /// The first word of an entry: the format's version.
   static let version = "mapsnap-digest-1"
 
-  /// The stored digest of the file at `path` when it still has `identity`.
+  /// The stored digest of the file at `path` (or of what the key `path`
+  /// names) when it still has `identity`.
   public func digest(of path: String, identity: Identity) -> String? {
     guard let bytes = try? FileIO.read(entryPath(path), maximumBytes: 4096) else { return nil }
     let words = String(decoding: bytes, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
@@ -176,7 +178,7 @@ public struct DigestStore: Sendable {
     return makeFolders(String(path[..<slash])) && (mkdir(path, 0o700) == 0 || errno == EEXIST)
   }
 
-  /// Where the entry of `path` lives.
+  /// Where the entry of `path` (a file's path or another key) lives.
   public func entryPath(_ path: String) -> String {
     directory + "/" + folderName + "/" + entryName(path)
   }

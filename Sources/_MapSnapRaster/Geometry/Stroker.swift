@@ -55,8 +55,7 @@ public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double = 
   guard style.width.isFinite && style.width > 0, !path.points.isEmpty else { return out }
   out.points.reserveCapacity(path.points.count * 4 + 32)
   out.contours.reserveCapacity(path.contours.count * 2)
-  strokeOutline(path, style: style, tolerance: tolerance, into: &out)
-  return out
+  return strokeOutline(path, style: style, tolerance: tolerance, into: out)
 }
 
 /// Where the stroker puts each closed loop of an outline as it completes
@@ -76,10 +75,12 @@ extension Path: OutlineLoopSink {
 }
 
 /// `strokeOutline(path, style:, tolerance:)`, its loops handed to `sink`
-/// in the order that function's path holds them.
-func strokeOutline<Sink: OutlineLoopSink>(_ path: Path, style: StrokeStyle, tolerance: Double, into sink: inout Sink) {
+/// in the order that function's path holds them; the sink after. (Taken
+/// and given back rather than `inout`: the builder holds the only
+/// reference, so a `Path` sink grows in the room reserved for it.)
+func strokeOutline<Sink: OutlineLoopSink>(_ path: Path, style: StrokeStyle, tolerance: Double, into sink: consuming Sink) -> Sink {
   var builder = OutlineBuilder(style: style, tolerance: tolerance, sink: sink)
-  guard builder.halfWidth > 0, !path.points.isEmpty else { return }
+  guard builder.halfWidth > 0, !path.points.isEmpty else { return builder.out }
   let count = path.points.count
   path.points.withUnsafeBufferPointer { src in
     let base = src.baseAddress!
@@ -88,7 +89,7 @@ func strokeOutline<Sink: OutlineLoopSink>(_ path: Path, style: StrokeStyle, tole
     }
   }
   builder.release()
-  sink = builder.out
+  return builder.out
 }
 
 /// At least as many points as `strokeOutline(path, style:, tolerance:)`

@@ -102,8 +102,7 @@ public struct DisplayList: Sendable {
   /// the test would have refused and compare.
   mutating func fill(_ path: Path, rule: FillRule, color: Color, testingCoverage: Bool) -> Bool {
     guard color.a > 0 else { return false }
-    if !isKnownUniquelyReferenced(&edges) { edges = edges.copy() }
-    let start = edges.count
+    let start = startFill()
     let rows = builder.append(path, to: edges)
     return record(edgesFrom: start, rows: rows, rule: rule, color: color, testingCoverage: testingCoverage)
   }
@@ -116,12 +115,17 @@ public struct DisplayList: Sendable {
   /// per vertex not written and read again). True when it was added.
   public mutating func fillStroke(of path: Path, style: StrokeStyle, tolerance: Double, color: Color) -> Bool {
     guard color.a > 0 else { return false }
-    if !isKnownUniquelyReferenced(&edges) { edges = edges.copy() }
-    let start = edges.count
-    var sink = EdgeSink(builder: builder, edges: edges)
-    strokeOutline(path, style: style, tolerance: tolerance, into: &sink)
+    let start = startFill()
+    let sink = strokeOutline(path, style: style, tolerance: tolerance, into: EdgeSink(builder: builder, edges: edges))
     let rows = EdgeBuilder.rows(minY: sink.minY, maxY: sink.maxY)
     return record(edgesFrom: start, rows: rows, rule: .nonZero, color: color, testingCoverage: true)
+  }
+
+  /// Where a new fill's edges start, in a block this list alone holds
+  /// (copied first when a copy of the list shares it).
+  private mutating func startFill() -> Int {
+    if !isKnownUniquelyReferenced(&edges) { edges = edges.copy() }
+    return edges.count
   }
 
   /// Records the edges from `start` on, touching `rows` (nil: none), as one
