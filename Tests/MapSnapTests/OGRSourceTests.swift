@@ -441,55 +441,6 @@ import _MapSnapTestSupport
     #expect(bare.scan == .noIndex && bare.featuresRead == small.featuresRead)
   }
 
-  /// A read's digest is taken from the reads store while the file keeps
-  /// the identity it was opened with, for the same table and filter, and
-  /// stored by the first read (the file having settled); the features are
-  /// read either way, and the files' own digests are never touched.
-  @Test func aGeoPackageReadsDigestComesFromTheStore() throws {
-    try withTemporaryDirectory { dir in
-      let path = dir + "/h.gpkg"
-      try FileManager.default.copyItem(atPath: Self.data + "helsinki.gpkg", toPath: path)
-      var store = DigestStore(directory: dir + "/cache")
-      store.settleSeconds = -10  // as if the file were old
-      let reads = store.reads
-      #expect(reads.folderName == "reads" && reads.maximumEntries == 1024 && store.folderName == "digests")
-      let (reader, table, source) = try Self.geoPackage(path, layer: "roads")
-      let e = try #require(table.extent)
-      let filter = Rect(minX: e.minX, minY: e.minY, maxX: e.minX + e.width / 3, maxY: e.minY + e.height / 2)
-      let other = Rect(minX: e.minX + e.width / 2, minY: e.minY + e.height / 2, maxX: e.maxX, maxY: e.maxY)
-      let plain = try reader.read(table, filter: filter, source: source).get().0
-      let first = try reader.read(table, filter: filter, source: source, digests: reads).get().0
-      #expect(first.contentDigest == plain.contentDigest && first.contentDigest.hasPrefix("sha256:"))
-      let canonical = try #require(FileIO.canonicalPath(path))
-      let key = GeoPackageReader.digestKey(canonical, table: "roads", filter: filter)
-      var st = stat()
-      #expect(stat(path, &st) == 0)
-      let identity = DigestStore.Identity(st)
-      #expect(reads.digest(of: key, identity: identity).map { "sha256:" + $0 } == plain.contentDigest, "stored by the first read")
-      #expect(Files.list(dir + "/cache") == ["reads"], "the files' digests are not touched")
-      // A planted digest for this file, table and filter is taken: the rows are not hashed.
-      let planted = String(repeating: "ab", count: 32)
-      reads.store(planted, of: key, identity: identity)
-      let second = try reader.read(table, filter: filter, source: source, digests: reads).get().0
-      #expect(second.contentDigest == "sha256:" + planted)
-      #expect(second.features == first.features)
-      // Another filter, or the whole table, is another entry.
-      let elsewhere = try reader.read(table, filter: other, source: source, digests: reads).get().0
-      #expect(elsewhere.contentDigest == (try reader.read(table, filter: other, source: source).get().0.contentDigest))
-      #expect(try reader.read(table, filter: nil, source: source, digests: reads).get().0.contentDigest != "sha256:" + planted)
-      #expect(GeoPackageReader.digestKey(canonical, table: "roads", filter: nil) != key)
-      #expect(GeoPackageReader.digestKey(canonical, table: "pois", filter: filter) != key)
-      // Once the file is touched (its change time moves), the connection's
-      // identity is not the file's: the planted entry is not used, the rows
-      // are hashed and nothing is stored.
-      var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
-      #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
-      let touched = try reader.read(table, filter: filter, source: source, digests: reads).get().0
-      #expect(touched.contentDigest == plain.contentDigest)
-      #expect(reads.digest(of: key, identity: identity) == planted, "the entry is left as it was")
-    }
-  }
-
   /// A row without a geometry is unlocated when the whole table is read,
   /// and is read through no filter, scanned or through the R-tree (GDAL's
   /// triggers keep it out of the R-tree).

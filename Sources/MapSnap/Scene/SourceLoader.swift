@@ -513,7 +513,7 @@ extension SourceLoader {
     {
       wanted = Self.union(a, b)
     }
-    switch reader.read(filter: wanted, digests: digestStore?.reads) {
+    switch reader.read(filter: wanted) {
     case .failure(let e): return .failure(e)
     case .success(let (raw, info)):
       var c = raw

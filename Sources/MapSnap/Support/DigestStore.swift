@@ -15,9 +15,8 @@
 /// change time it had (file systems stamp times from a clock that ticks
 /// every few milliseconds), so such an entry is not stored.
 ///
-/// One small file per key under `directory/digests/` (`folderName`; a key
-/// is a file's path, or what names a read of part of a dataset: `reads`),
-/// named by the SHA-256 of the key, written to a temporary file and renamed into place, so
+/// One small file per path under `directory/digests/` (named by the SHA-256
+/// of the path), written to a temporary file and renamed into place, so
 /// processes running at once never read a half-written entry; an entry that
 /// cannot be read or parsed is no entry. Nothing here ever fails a frame:
 /// a store that cannot be created or written is not used.
@@ -36,20 +35,6 @@ public struct DigestStore: Sendable {
   /// Entries kept at most: 4,096, every font and source the frames of a
   /// machine commonly read (16 MiB of disk at 4 KiB a file).
   public var maximumEntries = 4096
-  /// The folder under `directory` the entries live in: `digests`.
-  public var folderName = "digests"
-
-  /// The store of the digests of what frames read from datasets (a
-  /// GeoPackage table through a frame's filter: `GeoPackageReader`): the
-  /// same rule, in a folder of its own (`reads/`) and at most 1,024 entries,
-  /// so that a batch over thousands of frames, each reading a part of its
-  /// own, never pushes the files' and fonts' digests out.
-  public var reads: DigestStore {
-    var store = self
-    store.folderName = "reads"
-    store.maximumEntries = 1024
-    return store
-  }
 
   /// A new entry looks at the folder's size when its name (the SHA-256 of
   /// its path, evenly spread) starts with one of 4 of the 256 two-digit
@@ -108,8 +93,7 @@ public struct DigestStore: Sendable {
   /// The first word of an entry: the format's version.
   static let version = "mapsnap-digest-1"
 
-  /// The stored digest of the file at `path` (or of what the key `path`
-  /// names) when it still has `identity`.
+  /// The stored digest of the file at `path` when it still has `identity`.
   public func digest(of path: String, identity: Identity) -> String? {
     guard let bytes = try? FileIO.read(entryPath(path), maximumBytes: 4096) else { return nil }
     let words = String(decoding: bytes, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
@@ -126,7 +110,7 @@ public struct DigestStore: Sendable {
   public func store(_ digest: String, of path: String, identity: Identity, now: Int = Int(time(nil))) {
     let settled = (now - settleSeconds) * 1_000_000_000
     guard identity.modified <= settled, identity.changed <= settled else { return }
-    let folder = directory + "/" + folderName
+    let folder = directory + "/digests"
     guard Self.makeFolders(folder) else { return }
     let temporary = folder + "/" + Self.temporaryPrefix + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -153,7 +137,7 @@ public struct DigestStore: Sendable {
   /// more; a file already gone is no failure. `now`: seconds since the
   /// epoch.
   func prune(now: Int = Int(time(nil))) {
-    let folder = directory + "/" + folderName
+    let folder = directory + "/digests"
     var entries: [(stored: Int, path: String)] = []
     for name in FileIO.listDirectory(folder) {
       let path = folder + "/" + name
@@ -178,9 +162,9 @@ public struct DigestStore: Sendable {
     return makeFolders(String(path[..<slash])) && (mkdir(path, 0o700) == 0 || errno == EEXIST)
   }
 
-  /// Where the entry of `path` (a file's path or another key) lives.
+  /// Where the entry of `path` lives.
   public func entryPath(_ path: String) -> String {
-    directory + "/" + folderName + "/" + entryName(path)
+    directory + "/digests/" + entryName(path)
   }
 
   /// The entry's file name: the SHA-256 of `path`, in hexadecimal.

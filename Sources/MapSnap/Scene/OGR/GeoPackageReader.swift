@@ -37,29 +37,16 @@ import Synchronization
 /// (`OpenDatasets`); its SQLite connections in a `HandlePool`, one per
 /// thread reading at once, closed with it.
 final class GeoPackageReader: @unchecked Sendable {
-  private let connections: HandlePool<Connection>
+  private let connections: HandlePool<OpaquePointer>
   /// What the file's metadata tables say of its features tables, read
   /// once when the file is opened.
   private let catalog: Catalog
   /// Each table asked for (nil: the only one), found once.
   private let tables = Mutex<[String?: Result<Table, SourceError>]>([:])
-  /// The file's canonical path: what, with a connection's identity, names
-  /// a read's digest in a `DigestStore`.
-  private let canonical: String
 
-  /// One SQLite connection to the file and the identity of the file it
-  /// opened (`fstat` of the descriptor it was opened through; nil when that
-  /// failed): a connection opened after the file was replaced reads the new
-  /// file, and has the new identity.
-  struct Connection: @unchecked Sendable {
-    let db: OpaquePointer
-    let identity: DigestStore.Identity?
-  }
-
-  private init(connections: HandlePool<Connection>, catalog: Catalog, canonical: String) {
+  private init(connections: HandlePool<OpaquePointer>, catalog: Catalog) {
     self.connections = connections
     self.catalog = catalog
-    self.canonical = canonical
   }
 
   private static let opened = OpenDatasets<GeoPackageReader>()
@@ -75,22 +62,20 @@ final class GeoPackageReader: @unchecked Sendable {
       return .failure(.missing(path: source.name, resolvedPath: source.resolved))
     }
     return opened.dataset(canonical) {
-      connect(source, canonical: canonical, confinement: confinement).flatMap { first -> Result<GeoPackageReader, SourceError> in
-        guard let catalog = Catalog(first.db) else {
-          sqlite3_close(first.db)
+      connect(source, canonical: canonical, confinement: confinement).flatMap { db -> Result<GeoPackageReader, SourceError> in
+        guard let catalog = Catalog(db) else {
+          sqlite3_close(db)
           return .failure(.ogr(path: source.name, message: "not a GeoPackage (no gpkg_contents table)"))
         }
-        let pool = HandlePool(
-          first: first, open: { connect(source, canonical: canonical, confinement: confinement) }, close: { sqlite3_close($0.db) })
-        return .success(GeoPackageReader(connections: pool, catalog: catalog, canonical: canonical))
+        let pool = HandlePool(first: db, open: { connect(source, canonical: canonical, confinement: confinement) }, close: { sqlite3_close($0) })
+        return .success(GeoPackageReader(connections: pool, catalog: catalog))
       }
     }
   }
 
   /// A new read-only connection to the file, opened through a descriptor
-  /// checked against `confinement`, and the identity `fstat` gave that
-  /// descriptor.
-  private static func connect(_ source: OGRSource, canonical: String, confinement: Confinement?) -> Result<Connection, SourceError> {
+  /// checked against `confinement`.
+  private static func connect(_ source: OGRSource, canonical: String, confinement: Confinement?) -> Result<OpaquePointer, SourceError> {
     let opened: (fd: Int32, size: Int)
     do {
       opened = try FileIO.openForReading(source.resolved, confinement: confinement)
@@ -99,8 +84,6 @@ final class GeoPackageReader: @unchecked Sendable {
       return .failure(.unreadable(path: source.name, resolvedPath: source.resolved, reason: error.reason))
     }
     defer { close(opened.fd) }
-    var st = stat()
-    let identity = fstat(opened.fd, &st) == 0 ? DigestStore.Identity(st) : nil
     var handle: OpaquePointer?
     let uri: String
     if let vfs = mapsnapFDVFS {
@@ -114,7 +97,7 @@ final class GeoPackageReader: @unchecked Sendable {
       return .failure(.ogr(path: source.name, message: reason))
     }
     sqlite3_busy_timeout(handle, 1000)
-    return .success(Connection(db: handle, identity: identity))
+    return .success(handle)
   }
 
   /// Loads SQLite, if it can be, and gives it mapsnap's process-wide
@@ -223,7 +206,7 @@ final class GeoPackageReader: @unchecked Sendable {
   /// The table `name` (nil: the only features table).
   func table(_ name: String?, source: OGRSource) -> Result<Table, SourceError> {
     if let hit = tables.withLock({ $0[name] }) { return hit }
-    let found = connections.with { c in Self.findTable(c.db, name, in: catalog, source: source) }
+    let found = connections.with { db in Self.findTable(db, name, in: catalog, source: source) }
     tables.withLock { $0[name] = found }
     return found
   }
@@ -311,154 +294,93 @@ final class GeoPackageReader: @unchecked Sendable {
   /// The features of `table` whose envelopes meet `filter` (nil: all), in
   /// FID order, in the table's reference. `scan` overrides `scans` (for
   /// the tests).
-  ///
-  /// The read's digest (`FeatureDigest`) is taken from `digests` when it
-  /// holds one for this file, with the identity its connection opened,
-  /// this table and this filter (`digestKey`), and the rows are then not
-  /// hashed; otherwise they are, and the digest is stored (`DigestStore`'s
-  /// rule: once the file has settled). Either way only while the file at
-  /// the path has the connection's identity before and after the read (the
-  /// connection reads the file it opened, immutable: a file replaced or
-  /// written since is hashed as read, and nothing is stored). The rows read
-  /// are the same whether hashed or not.
-  func read(
-    _ table: Table, filter: Rect?, source: OGRSource, scan: Bool? = nil, digests: DigestStore? = nil
-  ) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
-    connections.with { connection in
-      guard let digests, let identity = connection.identity, Self.identity(of: canonical) == identity else {
-        return read(connection.db, table, filter: filter, source: source, scan: scan, hashing: true)
+  func read(_ table: Table, filter: Rect?, source: OGRSource, scan: Bool? = nil) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
+    connections.with { db in
+      let q = Self.quoted
+      let columns = ([table.fid, table.geometry] + table.columns.map(\.name)).map(q).joined(separator: ", ")
+      var sql = "SELECT \(columns) FROM \(q(table.name))"
+      var bindings: [Double] = []
+      let indexed = filter.map { f in table.rtree != nil && !(scan ?? Self.scans(table, filter: f)) } ?? false
+      if let f = filter, let rtree = table.rtree, indexed {
+        sql += " WHERE \(q(table.fid)) IN (SELECT id FROM \(q(rtree)) WHERE minx <= ?3 AND maxx >= ?1 AND miny <= ?4 AND maxy >= ?2)"
+        bindings = [f.minX, f.minY, f.maxX, f.maxY]
       }
-      let key = Self.digestKey(canonical, table: table.name, filter: filter)
-      // The store holds the hexadecimal SHA-256 alone.
-      let stored = digests.digest(of: key, identity: identity).map { FeatureDigest.prefix + $0 }
-      let result = read(connection.db, table, filter: filter, source: source, scan: scan, hashing: stored == nil)
-      guard case .success(let (features, info)) = result else { return result }
-      guard Self.identity(of: canonical) == identity else {
-        // Changed during the read: what was read is hashed, nothing stored.
-        return stored == nil ? result : read(connection.db, table, filter: filter, source: source, scan: scan, hashing: true)
+      sql += " ORDER BY \(q(table.fid))"
+      var statement: OpaquePointer?
+      guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+        return .failure(.ogr(path: source.name, message: String(cString: sqlite3_errmsg(db))))
       }
-      var collection = features
-      if let stored {
-        collection.contentDigest = stored
-      } else if collection.contentDigest.hasPrefix(FeatureDigest.prefix) {
-        digests.store(String(collection.contentDigest.dropFirst(FeatureDigest.prefix.count)), of: key, identity: identity)
+      defer { sqlite3_finalize(statement) }
+      for (i, b) in bindings.enumerated() { sqlite3_bind_double(statement, Int32(i + 1), b) }
+      var c = FeatureCollection()
+      // A read of the whole table, or of most of it (a planned scan), makes
+      // room for its features at once, as many as the file says it holds
+      // (bounded: the count is the file's word, not a measure).
+      if filter == nil || (table.rtree != nil && !indexed), let n = table.count, n > 0 {
+        c.features.reserveCapacity(min(n, Self.reservedFeaturesLimit))
       }
-      return .success((collection, info))
+      var read = 0
+      var digest = FeatureDigest()
+      // A table's column names are unique (SQLite refuses a repeated one),
+      // so every feature's properties share one key index (built only past
+      // `JSONObject.linearSearchLimit` columns) instead of checking their
+      // keys and building an index each.
+      let keyIndex: [String: Int]? =
+        table.columns.count > JSONObject.linearSearchLimit
+        ? Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($0.element.name, $0.offset) }) : nil
+      while true {
+        let step = sqlite3_step(statement)
+        if step == SQLITE_DONE { break }
+        guard step == SQLITE_ROW else { return .failure(.ogr(path: source.name, message: String(cString: sqlite3_errmsg(db)))) }
+        let fid = Int(sqlite3_column_int64(statement, 0))
+        // The geometry first: a scan skips the rows outside its filter
+        // before their properties are made.
+        let blob = sqlite3_column_blob(statement, 1)
+        let size = Int(sqlite3_column_bytes(statement, 1))
+        let bytes = blob.map { UnsafeRawBufferPointer(start: $0, count: size) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        var geometry: GeoPackageGeometry? = nil
+        var issue: WKBReader.Issue? = nil
+        if sqlite3_column_type(statement, 1) != SQLITE_NULL {
+          do throws(WKBReader.Issue) { geometry = try GeoPackageGeometry(bytes) } catch { issue = error }
+        }
+        // Scanning, the filter is the R-tree's test itself: a row without
+        // an envelope (no geometry, an empty one) is not in the R-tree.
+        if let f = filter, !indexed, issue == nil {
+          guard let b = geometry?.bounds, Self.meets(b, f) else { continue }
+        }
+        // A feature with a geometry that does not parse is not hashed; the
+        // others are hashed as their properties are made.
+        if issue == nil { digest.begin(fid: fid, geometry: bytes) }
+        var pairs: [(key: String, value: JSONValue)] = []
+        pairs.reserveCapacity(table.columns.count)
+        for k in table.columns.indices {
+          let value = Self.value(statement, Int32(k + 2), boolean: table.columns[k].boolean)
+          if issue == nil { digest.property(table.columns[k].name, value) }
+          pairs.append((table.columns[k].name, value))
+        }
+        var feature = Feature(id: .number(Double(fid)), properties: JSONObject(uniquePairs: pairs, index: keyIndex), geometry: Geometry(), index: fid)
+        read += 1
+        if let issue {
+          c.invalidCount += 1
+          if c.invalidSamples.count < 3 { c.invalidSamples.append("FID \(fid): \(issue.message)") }
+          c.withoutGeometry.append(feature)
+          continue
+        }
+        guard let g = geometry?.geometry, !g.isEmpty else {
+          c.unlocatedCount += 1
+          c.withoutGeometry.append(feature)
+          continue
+        }
+        feature.geometry = g
+        c.features.append(feature)
+      }
+      c.contentDigest = digest.finish()
+      let info = OGRReadInfo(
+        driver: "GPKG", layer: table.name,
+        spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: table.reference), featuresRead: read,
+        featuresInLayer: table.count, scan: .reason(filter: filter, indexed: table.rtree != nil, scanned: !indexed))
+      return .success((c, info))
     }
-  }
-
-  /// The identity of the file at `path` now (`stat`), nil when it cannot be had.
-  private static func identity(of path: String) -> DigestStore.Identity? {
-    var st = stat()
-    return stat(path, &st) == 0 ? DigestStore.Identity(st) : nil
-  }
-
-  /// The version of what a read's digest covers and how (`FeatureDigest`,
-  /// the rows `read` returns for a filter): part of `digestKey`, so that a
-  /// mapsnap hashing otherwise never takes an older one's entries. Raise it
-  /// with any change to either.
-  static let digestFormat = "gpkg-read-1"
-
-  /// What names the digest of a read of `table` through `filter` in the
-  /// file at `canonical`, in a `DigestStore`: the path, `digestFormat`, the
-  /// table, and the filter's corners to the bit.
-  static func digestKey(_ canonical: String, table: String, filter: Rect?) -> String {
-    let corners = filter.map { f in
-      [f.minX, f.minY, f.maxX, f.maxY].map { String($0.bitPattern, radix: 16) }.joined(separator: " ")
-    }
-    return "\(canonical)\n\(digestFormat)\n\(table)\n\(corners ?? "all")"
-  }
-
-  /// `read`, hashing the features only when `hashing` (otherwise the
-  /// collection's `contentDigest` is the digest of nothing, for the caller
-  /// to replace).
-  private func read(
-    _ db: OpaquePointer, _ table: Table, filter: Rect?, source: OGRSource, scan: Bool?, hashing: Bool
-  ) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
-    let q = Self.quoted
-    let columns = ([table.fid, table.geometry] + table.columns.map(\.name)).map(q).joined(separator: ", ")
-    var sql = "SELECT \(columns) FROM \(q(table.name))"
-    var bindings: [Double] = []
-    let indexed = filter.map { f in table.rtree != nil && !(scan ?? Self.scans(table, filter: f)) } ?? false
-    if let f = filter, let rtree = table.rtree, indexed {
-      sql += " WHERE \(q(table.fid)) IN (SELECT id FROM \(q(rtree)) WHERE minx <= ?3 AND maxx >= ?1 AND miny <= ?4 AND maxy >= ?2)"
-      bindings = [f.minX, f.minY, f.maxX, f.maxY]
-    }
-    sql += " ORDER BY \(q(table.fid))"
-    var statement: OpaquePointer?
-    guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-      return .failure(.ogr(path: source.name, message: String(cString: sqlite3_errmsg(db))))
-    }
-    defer { sqlite3_finalize(statement) }
-    for (i, b) in bindings.enumerated() { sqlite3_bind_double(statement, Int32(i + 1), b) }
-    var c = FeatureCollection()
-    // A read of the whole table, or of most of it (a planned scan), makes
-    // room for its features at once, as many as the file says it holds
-    // (bounded: the count is the file's word, not a measure).
-    if filter == nil || (table.rtree != nil && !indexed), let n = table.count, n > 0 {
-      c.features.reserveCapacity(min(n, Self.reservedFeaturesLimit))
-    }
-    var read = 0
-    var digest = FeatureDigest()
-    // A table's column names are unique (SQLite refuses a repeated one),
-    // so every feature's properties share one key index (built only past
-    // `JSONObject.linearSearchLimit` columns) instead of checking their
-    // keys and building an index each.
-    let keyIndex: [String: Int]? =
-      table.columns.count > JSONObject.linearSearchLimit
-      ? Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($0.element.name, $0.offset) }) : nil
-    while true {
-      let step = sqlite3_step(statement)
-      if step == SQLITE_DONE { break }
-      guard step == SQLITE_ROW else { return .failure(.ogr(path: source.name, message: String(cString: sqlite3_errmsg(db)))) }
-      let fid = Int(sqlite3_column_int64(statement, 0))
-      // The geometry first: a scan skips the rows outside its filter
-      // before their properties are made.
-      let blob = sqlite3_column_blob(statement, 1)
-      let size = Int(sqlite3_column_bytes(statement, 1))
-      let bytes = blob.map { UnsafeRawBufferPointer(start: $0, count: size) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-      var geometry: GeoPackageGeometry? = nil
-      var issue: WKBReader.Issue? = nil
-      if sqlite3_column_type(statement, 1) != SQLITE_NULL {
-        do throws(WKBReader.Issue) { geometry = try GeoPackageGeometry(bytes) } catch { issue = error }
-      }
-      // Scanning, the filter is the R-tree's test itself: a row without
-      // an envelope (no geometry, an empty one) is not in the R-tree.
-      if let f = filter, !indexed, issue == nil {
-        guard let b = geometry?.bounds, Self.meets(b, f) else { continue }
-      }
-      // A feature with a geometry that does not parse is not hashed; the
-      // others are hashed as their properties are made.
-      if hashing && issue == nil { digest.begin(fid: fid, geometry: bytes) }
-      var pairs: [(key: String, value: JSONValue)] = []
-      pairs.reserveCapacity(table.columns.count)
-      for k in table.columns.indices {
-        let value = Self.value(statement, Int32(k + 2), boolean: table.columns[k].boolean)
-        if hashing && issue == nil { digest.property(table.columns[k].name, value) }
-        pairs.append((table.columns[k].name, value))
-      }
-      var feature = Feature(id: .number(Double(fid)), properties: JSONObject(uniquePairs: pairs, index: keyIndex), geometry: Geometry(), index: fid)
-      read += 1
-      if let issue {
-        c.invalidCount += 1
-        if c.invalidSamples.count < 3 { c.invalidSamples.append("FID \(fid): \(issue.message)") }
-        c.withoutGeometry.append(feature)
-        continue
-      }
-      guard let g = geometry?.geometry, !g.isEmpty else {
-        c.unlocatedCount += 1
-        c.withoutGeometry.append(feature)
-        continue
-      }
-      feature.geometry = g
-      c.features.append(feature)
-    }
-    c.contentDigest = digest.finish()
-    let info = OGRReadInfo(
-      driver: "GPKG", layer: table.name,
-      spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: table.reference), featuresRead: read,
-      featuresInLayer: table.count, scan: .reason(filter: filter, indexed: table.rtree != nil, scanned: !indexed))
-    return .success((c, info))
   }
 
   private static func value(_ s: OpaquePointer, _ i: Int32, boolean: Bool) -> JSONValue {

@@ -443,11 +443,8 @@ struct FeatureDigest: ~Copyable {
 
   consuming func finish() -> String {
     flush()
-    return Self.prefix + sha.hexDigest()
+    return "sha256:" + sha.hexDigest()
   }
-
-  /// What a digest's hexadecimal SHA-256 follows.
-  static let prefix = "sha256:"
 }
 
 /// An `ogr` source's layer, open: a GeoPackage file through SQLite
@@ -491,11 +488,9 @@ enum OGRLayerReader {
     }
   }
 
-  /// The features the filter selects; `digests` holds the digests of
-  /// earlier reads of a GeoPackage (`GeoPackageReader.read`).
-  func read(filter: Rect?, digests: DigestStore?) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
+  func read(filter: Rect?) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
     switch self {
-    case .geoPackage(let r, let t, let source): return r.read(t, filter: filter, source: source, digests: digests)
+    case .geoPackage(let r, let t, let source): return r.read(t, filter: filter, source: source)
     case .postGIS(let r, let t, let source): return r.read(t, filter: filter, source: source)
     case .gdal(let d, let l, let source): return d.read(layer: l.name, filter: filter, source: source).map { ($0.0, $0.1) }
     }
