@@ -90,6 +90,21 @@ import Testing
     #expect(block.count == 10 && c.count == 100_000 && c.buffer[99_999].x1 == 100_000)
   }
 
+  /// An edge is 16 bytes: its bottom and winding share one word, and read
+  /// back as given, up to the tallest edge a canvas can hold.
+  @Test func anEdgeKeepsItsBottomAndWindingInSixteenBytes() {
+    #expect(MemoryLayout<Edge>.stride == 16)
+    for (y0, y1) in [(0, 1), (5, 5), (1000, 1000 + 64 * 256), (0, 32768 * 256), (1 << 23, (1 << 23) + 7), (0, (1 << 30) - 1)] {
+      for w: Int32 in [1, -1] {
+        let e = Edge(x0: -3, y0: Int32(y0), x1: 1 << 23, y1: Int32(y1), winding: w)
+        #expect(e.x0 == -3 && e.x1 == 1 << 23 && e.y0 == Int32(y0) && e.y1 == Int32(y1) && e.winding == w, "\(y0)...\(y1) \(w)")
+      }
+    }
+    let down = Edge(x0: 0, y0: 0, x1: 0, y1: 256, winding: 1)
+    #expect(down != Edge(x0: 0, y0: 0, x1: 0, y1: 256, winding: -1))
+    #expect(down != Edge(x0: 0, y0: 0, x1: 0, y1: 257, winding: 1))
+  }
+
   @Test func bucketSortGroupsEveryEdgeInPlace() {
     var s: UInt64 = 12345
     func next(_ n: Int32) -> Int32 {

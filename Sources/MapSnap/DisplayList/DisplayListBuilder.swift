@@ -502,12 +502,8 @@ struct DisplayListBuilder: Sendable {
     guard let (width, paint) = hairline(width: s.strokeWidth * ratio, color: color) else { return false }
     let reach = SymbolReach.stroke(width: width, join: s.lineJoin, miterLimit: s.miterLimit) + Self.clipMargin
     let frame = Rect(minX: -reach, minY: -reach, maxX: Double(list.width) + reach, maxY: Double(list.height) + reach)
-    var clipped = Path()
-    clipped.points.reserveCapacity(path.points.count + 16)
     var phases: [Double] = []
-    for i in path.contours.indices {
-      PolylineClipper.clip(path.points(of: i), closed: path.contours[i].isClosed, to: frame, into: &clipped, phases: &phases)
-    }
+    var clipped = PolylineClipper.clip(path, to: frame, phases: &phases)
     if clipped.isEmpty { return false }
     if let dash {
       clipped = dashed(clipped, pattern: dash.map { $0 * ratio }, offset: 0, phaseOffsets: phases)

@@ -56,6 +56,33 @@ public enum PolylineClipper {
     flush()
   }
 
+  /// `clip` applied to every contour of `path`, in order, into a new path:
+  /// `path` itself, not copied, when each of its contours lies wholly inside
+  /// `rect` (what `clip` would append, contour for contour), its phases all
+  /// 0. A frame's strokes mostly lie inside it: nyc-250000's outlines are
+  /// 1.2 MB of points that were copied into fresh pages only to be read.
+  public static func clip(_ path: Path, to rect: Rect, phases: inout [Double]) -> Path {
+    let inside = path.points.withUnsafeBufferPointer { pts in
+      path.contours.allSatisfy { c in
+        guard c.count > 0, c.start >= 0, c.start + c.count <= pts.count else { return false }
+        var bounds = Rect.empty
+        for p in pts[c.start..<(c.start + c.count)] { bounds.include(p) }
+        return !bounds.isEmpty && bounds.minX >= rect.minX && bounds.maxX <= rect.maxX && bounds.minY >= rect.minY
+          && bounds.maxY <= rect.maxY
+      }
+    }
+    if inside {
+      phases.append(contentsOf: repeatElement(0, count: path.contours.count))
+      return path
+    }
+    var out = Path()
+    out.points.reserveCapacity(path.points.count + 16)
+    for i in path.contours.indices {
+      clip(path.points(of: i), closed: path.contours[i].isClosed, to: rect, into: &out, phases: &phases)
+    }
+    return out
+  }
+
   /// The parameter interval of segment a→b inside `r`, or nil when it misses.
   @inline(__always)
   static func liangBarsky(_ a: Point, _ b: Point, _ r: Rect) -> (Double, Double)? {

@@ -51,11 +51,12 @@
 ///   (SVG's rule). Round caps and dots follow the same arc rule as joins. A
 ///   non-finite or non-positive width gives an empty path.
 public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double = Flattening.tolerance) -> Path {
+  let measures = StrokeMeasures(style: style, tolerance: tolerance)
   var out = Path()
-  guard style.width.isFinite && style.width > 0, !path.points.isEmpty else { return out }
+  guard measures.halfWidth > 0, !path.points.isEmpty else { return out }
   out.points.reserveCapacity(path.points.count * 4 + 32)
   out.contours.reserveCapacity(path.contours.count * 2)
-  return strokeOutline(path, style: style, tolerance: tolerance, into: out)
+  return strokeOutline(path, measures: measures, into: out)
 }
 
 /// Where the stroker puts each closed loop of an outline as it completes
@@ -79,8 +80,12 @@ extension Path: OutlineLoopSink {
 /// and given back rather than `inout`: the builder holds the only
 /// reference, so a `Path` sink grows in the room reserved for it.)
 func strokeOutline<Sink: OutlineLoopSink>(_ path: Path, style: StrokeStyle, tolerance: Double, into sink: consuming Sink) -> Sink {
-  var builder = OutlineBuilder(style: style, tolerance: tolerance, sink: sink)
-  guard builder.halfWidth > 0, !path.points.isEmpty else { return builder.out }
+  strokeOutline(path, measures: StrokeMeasures(style: style, tolerance: tolerance), into: sink)
+}
+
+private func strokeOutline<Sink: OutlineLoopSink>(_ path: Path, measures: StrokeMeasures, into sink: consuming Sink) -> Sink {
+  var builder = OutlineBuilder(measures, sink: sink)
+  guard measures.halfWidth > 0, !path.points.isEmpty else { return builder.out }
   let count = path.points.count
   path.points.withUnsafeBufferPointer { src in
     let base = src.baseAddress!
@@ -99,14 +104,13 @@ func strokeOutline<Sink: OutlineLoopSink>(_ path: Path, style: StrokeStyle, tole
 /// subset of the vertices, whose total turning is no larger, so the arcs of
 /// the merged line fit in this count.
 public func strokeOutlinePointBound(_ path: Path, style: StrokeStyle, tolerance: Double = Flattening.tolerance) -> Int {
-  let builder = OutlineBuilder(style: style, tolerance: tolerance, sink: Path())
-  guard builder.halfWidth > 0 else { return 0 }
-  let halfTurn = Flattening.arcSegments(sweep: .pi, radius: builder.halfWidth, tolerance: tolerance) + 1
-  let cap = style.cap == .round ? halfTurn : 2
-  var total = path.points.count * 6 + path.contours.count * (2 * (cap + 2) + 2 * halfTurn)
+  let m = StrokeMeasures(style: style, tolerance: tolerance)
+  guard m.halfWidth > 0 else { return 0 }
+  let halfTurn = m.halfTurnPoints
+  var total = path.points.count * 6 + path.contours.count * m.contourPoints
   guard style.join == .round else { return total }
-  let cosStep = builder.cosArcStep
-  let step = builder.arcStep
+  let cosStep = m.cosArcStep
+  let step = m.arcStep
   let count = path.points.count
   path.points.withUnsafeBufferPointer { src in
     for c in path.contours where c.count > 2 && c.start >= 0 && c.start + c.count <= count {
@@ -149,22 +153,21 @@ public func strokeOutlinePointBound(_ path: Path, style: StrokeStyle, tolerance:
 /// vertex can cost (`strokeOutlinePointBound` with every turn a half turn)
 /// fits, otherwise from `strokeOutlinePointBound`.
 public func strokeOutlineFits(_ path: Path, style: StrokeStyle, tolerance: Double = Flattening.tolerance, maxPoints: Int) -> Bool {
-  let builder = OutlineBuilder(style: style, tolerance: tolerance, sink: Path())
-  guard builder.halfWidth > 0 else { return true }
-  let halfTurn = Flattening.arcSegments(sweep: .pi, radius: builder.halfWidth, tolerance: tolerance) + 1
-  let cap = style.cap == .round ? halfTurn : 2
-  let perPoint = 6 + (style.join == .round ? halfTurn : 0)
+  let m = StrokeMeasures(style: style, tolerance: tolerance)
+  guard m.halfWidth > 0 else { return true }
+  let perPoint = 6 + (style.join == .round ? m.halfTurnPoints : 0)
   let worst = path.points.count.multipliedReportingOverflow(by: perPoint)
-  if !worst.overflow && worst.partialValue + path.contours.count * (2 * (cap + 2) + 2 * halfTurn) <= maxPoints { return true }
+  if !worst.overflow && worst.partialValue + path.contours.count * m.contourPoints <= maxPoints { return true }
   return strokeOutlinePointBound(path, style: style, tolerance: tolerance) <= maxPoints
 }
 
-/// Builds the stroke outline of one contour at a time. `points`, `directions`
-/// and `lengths` are the merged contour and its segments, and `loop` the
-/// outline loop being made (handed to `out` when it is done), all reused
-/// across contours: grown as needed, freed by `release`.
-private struct OutlineBuilder<Sink: OutlineLoopSink> {
-  var out: Sink
+/// What a stroke's style and tolerance decide before any point is made,
+/// for the stroker (`OutlineBuilder`) and for the budgets that count its
+/// points without making them (`strokeOutlinePointBound`,
+/// `strokeOutlineFits`): each rule written once.
+struct StrokeMeasures {
+  /// Half the width; 0 for a non-finite or non-positive width (nothing is
+  /// drawn).
   let halfWidth: Double
   let join: LineJoin
   let cap: LineCap
@@ -176,16 +179,10 @@ private struct OutlineBuilder<Sink: OutlineLoopSink> {
   /// A round join whose turn's cosine is at least this is drawn as its
   /// miter point (within `tolerance` of the arc).
   let cosMiterRound: Double
-  private var points: UnsafeMutablePointer<Point>? = nil
-  private var directions: UnsafeMutablePointer<Point>? = nil
-  private var lengths: UnsafeMutablePointer<Double>? = nil
-  private var capacity = 0
-  private var loop: UnsafeMutablePointer<Point>? = nil
-  private var loopCount = 0
-  private var loopCapacity = 0
+  /// Points of the flattened half turn (a round cap, a reversal's turn).
+  let halfTurnPoints: Int
 
-  init(style: StrokeStyle, tolerance: Double, sink: Sink) {
-    out = sink
+  init(style: StrokeStyle, tolerance: Double) {
     let hw = style.width.isFinite && style.width > 0 ? style.width / 2 : 0
     halfWidth = hw
     join = style.join
@@ -198,6 +195,45 @@ private struct OutlineBuilder<Sink: OutlineLoopSink> {
     let tol = tolerance.isFinite && tolerance > 0 ? tolerance : Flattening.tolerance
     let q = hw / (hw + tol)
     cosMiterRound = 2 * q * q - 1
+    halfTurnPoints = Flattening.arcSegments(sweep: .pi, radius: hw, tolerance: tolerance) + 1
+  }
+
+  /// The most points a contour adds beyond its vertices' own: two caps (a
+  /// cap's turn and two points) and a dot (two half turns).
+  var contourPoints: Int { 2 * ((cap == .round ? halfTurnPoints : 2) + 2) + 2 * halfTurnPoints }
+}
+
+/// Builds the stroke outline of one contour at a time. `points`, `directions`
+/// and `lengths` are the merged contour and its segments, and `loop` the
+/// outline loop being made (handed to `out` when it is done), all reused
+/// across contours: grown as needed, freed by `release`.
+private struct OutlineBuilder<Sink: OutlineLoopSink> {
+  var out: Sink
+  // Copied from `StrokeMeasures` (see there), the fields the loops read.
+  let halfWidth: Double
+  let join: LineJoin
+  let cap: LineCap
+  let miterLimit: Double
+  let arcStep: Double
+  let cosArcStep: Double
+  let cosMiterRound: Double
+  private var points: UnsafeMutablePointer<Point>? = nil
+  private var directions: UnsafeMutablePointer<Point>? = nil
+  private var lengths: UnsafeMutablePointer<Double>? = nil
+  private var capacity = 0
+  private var loop: UnsafeMutablePointer<Point>? = nil
+  private var loopCount = 0
+  private var loopCapacity = 0
+
+  init(_ m: StrokeMeasures, sink: Sink) {
+    out = sink
+    halfWidth = m.halfWidth
+    join = m.join
+    cap = m.cap
+    miterLimit = m.miterLimit
+    arcStep = m.arcStep
+    cosArcStep = m.cosArcStep
+    cosMiterRound = m.cosMiterRound
   }
 
   mutating func release() {

@@ -7,12 +7,33 @@
 /// downwards and -1 when it ran upwards.
 ///
 /// Every edge lies inside the canvas: x in 0...width*256, y in 0...height*256.
+///
+/// Stored in 16 bytes, not 20: the bottom and the winding share one word,
+/// the height `y1 − y0` (under 2^30 on any canvas mapsnap draws, whose
+/// fixed-point rows stay under 2^23) shifted left by one, its low bit set
+/// for a winding of −1. A frame's edges are most of its display list
+/// (nyc-250000: 252,237 edges), written once, sorted in place and read by
+/// every band that reaches them: a fifth less memory to fault in and move.
 public struct Edge: Sendable, Hashable {
-  public var x0: Int32
-  public var y0: Int32
-  public var x1: Int32
-  public var y1: Int32
-  public var winding: Int32
+  public let x0: Int32
+  public let y0: Int32
+  public let x1: Int32
+  private let heightAndWinding: Int32
+
+  /// The segment from (x0, y0) down to (x1, y1); `winding` +1 or −1 (any
+  /// positive value counts as +1, any other as −1).
+  /// - Precondition: `y0 <= y1`, their difference under 2^30.
+  @inline(__always)
+  public init(x0: Int32, y0: Int32, x1: Int32, y1: Int32, winding: Int32) {
+    assert(y0 <= y1 && Int(y1) - Int(y0) < 1 << 30, "an edge runs down, less than 2^30 tall")
+    self.x0 = x0
+    self.y0 = y0
+    self.x1 = x1
+    heightAndWinding = ((y1 &- y0) << 1) | (winding > 0 ? 0 : 1)
+  }
+
+  @inline(__always) public var y1: Int32 { y0 &+ (heightAndWinding >> 1) }
+  @inline(__always) public var winding: Int32 { heightAndWinding & 1 == 0 ? 1 : -1 }
 }
 
 /// Edges in memory of their own, appended in place: what a `DisplayList`

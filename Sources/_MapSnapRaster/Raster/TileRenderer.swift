@@ -163,9 +163,17 @@ struct BandWorker {
           e = item.edgeStart + Int(input.buckets[item.bucketStart + b0])
           end = item.edgeStart + Int(input.buckets[item.bucketStart + b1 + 1])
         }
+        // A band reads its buckets whole, the one above it too (`EdgeBuckets`):
+        // with 32-row bands and 64-row buckets, most edges it reads lie above
+        // or below its rows. Those are passed over here, two compares, rather
+        // than in a call of `add` each.
+        let yTop = Int32(truncatingIfNeeded: top << 8)
+        let yBottom = Int32(truncatingIfNeeded: bottom << 8)
         while e < end {
-          cells.add(edges[e], top: top, bottom: bottom)
+          let edge = edges[e]
           e += 1
+          if edge.y1 <= yTop || edge.y0 >= yBottom { continue }
+          cells.add(edge, top: top, bottom: bottom)
         }
         cells.sweep(rows: n, rule: item.rule, paint: item.pixel, target: stack[stack.count - 1].pixels)
       }
