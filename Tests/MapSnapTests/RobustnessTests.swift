@@ -251,6 +251,14 @@ import Testing
     var threaded = limited
     threaded.threads = 4
     #expect(threaded.build().1.drawables == coverage.drawables)
+    // Built ahead, while the text is placed (`DisplayListBuilder.Geometry`),
+    // the geometry's chunks are spent and left out the same way.
+    for threads in [1, 4] {
+      let geometry = DisplayListBuilder.Geometry.start(state: plan.state, threads: threads, budget: limited.budget)
+      let (ahead, aheadCoverage) = limited.build(geometry: geometry)
+      #expect(ahead.edgeCount == list.edgeCount && ahead.fillCount == list.fillCount, "\(threads) threads")
+      #expect(aheadCoverage.drawables == coverage.drawables && aheadCoverage.overBudget == coverage.overBudget, "\(threads) threads")
+    }
   }
 }
 

@@ -102,7 +102,12 @@ struct DisplayListBuilder: Sendable {
   /// A run of work built into a part of its own: drawables or annotation
   /// texts of one layer, or labels (layer -1, above every layer).
   private struct Chunk {
-    enum Kind { case raster, drawables, annotations, labels, boxes, attribution }
+    enum Kind {
+      case raster, drawables, annotations, labels, boxes, attribution
+
+      /// Built from the resolved state alone (`Geometry`).
+      var isGeometry: Bool { self == .raster || self == .drawables }
+    }
     var kind: Kind
     var layer: Int
     var range: Range<Int>
@@ -110,12 +115,64 @@ struct DisplayListBuilder: Sendable {
     var flags: Int
   }
 
-  /// Builds the list and its coverage. Drawables are cut into chunks by their
-  /// number of points (never by the thread count), chunks are built in
-  /// parallel and appended in order, so the list is the same as a serial build.
-  func build() -> (DisplayList, Coverage) {
-    let v = state.viewport
-    var list = DisplayList(width: v.deviceWidth, height: v.deviceHeight, background: state.background)
+  /// The parts of a frame's geometry (its layers' tiles and drawables),
+  /// which need only the resolved state: built while the frame's text is
+  /// placed (`start`), then taken by `build(geometry:)`. On the Helsinki
+  /// frames the placement of labels runs on one thread for some 3–5 ms,
+  /// with the other processors idle; the geometry's parts are most of the
+  /// display list's work.
+  final class Geometry: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Set once by the worker, before `done` is signalled; read after.
+    private var built: GeometryParts? = nil
+
+    /// Starts building the geometry of `state` on another thread, its
+    /// chunks on up to `threads` workers, for a builder of that state with
+    /// `budget` and `tolerance` (`build(geometry:)` checks that they agree).
+    static func start(
+      state: MapState, threads: Int, budget: FrameBudget? = nil, tolerance: Double = Flattening.tolerance
+    ) -> Geometry {
+      let g = Geometry()
+      var settings = DisplayListBuilder(state: state, text: TextPlacement(), boxes: [], fonts: nil, threads: threads)
+      settings.budget = budget
+      settings.tolerance = tolerance
+      let builder = settings
+      DispatchQueue.global(qos: .userInitiated).async {
+        g.built = builder.buildGeometry()
+        g.done.signal()
+      }
+      return g
+    }
+
+    /// The parts, once built (waits for them).
+    fileprivate func wait() -> GeometryParts {
+      done.wait()
+      done.signal()  // a second wait returns at once
+      return built!
+    }
+  }
+
+  /// What `buildGeometry` made: per geometry chunk, in order, its part and
+  /// whether its build stopped early; the flags of their items; the strokes
+  /// drawn solid and the dash budget's count; the edges and image pixels
+  /// built.
+  fileprivate struct GeometryParts {
+    /// The budget and tolerance they were built with.
+    var budget: FrameBudget
+    var tolerance: Double
+    var parts: [DisplayList]
+    var stopped: [Bool]
+    var flags: [Bool]
+    var tooBig: [Bool]
+    var solid: Set<Int>
+    var coverage: Coverage
+    var edges: Int
+    var imagePixels: Int
+  }
+
+  /// The chunks of the list in drawing order, and where each layer's and
+  /// the labels' flags start.
+  private func chunks() -> (chunks: [Chunk], flagCount: Int, drawableFlags: [Int], annotationFlags: [Int], labelFlags: Int) {
     var chunks: [Chunk] = []
     var flagCount = 0
     var drawableFlags: [Int] = []
@@ -160,14 +217,75 @@ struct DisplayListBuilder: Sendable {
     }
     flagCount += boxes.count
     if attribution != nil { chunks.append(Chunk(kind: .attribution, layer: -1, range: 0..<1, flags: -1)) }
+    return (chunks, flagCount, drawableFlags, annotationFlags, labelFlags)
+  }
+
+  /// Builds the parts of the geometry chunks (`Chunk.Kind.isGeometry`), as
+  /// `build` would.
+  private func buildGeometry() -> GeometryParts {
+    let v = state.viewport
+    let (chunks, flagCount, drawableFlags, _, _) = self.chunks()
     var flags = [Bool](repeating: false, count: flagCount)
     var tooBig = [Bool](repeating: false, count: flagCount)
     var stopped = [Bool](repeating: false, count: chunks.count)
     let budget = self.budget ?? FrameBudget(v)
     var coverage = Coverage()
     let solid = dashesOverBudget(drawableFlags, budget: budget, coverage: &coverage)
-    var parts = buildParts(
-      chunks, flags: &flags, tooBig: &tooBig, stopped: &stopped, solid: solid, budget: budget, width: v.deviceWidth, height: v.deviceHeight)
+    let geometry = chunks.indices.filter { chunks[$0].kind.isGeometry }
+    let spent = Spent()
+    let parts = buildParts(
+      chunks, only: geometry, flags: &flags, tooBig: &tooBig, stopped: &stopped, solid: solid, budget: budget, spent: spent,
+      width: v.deviceWidth, height: v.deviceHeight)
+    return GeometryParts(
+      budget: budget, tolerance: tolerance, parts: geometry.map { parts[$0] }, stopped: geometry.map { stopped[$0] }, flags: flags,
+      tooBig: tooBig, solid: solid, coverage: coverage, edges: spent.edges.load(ordering: .relaxed),
+      imagePixels: spent.imagePixels.load(ordering: .relaxed))
+  }
+
+  /// Builds the list and its coverage. Drawables are cut into chunks by their
+  /// number of points (never by the thread count), chunks are built in
+  /// parallel and appended in order, so the list is the same as a serial build.
+  /// With `geometry` (started by `Geometry.start` from the same state, with
+  /// the same tolerance and budget), its parts are taken instead of built.
+  func build(geometry started: Geometry? = nil) -> (DisplayList, Coverage) {
+    let v = state.viewport
+    var list = DisplayList(width: v.deviceWidth, height: v.deviceHeight, background: state.background)
+    let (chunks, flagCount, drawableFlags, annotationFlags, labelFlags) = self.chunks()
+    var flags = [Bool](repeating: false, count: flagCount)
+    var tooBig = [Bool](repeating: false, count: flagCount)
+    var stopped = [Bool](repeating: false, count: chunks.count)
+    let budget = self.budget ?? FrameBudget(v)
+    var coverage = Coverage()
+    let solid: Set<Int>
+    var parts: [DisplayList]
+    if let geometry = started?.wait() {
+      // The geometry chunks depend on the state alone: the two builders cut
+      // the same ones, in the same order, with the same flags.
+      let indices = chunks.indices.filter { chunks[$0].kind.isGeometry }
+      precondition(indices.count == geometry.parts.count && flags.count >= geometry.flags.count, "geometry built from another state")
+      precondition(geometry.budget == budget && geometry.tolerance == tolerance, "geometry built with another budget or tolerance")
+      solid = geometry.solid
+      coverage = geometry.coverage
+      for (k, c) in indices.enumerated() {
+        stopped[c] = geometry.stopped[k]
+        for f in chunks[c].flags..<(chunks[c].flags + chunks[c].range.count) where chunks[c].kind == .drawables {
+          flags[f] = geometry.flags[f]
+          tooBig[f] = geometry.tooBig[f]
+        }
+      }
+      let spent = Spent()
+      spent.edges.store(geometry.edges, ordering: .relaxed)
+      spent.imagePixels.store(geometry.imagePixels, ordering: .relaxed)
+      parts = buildParts(
+        chunks, only: chunks.indices.filter { !chunks[$0].kind.isGeometry }, flags: &flags, tooBig: &tooBig, stopped: &stopped,
+        solid: solid, budget: budget, spent: spent, width: v.deviceWidth, height: v.deviceHeight)
+      for (k, c) in indices.enumerated() { parts[c] = geometry.parts[k] }
+    } else {
+      solid = dashesOverBudget(drawableFlags, budget: budget, coverage: &coverage)
+      parts = buildParts(
+        chunks, only: Array(chunks.indices), flags: &flags, tooBig: &tooBig, stopped: &stopped, solid: solid, budget: budget,
+        spent: Spent(), width: v.deviceWidth, height: v.deviceHeight)
+    }
     list.reserveCapacity(toAppend: parts)
     var open: Int? = nil
     func opacity(_ layer: Int?) -> Double { layer.map { $0 >= 0 ? state.layers[$0].opacity : 1 } ?? 1 }
@@ -302,23 +420,24 @@ struct DisplayListBuilder: Sendable {
     return total
   }
 
+  /// Builds chunks `only` (indices into `chunks`) into their parts, the
+  /// others left empty, counting what they build in `spent`.
   private func buildParts(
-    _ chunks: [Chunk], flags: inout [Bool], tooBig: inout [Bool], stopped: inout [Bool], solid: Set<Int>, budget: FrameBudget,
-    width: Int, height: Int
+    _ chunks: [Chunk], only: [Int], flags: inout [Bool], tooBig: inout [Bool], stopped: inout [Bool], solid: Set<Int>,
+    budget: FrameBudget, spent: Spent, width: Int, height: Int
   ) -> [DisplayList] {
     let empty = DisplayList(width: width, height: height, background: .transparent)
     var parts = [DisplayList](repeating: empty, count: chunks.count)
-    let workers = min(chunks.count, threads > 0 ? threads : activeProcessorCount())
-    let spent = Spent()
+    let workers = min(only.count, threads > 0 ? threads : activeProcessorCount())
     parts.withUnsafeMutableBufferPointer { partBuffer in
       flags.withUnsafeMutableBufferPointer { flagBuffer in
         tooBig.withUnsafeMutableBufferPointer { bigBuffer in
           stopped.withUnsafeMutableBufferPointer { stoppedBuffer in
             let out = SendableBuffers(parts: partBuffer, flags: flagBuffer, tooBig: bigBuffer, stopped: stoppedBuffer)
             if workers <= 1 {
-              for (k, chunk) in chunks.enumerated() {
+              for k in only {
                 build(
-                  chunk, index: k, into: &out.parts[k], flags: out.flags, tooBig: out.tooBig, stopped: out.stopped, solid: solid,
+                  chunks[k], index: k, into: &out.parts[k], flags: out.flags, tooBig: out.tooBig, stopped: out.stopped, solid: solid,
                   budget: budget, spent: spent)
               }
               return
@@ -326,8 +445,9 @@ struct DisplayListBuilder: Sendable {
             let next = Atomic<Int>(0)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
               while true {
-                let k = next.add(1, ordering: .relaxed).oldValue
-                if k >= chunks.count { break }
+                let n = next.add(1, ordering: .relaxed).oldValue
+                if n >= only.count { break }
+                let k = only[n]
                 self.build(
                   chunks[k], index: k, into: &out.parts[k], flags: out.flags, tooBig: out.tooBig, stopped: out.stopped, solid: solid,
                   budget: budget, spent: spent)

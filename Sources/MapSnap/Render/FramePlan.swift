@@ -36,7 +36,9 @@ public struct FramePlan {
 
   /// Resolves `scene` with `overrides` (its `ogr` datasets read on up to
   /// `threads` threads) and builds its display list on `threads` workers (0:
-  /// one per processor; the state and the list are the same for any number). Fonts load on first use when the scene has text and none are
+  /// one per processor; the state and the list are the same for any number):
+  /// on more than one, the list's geometry (tiles and drawables, which need
+  /// the state alone) while the text is placed, the rest after. Fonts load on first use when the scene has text and none are
   /// given (`FontLibrary.bundledDirectory`); pass `sources`, `icons`,
   /// `tiles` and `fonts` to share them across frames. With `digests`, the
   /// font files start being hashed for the input digest as soon as the
@@ -57,6 +59,10 @@ public struct FramePlan {
     let resolver = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
     var state = resolver.resolve(sources: sources, icons: icons, tiles: tiles, threads: threads)
     let resolveTime = lap(&clock)
+    // The geometry's part of the display list needs the state alone: it is
+    // built while the text is placed (on one thread, most of it), unless
+    // the frame is to take one thread.
+    let geometry = threads == 1 ? nil : DisplayListBuilder.Geometry.start(state: state, threads: threads)
     var text = TextPlacer(state: state, fonts: library, threads: threads).place()
     var boxes = ViewAnnotationPlacement()
     if let library {
@@ -72,7 +78,7 @@ public struct FramePlan {
     let textTime = lap(&clock)
     var (list, coverage) = DisplayListBuilder(
       state: state, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads
-    ).build()
+    ).build(geometry: geometry)
     coverage.labelOutcomes = text.labels.map(\.outcome)
     state.recordCoverage(coverage, text: text)
     return FramePlan(

@@ -15,7 +15,10 @@ public struct Snapshot {
 
   public struct Timings: Sendable {
     public var resolve: Double = 0
+    /// Placing the text; on more than one thread the geometry's part of the
+    /// display list is built meanwhile (`FramePlan.make`), and counts here.
     public var text: Double = 0
+    /// The rest of the display list, after the text is placed.
     public var displayList: Double = 0
     public var rasterize: Double = 0
     /// Size of the display list: fill commands and fixed-point edges.
