@@ -22,7 +22,7 @@ public struct FrameBudget: Sendable, Equatable {
   /// Unicode scalars of label and annotation text, counted before layout.
   public let textCharacters: Int
   /// Fixed-point edges of fills and strokes in the display list (the
-  /// rasteriser's work: 20 bytes each).
+  /// rasteriser's work: 16 bytes each).
   public let edges: Int
   /// Pixels of icon images drawn (each icon's box clipped to the frame).
   public let imagePixels: Int
