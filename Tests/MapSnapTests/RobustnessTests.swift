@@ -1,4 +1,7 @@
+import Dispatch
+import Synchronization
 import Testing
+import _MapSnapTestSupport
 
 @testable import MapSnap
 
@@ -178,6 +181,9 @@ import Testing
     #expect(layer.problems == [.budget(.dashes, limit: 1_000_000, affected: 1)])
     #expect(layer.message?.contains("1 feature drawn with solid lines instead of dashes: the frame's budget of 1000000 dashes was spent") == true)
     #expect(layer.features.drawn == 2)
+    // On four threads the geometry is built while the text is placed: the
+    // dash budget's decision comes out of it the same.
+    #expect(four.state.layers[0].problems == layer.problems && four.state.layers[0].features.drawn == 2)
     let report = String(decoding: JSONWriter().writeBytes(one.report(detail: .counts)), as: UTF8.self)
     #expect(report.contains("\"budget\""))
   }
@@ -251,10 +257,10 @@ import Testing
     var threaded = limited
     threaded.threads = 4
     #expect(threaded.build().1.drawables == coverage.drawables)
-    // Built ahead, while the text is placed (`DisplayListBuilder.Geometry`),
-    // the geometry's chunks are spent and left out the same way.
+    // Built ahead, while the text is placed (`buildGeometry`), the
+    // geometry's chunks are spent and left out the same way.
     for threads in [1, 4] {
-      let geometry = DisplayListBuilder.Geometry.start(state: plan.state, threads: threads, budget: limited.budget)
+      let geometry = DisplayListBuilder.buildGeometry(state: plan.state, threads: threads, budget: limited.budget)
       let (ahead, aheadCoverage) = limited.build(geometry: geometry)
       #expect(ahead.edgeCount == list.edgeCount && ahead.fillCount == list.fillCount, "\(threads) threads")
       #expect(aheadCoverage.drawables == coverage.drawables && aheadCoverage.overBudget == coverage.overBudget, "\(threads) threads")
@@ -305,6 +311,41 @@ extension FrameBudgetTests {
       #expect(coverage.drawables[0] == [true, false])
       #expect(coverage.overBudget[0]?[.edges] == 1)
       #expect(list.edgeCount > 0 && list.edgeCount < 100)
+      // The same with the geometry built ahead (`buildGeometry`).
+      let (ahead, aheadCoverage) = b.build(geometry: DisplayListBuilder.buildGeometry(state: plan.state, threads: threads, budget: b.budget))
+      #expect(aheadCoverage.drawables[0] == [true, false] && aheadCoverage.overBudget[0]?[.edges] == 1)
+      #expect(ahead.edgeCount == list.edgeCount)
+    }
+  }
+}
+
+/// The display list's geometry is built on a worker while the text is
+/// placed (`DisplayListBuilder.Geometry`): many frames planned at once, so
+/// that every worker is busy, still finish (the thread that takes the
+/// geometry builds it when no worker has started on it) and plan what one
+/// thread plans.
+@Suite struct GeometryAheadTests {
+  @Test func framesPlannedAtOnceOnBusyWorkersAreTheSerialOnes() throws {
+    let golden = try #require(GoldenCase.all().first { $0.name == "helsinki" })
+    let scene = try SceneLoader.load(path: golden.scenePath)
+    let overrides = ViewOverrides(scale: golden.scale)
+    let fonts = try FontLibrary(directories: [FontLibrary.bundledDirectory])
+    let serial = try FramePlan.make(scene, overrides: overrides, fonts: fonts, threads: 1)
+    let expected = JSONWriter().write(serial.report)
+    let frames = 12
+    let results = Mutex<[Int: (String, Int, Int)]>([:])
+    DispatchQueue.concurrentPerform(iterations: frames) { i in
+      // Each frame with fonts of its own: a font library is not thread-safe.
+      guard let fonts = try? FontLibrary(directories: [FontLibrary.bundledDirectory]),
+        let plan = try? FramePlan.make(scene, overrides: overrides, fonts: fonts, threads: 2)
+      else { return }
+      let r = (JSONWriter().write(plan.report), plan.displayList.edgeCount, plan.displayList.fillCount)
+      results.withLock { $0[i] = r }
+    }
+    let all = results.withLock { $0 }
+    #expect(all.count == frames)
+    for (i, r) in all {
+      #expect(r.0 == expected && r.1 == serial.displayList.edgeCount && r.2 == serial.displayList.fillCount, "frame \(i)")
     }
   }
 }

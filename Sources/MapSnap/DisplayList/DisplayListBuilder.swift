@@ -101,8 +101,8 @@ struct DisplayListBuilder: Sendable {
 
   /// A run of work built into a part of its own: drawables or annotation
   /// texts of one layer, or labels (layer -1, above every layer).
-  private struct Chunk {
-    enum Kind {
+  fileprivate struct Chunk: Equatable, Sendable {
+    enum Kind: Sendable {
       case raster, drawables, annotations, labels, boxes, attribution
 
       /// Built from the resolved state alone (`Geometry`).
@@ -116,58 +116,121 @@ struct DisplayListBuilder: Sendable {
   }
 
   /// The parts of a frame's geometry (its layers' tiles and drawables),
-  /// which need only the resolved state: built while the frame's text is
-  /// placed (`start`), then taken by `build(geometry:)`. On the Helsinki
-  /// frames the placement of labels runs on one thread for some 3–5 ms,
-  /// with the other processors idle; the geometry's parts are most of the
-  /// display list's work.
-  final class Geometry: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    /// Set once by the worker, before `done` is signalled; read after.
-    private var built: GeometryParts? = nil
+  /// which need only the resolved state: built by `buildGeometry` while
+  /// the frame's text is placed (`Geometry`, started by `FramePlan.make`),
+  /// then taken by `build(geometry:)`. On the Helsinki frames the placement of labels runs
+  /// on one thread for some 3–5 ms with the other processors idle, and the
+  /// geometry's parts are most of the display list's work.
+  struct GeometryParts: Sendable {
+    /// The geometry chunks, and the budget and tolerance they were built
+    /// with: `build(geometry:)` checks that its own agree.
+    fileprivate var chunks: [Chunk]
+    fileprivate var budget: FrameBudget
+    fileprivate var tolerance: Double
+    /// Per geometry chunk, in order: its part, and whether its build
+    /// stopped early.
+    fileprivate var parts: [DisplayList]
+    fileprivate var stopped: [Bool]
+    /// The flags of the drawables (the others unset); the strokes drawn
+    /// solid and the dash budget's counts.
+    fileprivate var flags: [Bool]
+    fileprivate var tooBig: [Bool]
+    fileprivate var solid: Set<Int>
+    fileprivate var coverage: Coverage
+  }
 
-    /// Starts building the geometry of `state` on another thread, its
-    /// chunks on up to `threads` workers, for a builder of that state with
-    /// `budget` and `tolerance` (`build(geometry:)` checks that they agree).
+  /// `buildGeometry` started on a worker thread (`start`) and taken when the
+  /// list is built (`take`). Whoever comes first builds it: a worker, or,
+  /// when none has started on it by then (every worker busy), the thread
+  /// that takes it, so that taking it never waits on a thread that may not
+  /// come.
+  final class Geometry: @unchecked Sendable {
+    private let state: MapState
+    private let threads: Int
+    private let budget: FrameBudget?
+    private let tolerance: Double
+    private let claimed = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+    /// Written by the worker that claimed the build, before `done` is
+    /// signalled; read (and let go) by `take` after.
+    private var built: GeometryParts?
+
+    private init(state: MapState, threads: Int, budget: FrameBudget?, tolerance: Double) {
+      self.state = state
+      self.threads = threads
+      self.budget = budget
+      self.tolerance = tolerance
+    }
+
+    /// Starts building `buildGeometry(state:threads:budget:tolerance:)` on
+    /// a worker thread.
     static func start(
       state: MapState, threads: Int, budget: FrameBudget? = nil, tolerance: Double = Flattening.tolerance
     ) -> Geometry {
-      let g = Geometry()
-      var settings = DisplayListBuilder(state: state, text: TextPlacement(), boxes: [], fonts: nil, threads: threads)
-      settings.budget = budget
-      settings.tolerance = tolerance
-      let builder = settings
+      let g = Geometry(state: state, threads: threads, budget: budget, tolerance: tolerance)
       DispatchQueue.global(qos: .userInitiated).async {
-        g.built = builder.buildGeometry()
+        guard g.claim() else { return }
+        g.built = g.build()
         g.done.signal()
       }
       return g
     }
 
-    /// The parts, once built (waits for them).
-    fileprivate func wait() -> GeometryParts {
+    /// The parts, moved out (call once): built here if no worker has
+    /// started on them, else waited for.
+    func take() -> GeometryParts {
+      if claim() { return build() }
       done.wait()
-      done.signal()  // a second wait returns at once
+      defer { built = nil }
       return built!
+    }
+
+    private func claim() -> Bool { claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
+
+    private func build() -> GeometryParts {
+      DisplayListBuilder.buildGeometry(state: state, threads: threads, budget: budget, tolerance: tolerance)
     }
   }
 
-  /// What `buildGeometry` made: per geometry chunk, in order, its part and
-  /// whether its build stopped early; the flags of their items; the strokes
-  /// drawn solid and the dash budget's count; the edges and image pixels
-  /// built.
-  fileprivate struct GeometryParts {
-    /// The budget and tolerance they were built with.
-    var budget: FrameBudget
-    var tolerance: Double
-    var parts: [DisplayList]
-    var stopped: [Bool]
+  /// The geometry of `state`, its chunks built on up to `threads` workers,
+  /// as a builder of that state with `budget` and `tolerance` builds it.
+  static func buildGeometry(
+    state: MapState, threads: Int, budget: FrameBudget? = nil, tolerance: Double = Flattening.tolerance
+  ) -> GeometryParts {
+    var builder = DisplayListBuilder(state: state, text: TextPlacement(), boxes: [], fonts: nil, threads: threads)
+    builder.budget = budget
+    builder.tolerance = tolerance
+    let v = state.viewport
+    var work = builder.work()
+    let geometry = work.chunks.indices.filter { work.chunks[$0].kind.isGeometry }
+    let solid = builder.dashesOverBudget(work.drawableFlags, budget: work.budget, coverage: &work.coverage)
+    let parts = builder.buildParts(
+      work.chunks, only: geometry, flags: &work.flags, tooBig: &work.tooBig, stopped: &work.stopped, solid: solid,
+      budget: work.budget, width: v.deviceWidth, height: v.deviceHeight)
+    return GeometryParts(
+      chunks: geometry.map { work.chunks[$0] }, budget: work.budget, tolerance: tolerance, parts: geometry.map { parts[$0] },
+      stopped: geometry.map { work.stopped[$0] }, flags: work.flags, tooBig: work.tooBig, solid: solid, coverage: work.coverage)
+  }
+
+  /// A build's chunks and the state it keeps per chunk and per item.
+  private struct Work {
+    var chunks: [Chunk]
+    var drawableFlags: [Int]
+    var annotationFlags: [Int]
+    var labelFlags: Int
     var flags: [Bool]
     var tooBig: [Bool]
-    var solid: Set<Int>
-    var coverage: Coverage
-    var edges: Int
-    var imagePixels: Int
+    var stopped: [Bool]
+    var budget: FrameBudget
+    var coverage = Coverage()
+  }
+
+  private func work() -> Work {
+    let (chunks, flagCount, drawableFlags, annotationFlags, labelFlags) = self.chunks()
+    return Work(
+      chunks: chunks, drawableFlags: drawableFlags, annotationFlags: annotationFlags, labelFlags: labelFlags,
+      flags: [Bool](repeating: false, count: flagCount), tooBig: [Bool](repeating: false, count: flagCount),
+      stopped: [Bool](repeating: false, count: chunks.count), budget: budget ?? FrameBudget(state.viewport))
   }
 
   /// The chunks of the list in drawing order, and where each layer's and
@@ -220,71 +283,45 @@ struct DisplayListBuilder: Sendable {
     return (chunks, flagCount, drawableFlags, annotationFlags, labelFlags)
   }
 
-  /// Builds the parts of the geometry chunks (`Chunk.Kind.isGeometry`), as
-  /// `build` would.
-  private func buildGeometry() -> GeometryParts {
-    let v = state.viewport
-    let (chunks, flagCount, drawableFlags, _, _) = self.chunks()
-    var flags = [Bool](repeating: false, count: flagCount)
-    var tooBig = [Bool](repeating: false, count: flagCount)
-    var stopped = [Bool](repeating: false, count: chunks.count)
-    let budget = self.budget ?? FrameBudget(v)
-    var coverage = Coverage()
-    let solid = dashesOverBudget(drawableFlags, budget: budget, coverage: &coverage)
-    let geometry = chunks.indices.filter { chunks[$0].kind.isGeometry }
-    let spent = Spent()
-    let parts = buildParts(
-      chunks, only: geometry, flags: &flags, tooBig: &tooBig, stopped: &stopped, solid: solid, budget: budget, spent: spent,
-      width: v.deviceWidth, height: v.deviceHeight)
-    return GeometryParts(
-      budget: budget, tolerance: tolerance, parts: geometry.map { parts[$0] }, stopped: geometry.map { stopped[$0] }, flags: flags,
-      tooBig: tooBig, solid: solid, coverage: coverage, edges: spent.edges.load(ordering: .relaxed),
-      imagePixels: spent.imagePixels.load(ordering: .relaxed))
-  }
-
   /// Builds the list and its coverage. Drawables are cut into chunks by their
   /// number of points (never by the thread count), chunks are built in
   /// parallel and appended in order, so the list is the same as a serial build.
-  /// With `geometry` (started by `Geometry.start` from the same state, with
-  /// the same tolerance and budget), its parts are taken instead of built.
-  func build(geometry started: Geometry? = nil) -> (DisplayList, Coverage) {
+  /// With `geometry` (`buildGeometry` of the same state, budget and
+  /// tolerance), its parts are taken instead of built.
+  func build(geometry: consuming GeometryParts? = nil) -> (DisplayList, Coverage) {
     let v = state.viewport
     var list = DisplayList(width: v.deviceWidth, height: v.deviceHeight, background: state.background)
-    let (chunks, flagCount, drawableFlags, annotationFlags, labelFlags) = self.chunks()
-    var flags = [Bool](repeating: false, count: flagCount)
-    var tooBig = [Bool](repeating: false, count: flagCount)
-    var stopped = [Bool](repeating: false, count: chunks.count)
-    let budget = self.budget ?? FrameBudget(v)
-    var coverage = Coverage()
+    var work = self.work()
+    let (chunks, budget) = (work.chunks, work.budget)
     let solid: Set<Int>
     var parts: [DisplayList]
-    if let geometry = started?.wait() {
-      // The geometry chunks depend on the state alone: the two builders cut
-      // the same ones, in the same order, with the same flags.
+    if let geometry = geometry.take() {
+      // The geometry chunks depend on the state alone: both builders cut the
+      // same ones, in the same order, with the same flags.
       let indices = chunks.indices.filter { chunks[$0].kind.isGeometry }
-      precondition(indices.count == geometry.parts.count && flags.count >= geometry.flags.count, "geometry built from another state")
-      precondition(geometry.budget == budget && geometry.tolerance == tolerance, "geometry built with another budget or tolerance")
+      precondition(indices.map { chunks[$0] } == geometry.chunks, "geometry built from another state")
+      precondition(
+        geometry.budget == budget && geometry.tolerance.bitPattern == tolerance.bitPattern, "geometry built with another budget or tolerance")
       solid = geometry.solid
-      coverage = geometry.coverage
+      work.coverage = geometry.coverage
       for (k, c) in indices.enumerated() {
-        stopped[c] = geometry.stopped[k]
+        work.stopped[c] = geometry.stopped[k]
         for f in chunks[c].flags..<(chunks[c].flags + chunks[c].range.count) where chunks[c].kind == .drawables {
-          flags[f] = geometry.flags[f]
-          tooBig[f] = geometry.tooBig[f]
+          work.flags[f] = geometry.flags[f]
+          work.tooBig[f] = geometry.tooBig[f]
         }
       }
-      let spent = Spent()
-      spent.edges.store(geometry.edges, ordering: .relaxed)
-      spent.imagePixels.store(geometry.imagePixels, ordering: .relaxed)
+      // The other chunks (text) neither count towards nor stop at the
+      // budgets: only drawables do.
       parts = buildParts(
-        chunks, only: chunks.indices.filter { !chunks[$0].kind.isGeometry }, flags: &flags, tooBig: &tooBig, stopped: &stopped,
-        solid: solid, budget: budget, spent: spent, width: v.deviceWidth, height: v.deviceHeight)
+        chunks, only: chunks.indices.filter { !chunks[$0].kind.isGeometry }, flags: &work.flags, tooBig: &work.tooBig,
+        stopped: &work.stopped, solid: solid, budget: budget, width: v.deviceWidth, height: v.deviceHeight)
       for (k, c) in indices.enumerated() { parts[c] = geometry.parts[k] }
     } else {
-      solid = dashesOverBudget(drawableFlags, budget: budget, coverage: &coverage)
+      solid = dashesOverBudget(work.drawableFlags, budget: budget, coverage: &work.coverage)
       parts = buildParts(
-        chunks, only: Array(chunks.indices), flags: &flags, tooBig: &tooBig, stopped: &stopped, solid: solid, budget: budget,
-        spent: Spent(), width: v.deviceWidth, height: v.deviceHeight)
+        chunks, only: Array(chunks.indices), flags: &work.flags, tooBig: &work.tooBig, stopped: &work.stopped, solid: solid,
+        budget: budget, width: v.deviceWidth, height: v.deviceHeight)
     }
     list.reserveCapacity(toAppend: parts)
     var open: Int? = nil
@@ -308,11 +345,11 @@ struct DisplayListBuilder: Sendable {
       }
       if chunk.kind == .drawables {
         let range = chunk.flags..<(chunk.flags + chunk.range.count)
-        if spentOn == nil && stopped[k] {
+        if spentOn == nil && work.stopped[k] {
           var whole = DisplayList(width: v.deviceWidth, height: v.deviceHeight, background: .transparent)
-          flags.withUnsafeMutableBufferPointer { f in
-            tooBig.withUnsafeMutableBufferPointer { t in
-              stopped.withUnsafeMutableBufferPointer { s in
+          work.flags.withUnsafeMutableBufferPointer { f in
+            work.tooBig.withUnsafeMutableBufferPointer { t in
+              work.stopped.withUnsafeMutableBufferPointer { s in
                 build(chunk, index: k, into: &whole, flags: f, tooBig: t, stopped: s, solid: solid, budget: budget, spent: nil)
               }
             }
@@ -324,13 +361,13 @@ struct DisplayListBuilder: Sendable {
           spentOn = edges + part.edgeCount > budget.edges ? .edges : imagePixels + part.imagePixels > budget.imagePixels ? .imagePixels : nil
         }
         if let over = spentOn {
-          for f in range { flags[f] = false }
-          coverage.overBudget[chunk.layer, default: [:]][over, default: 0] += chunk.range.count
+          for f in range { work.flags[f] = false }
+          work.coverage.overBudget[chunk.layer, default: [:]][over, default: 0] += chunk.range.count
           parts[k] = DisplayList(width: 1, height: 1)
           continue
         }
-        let big = range.reduce(0) { $0 + (tooBig[$1] ? 1 : 0) }
-        if big > 0 { coverage.overBudget[chunk.layer, default: [:]][.edges, default: 0] += big }
+        let big = range.reduce(0) { $0 + (work.tooBig[$1] ? 1 : 0) }
+        if big > 0 { work.coverage.overBudget[chunk.layer, default: [:]][.edges, default: 0] += big }
         edges += part.edgeCount
         imagePixels += part.imagePixels
       }
@@ -339,11 +376,11 @@ struct DisplayListBuilder: Sendable {
     }
     if opacity(open) < 1 { list.endGroup() }
     for (li, layer) in state.layers.enumerated() {
-      coverage.drawables.append(Array(flags[drawableFlags[li]..<(drawableFlags[li] + layer.drawables.count)]))
-      coverage.annotations.append(Array(flags[annotationFlags[li]..<(annotationFlags[li] + layer.annotations.count)]))
+      work.coverage.drawables.append(Array(work.flags[work.drawableFlags[li]..<(work.drawableFlags[li] + layer.drawables.count)]))
+      work.coverage.annotations.append(Array(work.flags[work.annotationFlags[li]..<(work.annotationFlags[li] + layer.annotations.count)]))
     }
-    coverage.labels = Array(flags[labelFlags..<(labelFlags + labels.count)])
-    return (list, coverage)
+    work.coverage.labels = Array(work.flags[work.labelFlags..<(work.labelFlags + labels.count)])
+    return (list, work.coverage)
   }
 
   static let chunkPoints = 4096
@@ -421,14 +458,15 @@ struct DisplayListBuilder: Sendable {
   }
 
   /// Builds chunks `only` (indices into `chunks`) into their parts, the
-  /// others left empty, counting what they build in `spent`.
+  /// others left empty.
   private func buildParts(
     _ chunks: [Chunk], only: [Int], flags: inout [Bool], tooBig: inout [Bool], stopped: inout [Bool], solid: Set<Int>,
-    budget: FrameBudget, spent: Spent, width: Int, height: Int
+    budget: FrameBudget, width: Int, height: Int
   ) -> [DisplayList] {
     let empty = DisplayList(width: width, height: height, background: .transparent)
     var parts = [DisplayList](repeating: empty, count: chunks.count)
     let workers = min(only.count, threads > 0 ? threads : activeProcessorCount())
+    let spent = Spent()
     parts.withUnsafeMutableBufferPointer { partBuffer in
       flags.withUnsafeMutableBufferPointer { flagBuffer in
         tooBig.withUnsafeMutableBufferPointer { bigBuffer in

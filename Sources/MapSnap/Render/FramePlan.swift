@@ -59,10 +59,37 @@ public struct FramePlan {
     let resolver = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
     var state = resolver.resolve(sources: sources, icons: icons, tiles: tiles, threads: threads)
     let resolveTime = lap(&clock)
-    // The geometry's part of the display list needs the state alone: it is
-    // built while the text is placed (on one thread, most of it), unless
-    // the frame is to take one thread.
-    let geometry = threads == 1 ? nil : DisplayListBuilder.Geometry.start(state: state, threads: threads)
+    // The display list's geometry needs the state alone: on more than one
+    // thread it is built on a worker while the text is placed here (most of
+    // which runs on one thread).
+    let geometry =
+      (threads > 0 ? threads : activeProcessorCount()) > 1 ? DisplayListBuilder.Geometry.start(state: state, threads: threads) : nil
+    let placed = Self.placeText(scene: scene, state: state, fonts: library, threads: threads)
+    let text = placed.text
+    let (boxes, attribution) = (placed.boxes, placed.attribution)
+    let textTime = lap(&clock)
+    var (list, coverage) = DisplayListBuilder(
+      state: state, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads
+    ).build(geometry: geometry?.take())
+    coverage.labelOutcomes = text.labels.map(\.outcome)
+    state.recordCoverage(coverage, text: text)
+    return FramePlan(
+      scene: scene, state: state, text: text, viewAnnotations: boxes, attribution: attribution,
+      fontFiles: library?.faces.map(\.path) ?? [], displayList: list, fonts: library, resolveTime: resolveTime,
+      textTime: textTime, displayListTime: lap(&clock))
+  }
+
+  /// A frame's text placed: labels and annotation text, view annotations,
+  /// the attribution line.
+  private struct PlacedText {
+    var text: TextPlacement
+    var boxes: ViewAnnotationPlacement
+    var attribution: AttributionPlacement
+  }
+
+  /// Places `state`'s labels and annotation text, its view annotations
+  /// (with the text budget the labels left) and its attribution line.
+  private static func placeText(scene: Scene, state: MapState, fonts library: FontLibrary?, threads: Int) -> PlacedText {
     var text = TextPlacer(state: state, fonts: library, threads: threads).place()
     var boxes = ViewAnnotationPlacement()
     if let library {
@@ -75,16 +102,7 @@ public struct FramePlan {
       text.shaping = library.shaping
     }
     let attribution = AttributionPlacer(state: state, setting: scene.map.attribution, fonts: library).place()
-    let textTime = lap(&clock)
-    var (list, coverage) = DisplayListBuilder(
-      state: state, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads
-    ).build(geometry: geometry)
-    coverage.labelOutcomes = text.labels.map(\.outcome)
-    state.recordCoverage(coverage, text: text)
-    return FramePlan(
-      scene: scene, state: state, text: text, viewAnnotations: boxes, attribution: attribution,
-      fontFiles: library?.faces.map(\.path) ?? [], displayList: list, fonts: library, resolveTime: resolveTime,
-      textTime: textTime, displayListTime: lap(&clock))
+    return PlacedText(text: text, boxes: boxes, attribution: attribution)
   }
 
   /// True when the frame's background is opaque: its PNG is then RGB, else

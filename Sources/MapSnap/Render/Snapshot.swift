@@ -15,10 +15,11 @@ public struct Snapshot {
 
   public struct Timings: Sendable {
     public var resolve: Double = 0
-    /// Placing the text; on more than one thread the geometry's part of the
-    /// display list is built meanwhile (`FramePlan.make`), and counts here.
+    /// Placing the text and, on more than one thread, building the display
+    /// list's geometry side by side with it (`FramePlan.make`): the time
+    /// until both are done.
     public var text: Double = 0
-    /// The rest of the display list, after the text is placed.
+    /// The rest of the display list: its text, and putting it together.
     public var displayList: Double = 0
     public var rasterize: Double = 0
     /// Size of the display list: fill commands and fixed-point edges.

@@ -209,14 +209,8 @@ struct StrokeMeasures {
 /// across contours: grown as needed, freed by `release`.
 private struct OutlineBuilder<Sink: OutlineLoopSink> {
   var out: Sink
-  // Copied from `StrokeMeasures` (see there), the fields the loops read.
-  let halfWidth: Double
-  let join: LineJoin
-  let cap: LineCap
-  let miterLimit: Double
-  let arcStep: Double
-  let cosArcStep: Double
-  let cosMiterRound: Double
+  /// What the style decides (`StrokeMeasures`).
+  let measures: StrokeMeasures
   private var points: UnsafeMutablePointer<Point>? = nil
   private var directions: UnsafeMutablePointer<Point>? = nil
   private var lengths: UnsafeMutablePointer<Double>? = nil
@@ -225,15 +219,9 @@ private struct OutlineBuilder<Sink: OutlineLoopSink> {
   private var loopCount = 0
   private var loopCapacity = 0
 
-  init(_ m: StrokeMeasures, sink: Sink) {
+  init(_ measures: StrokeMeasures, sink: Sink) {
     out = sink
-    halfWidth = m.halfWidth
-    join = m.join
-    cap = m.cap
-    miterLimit = m.miterLimit
-    arcStep = m.arcStep
-    cosArcStep = m.cosArcStep
-    cosMiterRound = m.cosMiterRound
+    self.measures = measures
   }
 
   mutating func release() {
@@ -353,7 +341,7 @@ private struct OutlineBuilder<Sink: OutlineLoopSink> {
 
   /// The left offset (on screen, y down) of unit direction `d`, scaled to half the width.
   @inline(__always) private func normal(_ d: Point) -> Point {
-    Point(d.y * halfWidth, -d.x * halfWidth)
+    Point(d.y * measures.halfWidth, -d.x * measures.halfWidth)
   }
 
   // MARK: Joins, caps, dots
@@ -378,7 +366,7 @@ private struct OutlineBuilder<Sink: OutlineLoopSink> {
     }
     if !(c > 0 || (c == 0 && firstPass)) {
       // Inner side. |c| = sin θ and |c| / (1 + dt) = tan(θ/2).
-      if shortcut && halfWidth * abs(c) <= min(l0, l1) * min(1, 1 + dt) && 1 + dt > 0 {
+      if shortcut && measures.halfWidth * abs(c) <= min(l0, l1) * min(1, 1 + dt) && 1 + dt > 0 {
         emit(v + (n0 + n1) * (1 / (1 + dt)))
       } else {
         emit(v + n0)
@@ -387,22 +375,22 @@ private struct OutlineBuilder<Sink: OutlineLoopSink> {
       }
       return
     }
-    switch join {
+    switch measures.join {
     case .miter:
       // cos(turn / 2) = sin(θ / 2) where θ is the angle between the segments.
       let cosHalf = ((1 + dt) / 2).squareRoot()
-      if cosHalf * miterLimit >= 1 {
+      if cosHalf * measures.miterLimit >= 1 {
         emit(v + (n0 + n1) * (1 / (1 + dt)))
         return
       }
     case .round:
-      if dt < cosArcStep {
+      if dt < measures.cosArcStep {
         emit(v + n0)
         arc(around: v, from: n0, sweep: atan2(abs(c), dt))
         emit(v + n1)
         return
       }
-      if dt >= cosMiterRound {
+      if dt >= measures.cosMiterRound {
         emit(v + (n0 + n1) * (1 / (1 + dt)))
         return
       }
@@ -411,7 +399,7 @@ private struct OutlineBuilder<Sink: OutlineLoopSink> {
     }
     // One chord. Its miter point is halfWidth × (sec(t/2) − cos(t/2)) =
     // halfWidth × ((1 − dt) / 2) / cos(t/2) from it, t the turn.
-    let e = halfWidth * (1 - dt) / 2
+    let e = measures.halfWidth * (1 - dt) / 2
     let p = DevicePrecision.tolerance
     if e * e <= p * p * ((1 + dt) / 2) {
       emit(v + (n0 + n1) * (1 / (1 + dt)))
@@ -425,11 +413,11 @@ private struct OutlineBuilder<Sink: OutlineLoopSink> {
   /// `p + normal(d)` (already emitted) and `p - normal(d)` (emitted next).
   private mutating func capAt(_ p: Point, _ d: Point) {
     let n = normal(d)
-    switch cap {
+    switch measures.cap {
     case .butt:
       break
     case .square:
-      let e = d * halfWidth
+      let e = d * measures.halfWidth
       emit(p + n + e)
       emit(p - n + e)
     case .round:
@@ -438,8 +426,8 @@ private struct OutlineBuilder<Sink: OutlineLoopSink> {
   }
 
   private mutating func dot(_ p: Point) {
-    let h = halfWidth
-    switch cap {
+    let h = measures.halfWidth
+    switch measures.cap {
     case .butt:
       return
     case .square:
@@ -459,7 +447,7 @@ private struct OutlineBuilder<Sink: OutlineLoopSink> {
   /// turns clockwise on screen by `sweep` radians, in
   /// `Flattening.arcSegments` equal steps (the end point is not emitted).
   private mutating func arc(around center: Point, from r0: Point, sweep: Double) {
-    let steps = (sweep / arcStep).rounded(.up)
+    let steps = (sweep / measures.arcStep).rounded(.up)
     guard steps > 1, steps <= Flattening.maxSegmentsPerCircle else { return }  // also rejects NaN
     let k = Int(steps)
     ensure(k)

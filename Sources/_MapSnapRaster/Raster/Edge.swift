@@ -22,7 +22,8 @@ public struct Edge: Sendable, Hashable {
 
   /// The segment from (x0, y0) down to (x1, y1); `winding` +1 or −1 (any
   /// positive value counts as +1, any other as −1).
-  /// - Precondition: `y0 <= y1`, their difference under 2^30.
+  /// - Precondition: `y0 <= y1` (`EdgeBuilder` makes none with `y0 == y1`),
+  ///   their difference under 2^30.
   @inline(__always)
   public init(x0: Int32, y0: Int32, x1: Int32, y1: Int32, winding: Int32) {
     assert(y0 <= y1 && Int(y1) - Int(y0) < 1 << 30, "an edge runs down, less than 2^30 tall")
