@@ -110,7 +110,7 @@ public struct DigestStore: Sendable {
   public func store(_ digest: String, of path: String, identity: Identity, now: Int = Int(time(nil))) {
     let settled = (now - settleSeconds) * 1_000_000_000
     guard identity.modified <= settled, identity.changed <= settled else { return }
-    let folder = directory + "/digests"
+    let folder = self.folder
     guard Self.makeFolders(folder) else { return }
     let temporary = folder + "/" + Self.temporaryPrefix + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -137,7 +137,7 @@ public struct DigestStore: Sendable {
   /// more; a file already gone is no failure. `now`: seconds since the
   /// epoch.
   func prune(now: Int = Int(time(nil))) {
-    let folder = directory + "/digests"
+    let folder = self.folder
     var entries: [(stored: Int, path: String)] = []
     for name in FileIO.listDirectory(folder) {
       let path = folder + "/" + name
@@ -162,9 +162,12 @@ public struct DigestStore: Sendable {
     return makeFolders(String(path[..<slash])) && (mkdir(path, 0o700) == 0 || errno == EEXIST)
   }
 
+  /// The folder the entries live in.
+  var folder: String { directory + "/digests" }
+
   /// Where the entry of `path` lives.
   public func entryPath(_ path: String) -> String {
-    directory + "/digests/" + entryName(path)
+    folder + "/" + entryName(path)
   }
 
   /// The entry's file name: the SHA-256 of `path`, in hexadecimal.

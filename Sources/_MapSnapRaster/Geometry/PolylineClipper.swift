@@ -63,25 +63,31 @@ public enum PolylineClipper {
   /// lie inside it: nyc-250000's outlines are 1.2 MB of points that were
   /// copied into fresh pages only to be read.
   public static func clip(_ path: Path, to rect: Rect, phases: inout [Double]) -> Path {
+    // The contours before `firstCut` follow one another from the first
+    // point, each wholly inside.
     var next = 0
-    let inside = path.points.withUnsafeBufferPointer { pts in
-      path.contours.allSatisfy { c in
-        guard c.count > 0, c.start == next, c.start + c.count <= pts.count else { return false }
+    let firstCut = path.points.withUnsafeBufferPointer { pts in
+      path.contours.firstIndex { c in
+        guard c.count > 0, c.start == next, c.start + c.count <= pts.count else { return true }
         next = c.start + c.count
         var bounds = Rect.empty
         for p in pts[c.start..<(c.start + c.count)] { bounds.include(p) }
-        return !bounds.isEmpty && bounds.minX >= rect.minX && bounds.maxX <= rect.maxX && bounds.minY >= rect.minY
-          && bounds.maxY <= rect.maxY
+        return !(!bounds.isEmpty && bounds.minX >= rect.minX && bounds.maxX <= rect.maxX && bounds.minY >= rect.minY
+          && bounds.maxY <= rect.maxY)
       }
-    } && next == path.points.count
-    if inside {
-      phases.append(contentsOf: repeatElement(0, count: path.contours.count))
-      return path
-    }
+    } ?? path.contours.count
+    phases.append(contentsOf: repeatElement(0, count: firstCut))
+    if firstCut == path.contours.count && next == path.points.count { return path }
+    // Otherwise a copy: the contours found inside as they are (what `clip`
+    // makes of them, without testing them again), the others clipped.
     var out = Path()
     out.points.reserveCapacity(path.points.count + 16)
     for i in path.contours.indices {
-      clip(path.points(of: i), closed: path.contours[i].isClosed, to: rect, into: &out, phases: &phases)
+      if i < firstCut {
+        out.addContour(path.points(of: i), closed: path.contours[i].isClosed)
+      } else {
+        clip(path.points(of: i), closed: path.contours[i].isClosed, to: rect, into: &out, phases: &phases)
+      }
     }
     return out
   }

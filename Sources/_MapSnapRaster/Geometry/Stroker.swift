@@ -108,7 +108,7 @@ public func strokeOutlinePointBound(_ path: Path, style: StrokeStyle, tolerance:
   guard m.halfWidth > 0 else { return 0 }
   let halfTurn = m.halfTurnPoints
   var total = path.points.count * 6 + path.contours.count * m.contourPoints
-  guard style.join == .round else { return total }
+  guard m.join == .round else { return total }
   let cosStep = m.cosArcStep
   let step = m.arcStep
   let count = path.points.count
@@ -155,7 +155,7 @@ public func strokeOutlinePointBound(_ path: Path, style: StrokeStyle, tolerance:
 public func strokeOutlineFits(_ path: Path, style: StrokeStyle, tolerance: Double = Flattening.tolerance, maxPoints: Int) -> Bool {
   let m = StrokeMeasures(style: style, tolerance: tolerance)
   guard m.halfWidth > 0 else { return true }
-  let perPoint = 6 + (style.join == .round ? m.halfTurnPoints : 0)
+  let perPoint = 6 + (m.join == .round ? m.halfTurnPoints : 0)
   let worst = path.points.count.multipliedReportingOverflow(by: perPoint)
   if !worst.overflow && worst.partialValue + path.contours.count * m.contourPoints <= maxPoints { return true }
   return strokeOutlinePointBound(path, style: style, tolerance: tolerance) <= maxPoints
