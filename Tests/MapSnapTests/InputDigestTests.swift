@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import _MapSnapTestSupport
 
@@ -308,10 +309,11 @@ import _MapSnapTestSupport
   }
 }
 
-/// `FeatureDigest` gathers a feature's pieces in a buffer before hashing
-/// them: its digest must be the SHA-256 of exactly the bytes its rule
-/// names, in order, wherever the buffer's edges fall (pieces that straddle
-/// an edge, and geometries larger than the whole buffer).
+/// `FeatureDigest` gathers a feature's pieces in chunks and hashes them
+/// when the digest is first asked for (or as it goes, past `keptLimit`):
+/// its digest must be the SHA-256 of exactly the bytes its rule names, in
+/// order, wherever the chunks' edges fall (pieces that straddle an edge,
+/// geometries larger than a chunk, reads larger than the limit).
 @Suite struct FeatureDigestTests {
   /// The rule written out again, byte by byte: FID (8 bytes, little-endian),
   /// the geometry, then per property its key's UTF-8, a tag (1 string, 2
@@ -342,8 +344,8 @@ import _MapSnapTestSupport
       // Mostly small geometries, some around the buffer's size and beyond.
       let size: Int
       switch i % 50 {
-      case 7: size = FeatureDigest.bufferBytes - 3
-      case 19: size = FeatureDigest.bufferBytes * 2 + 5
+      case 7: size = FeatureDigest.chunkBytes - 3
+      case 19: size = FeatureDigest.chunkBytes * 2 + 5
       default: size = Int(random.next() % 300)
       }
       let geometry = (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) }
@@ -357,22 +359,59 @@ import _MapSnapTestSupport
     for f in features {
       f.geometry.withUnsafeBytes { digest.add(fid: f.fid, geometry: $0, properties: f.properties) }
     }
-    #expect(digest.finish() == reference(features))
+    #expect(digest.finish().value == reference(features))
   }
 
   /// The buffer's edge right before a one-byte tag (geometry B − 12: FID 8 +
   /// geometry + "name" 4 = B), and inside an 8-byte number (geometry B − 22
   /// leaves 3 bytes for it).
-  @Test(arguments: [FeatureDigest.bufferBytes - 12, FeatureDigest.bufferBytes - 22])
+  @Test(arguments: [FeatureDigest.chunkBytes - 12, FeatureDigest.chunkBytes - 22])
   func scalarAtTheBuffersEdge(geometryBytes: Int) {
     let geometry = [UInt8](repeating: 0xA5, count: geometryBytes)
     let properties = JSONObject([("name", .string("x")), ("rank", .number(12.5)), ("open", .bool(true))])
     var digest = FeatureDigest()
     for fid in 0..<3 { geometry.withUnsafeBytes { digest.add(fid: fid, geometry: $0, properties: properties) } }
-    #expect(digest.finish() == reference((0..<3).map { ($0, geometry, properties) }))
+    #expect(digest.finish().value == reference((0..<3).map { ($0, geometry, properties) }))
+  }
+
+  /// Past `keptLimit` the chunks are hashed as the read goes and one is
+  /// reused: the same digest, from 43 MiB of geometries between small
+  /// features.
+  @Test func beyondTheKeptLimit() {
+    var random = SplitMix64(seed: 40)
+    var features: [(fid: Int, geometry: [UInt8], properties: JSONObject)] = []
+    for i in 0..<24 {
+      let size = i % 3 == 1 ? FeatureDigest.keptLimit / 3 + 17 : Int(random.next() % 500)
+      let geometry = (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+      features.append((i, geometry, JSONObject([("name", .string("f\(i)")), ("rank", .number(Double(i)))])))
+    }
+    #expect(features.reduce(0) { $0 + $1.geometry.count } > 2 * FeatureDigest.keptLimit)
+    var digest = FeatureDigest()
+    for f in features {
+      f.geometry.withUnsafeBytes { digest.add(fid: f.fid, geometry: $0, properties: f.properties) }
+    }
+    #expect(digest.finish().value == reference(features))
+  }
+
+  /// The kept bytes are hashed once, by the first to ask: threads asking at
+  /// once all get the one value, and it is kept.
+  @Test func hashedOnceWhenAsked() {
+    let geometry = [UInt8](repeating: 7, count: 3 * FeatureDigest.chunkBytes + 5)
+    var digest = FeatureDigest()
+    geometry.withUnsafeBytes { digest.add(fid: 1, geometry: $0, properties: JSONObject()) }
+    let content = digest.finish()
+    #expect(content.isPending)
+    let values = Mutex<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      let v = content.value
+      values.withLock { $0.append(v) }
+    }
+    let expected = reference([(1, geometry, JSONObject())])
+    #expect(values.withLock { $0 } == Array(repeating: expected, count: 8))
+    #expect(!content.isPending && content.value == expected)
   }
 
   @Test func emptyReadHashesNothing() {
-    #expect(FeatureDigest().finish() == "sha256:" + SHA256.hex(of: [UInt8]()))
+    #expect(FeatureDigest().finish().value == "sha256:" + SHA256.hex(of: [UInt8]()))
   }
 }

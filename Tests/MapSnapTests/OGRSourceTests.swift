@@ -51,6 +51,23 @@ import _MapSnapTestSupport
     #expect(layer.sourceDigest?.hasPrefix("sha256:") == true)
   }
 
+  /// A read's digest is hashed after the read (by the worker that builds
+  /// the display list's geometry, or by the first to ask): the same
+  /// digests, and input digest, whatever the threads.
+  @Test func readDigestsTheSameOnAnyThreads() throws {
+    let sources = [
+      #"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "roads"}"#, #"{"ogr": "\#(Self.data)helsinki_pois.fgb"}"#,
+      #"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "buildings"}"#,
+    ]
+    let plans = try [1, 2, 4].map { try plan(sources, threads: $0) }
+    let digests = plans.map { $0.state.layers.map(\.sourceDigest) }
+    #expect(digests[0].allSatisfy { $0?.hasPrefix("sha256:") == true } && Set(digests[0]).count == 3)
+    #expect(digests[1] == digests[0] && digests[2] == digests[0])
+    let inputs = plans.map { InputDigest.of($0, encoding: .fast, files: FileDigests()) }
+    #expect(inputs[1] == inputs[0] && inputs[2] == inputs[0])
+    #expect(plans.allSatisfy { $0.state.layers.allSatisfy { !($0.sourceContent?.isPending ?? false) } })
+  }
+
   @Test func attributesKeepTheirTypes() throws {
     let loader = SourceLoader()
     let (c, _) = try loader.ogr(OGRSource(name: "t", resolved: Self.data + "helsinki.gpkg", layer: "pois"), near: nil).get()

@@ -163,15 +163,19 @@ struct DisplayListBuilder: Sendable {
     }
 
     /// Starts building `buildGeometry(state:threads:budget:tolerance:)` on
-    /// a worker thread.
+    /// a worker thread, which then runs `then` (more work that may be done
+    /// while the text is placed; run too when the build was taken over).
     static func start(
-      state: MapState, threads: Int, budget: FrameBudget? = nil, tolerance: Double = Flattening.tolerance
+      state: MapState, threads: Int, budget: FrameBudget? = nil, tolerance: Double = Flattening.tolerance,
+      then: (@Sendable () -> Void)? = nil
     ) -> Geometry {
       let g = Geometry(state: state, threads: threads, budget: budget, tolerance: tolerance)
       DispatchQueue.global(qos: .userInitiated).async {
-        guard g.claim() else { return }
-        g.built = g.build()
-        g.done.signal()
+        if g.claim() {
+          g.built = g.build()
+          g.done.signal()
+        }
+        then?()
       }
       return g
     }

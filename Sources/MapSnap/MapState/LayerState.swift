@@ -31,7 +31,10 @@ public struct LayerState: Sendable {
   /// What the layer's source was, for the frame's `InputDigest`: the
   /// SHA-256 of the file bytes decoded, or the load error; nil for layers
   /// without a file source.
-  public internal(set) var sourceDigest: String?
+  public var sourceDigest: String? { sourceContent?.value }
+  /// The same as kept (`ContentDigest`): an `ogr` read's is hashed when
+  /// first asked, or by `FramePlan.make` while the text is placed.
+  var sourceContent: ContentDigest?
   /// For an `ogr` source: the driver, reference, features read and whether
   /// a spatial index was used.
   public internal(set) var ogr: OGRReadInfo?

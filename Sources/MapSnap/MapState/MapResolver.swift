@@ -303,11 +303,11 @@ private struct LayerResolver {
     switch key.flatMap({ loaded[$0] }) ?? sources.indexed(source, projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))
-      if key != nil { state.sourceDigest = "error: \(error)" }
+      if key != nil { state.sourceContent = ContentDigest("error: \(error)") }
       return nil
     case .success(let index):
       let collection = index.collection
-      if key != nil { state.sourceDigest = collection.contentDigest }
+      if key != nil { state.sourceContent = collection.content }
       state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount + collection.unprojectableCount
       state.features.invalid = collection.invalidCount
       if collection.unprojectableCount > 0, case .reprojected(_, let crs) = source {
@@ -329,11 +329,11 @@ private struct LayerResolver {
     switch sources.ogrIndexed(o, near: map.ogrNear(reach: reach), projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))
-      state.sourceDigest = "error: \(error)"
+      state.sourceContent = ContentDigest("error: \(error)")
       return nil
     case .success(let (index, info)):
       let collection = index.collection
-      state.sourceDigest = collection.contentDigest
+      state.sourceContent = collection.content
       state.ogr = info
       state.features.total = info.featuresInLayer ?? info.featuresRead
       state.features.invalid = collection.invalidCount

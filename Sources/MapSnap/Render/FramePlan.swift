@@ -42,7 +42,9 @@ public struct FramePlan {
   /// given (`FontLibrary.bundledDirectory`); pass `sources`, `icons`,
   /// `tiles` and `fonts` to share them across frames. With `digests`, the
   /// font files start being hashed for the input digest as soon as the
-  /// fonts are chosen (`FileDigests.prefetch`), while the rest is planned.
+  /// fonts are chosen (`FileDigests.prefetch`), while the rest is planned;
+  /// the bytes `ogr` reads keep for their digests are hashed by the worker
+  /// that builds the geometry, after it (`ContentDigest`).
   /// - Throws: `SceneError` when the overrides and scene give no valid view,
   ///   or a style names a font that is not available.
   public static func make(
@@ -61,9 +63,14 @@ public struct FramePlan {
     let resolveTime = lap(&clock)
     // The display list's geometry needs the state alone: on more than one
     // thread it is built on a worker while the text is placed here (most of
-    // which runs on one thread).
+    // which runs on one thread). The same worker then hashes what the
+    // `ogr` reads kept for the input digest (`ContentDigest`), off the
+    // reads' path.
+    let pending: [ContentDigest] = state.layers.compactMap(\.sourceContent).filter(\.isPending)
+    let hash: (@Sendable () -> Void)? = pending.isEmpty ? nil : { @Sendable in for d in pending { _ = d.value } }
     let geometry =
-      (threads > 0 ? threads : activeProcessorCount()) > 1 ? DisplayListBuilder.Geometry.start(state: state, threads: threads) : nil
+      (threads > 0 ? threads : activeProcessorCount()) > 1
+      ? DisplayListBuilder.Geometry.start(state: state, threads: threads, then: hash) : nil
     let placed = Self.placeText(scene: scene, state: state, fonts: library, threads: threads)
     let text = placed.text
     let (boxes, attribution) = (placed.boxes, placed.attribution)

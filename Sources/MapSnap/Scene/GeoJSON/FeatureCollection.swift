@@ -21,7 +21,13 @@ public struct FeatureCollection: Sendable, Equatable {
   /// through projection); empty for inline data, which the scene holds.
   /// Part of a frame's `InputDigest`: the bytes actually drawn, even when the
   /// file changes while a batch runs.
-  public internal(set) var contentDigest = ""
+  public internal(set) var contentDigest: String {
+    get { content.value }
+    set { content = ContentDigest(newValue) }
+  }
+  /// The same digest as kept: an `ogr` read's is hashed when first asked
+  /// (`ContentDigest`).
+  var content = ContentDigest.none
 
   public init() {}
 

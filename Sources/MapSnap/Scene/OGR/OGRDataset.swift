@@ -254,7 +254,7 @@ final class OGRDataset: @unchecked Sendable {
       // The dataset's order: a spatial filter may return features in the
       // order of its index.
       c.features.sort { $0.index < $1.index }
-      c.contentDigest = digest.finish()
+      c.content = digest.finish()
       c.withoutGeometry.sort { $0.index < $1.index }
       let info = OGRReadInfo(
         driver: driver, layer: layer.name, spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: layer.reference),
@@ -358,24 +358,30 @@ extension FeatureCollection {
 /// frame's `InputDigest`: a database has no file to hash, and a frame reads
 /// only part of a dataset.
 ///
-/// A feature's pieces are short (an 8-byte FID, a key, a tag byte), so they
-/// are gathered in a buffer and hashed `bufferBytes` at a time: handing each
-/// to `SHA256` on its own cost more than reading the feature (a third of a
-/// GeoPackage read, measured on the Helsinki layers). The bytes hashed, and
-/// so the digest, are the same either way.
+/// The pieces are gathered, in order, in chunks of `chunkBytes`, and
+/// hashed later (`ContentDigest`: off the read, when a worker is free), up
+/// to `keptLimit` bytes; past that the gathered chunks are hashed as the
+/// read goes, so a read of a whole large table holds at most that much
+/// besides its features. A feature's pieces are short (an 8-byte FID, a
+/// key, a tag byte), so they are copied together rather than each handed
+/// to `SHA256` (that cost more than reading the feature). The bytes hashed,
+/// and so the digest, are the same whichever way.
 struct FeatureDigest: ~Copyable {
   private var sha = SHA256()
-  /// Bytes not hashed yet; a piece larger than the buffer is hashed where
-  /// it lies.
-  private let buffer: UnsafeMutableRawBufferPointer
+  /// Gathered bytes not hashed yet; every chunk is full but the last.
+  private var chunks: [UnsafeMutableRawBufferPointer] = []
+  /// Bytes used in the last chunk.
   private var used = 0
-  /// Large enough that hashing runs over whole runs of blocks, small
-  /// enough to stay in the first-level cache.
-  static let bufferBytes = 16 * 1024
+  /// Large enough that hashing runs over whole runs of blocks, and a
+  /// Helsinki layer's read fills a few dozen.
+  static let chunkBytes = 64 * 1024
+  /// The bytes kept unhashed at most: 16 MiB, a read of some 100,000
+  /// features of a city's data.
+  static let keptLimit = 16 << 20
 
-  init() { buffer = .allocate(byteCount: Self.bufferBytes, alignment: 8) }
+  init() {}
 
-  deinit { buffer.deallocate() }
+  deinit { for c in chunks { c.deallocate() } }
 
   /// Adds the feature's pieces, each kind of value tagged so that no two
   /// features hash alike by shifting bytes between fields.
@@ -417,33 +423,46 @@ struct FeatureDigest: ~Copyable {
 
   /// A value's bytes as they lie in memory (callers pass little-endian).
   private mutating func scalar<T: FixedWidthInteger>(_ value: T) {
-    if MemoryLayout<T>.size > buffer.count - used { flush() }
-    buffer.storeBytes(of: value, toByteOffset: used, as: T.self)
+    if chunks.isEmpty || MemoryLayout<T>.size > Self.chunkBytes - used {
+      withUnsafeBytes(of: value) { bytes($0) }
+      return
+    }
+    chunks[chunks.count - 1].storeBytes(of: value, toByteOffset: used, as: T.self)
     used += MemoryLayout<T>.size
   }
 
+  /// Copies `piece` after the bytes gathered, into new chunks as needed.
   private mutating func bytes(_ piece: UnsafeRawBufferPointer) {
-    guard let base = piece.baseAddress, !piece.isEmpty else { return }
-    if piece.count > buffer.count - used {
-      flush()
-      if piece.count > buffer.count {
-        sha.update(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: piece.count))
-        return
-      }
+    guard var base = piece.baseAddress, !piece.isEmpty else { return }
+    var left = piece.count
+    while left > 0 {
+      if chunks.isEmpty || used == Self.chunkBytes { nextChunk() }
+      let n = min(left, Self.chunkBytes - used)
+      (chunks[chunks.count - 1].baseAddress! + used).copyMemory(from: base, byteCount: n)
+      used += n
+      base += n
+      left -= n
     }
-    (buffer.baseAddress! + used).copyMemory(from: base, byteCount: piece.count)
-    used += piece.count
   }
 
-  private mutating func flush() {
-    guard used > 0 else { return }
-    sha.update(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: used))
+  /// A chunk to gather into after the full last one: a new one, or, with
+  /// `keptLimit` bytes kept, the first after every kept one is hashed.
+  private mutating func nextChunk() {
+    if chunks.count * Self.chunkBytes >= Self.keptLimit {
+      for c in chunks { sha.update(UnsafeBufferPointer(start: c.baseAddress!.assumingMemoryBound(to: UInt8.self), count: c.count)) }
+      for c in chunks.dropFirst() { c.deallocate() }
+      chunks.removeLast(chunks.count - 1)
+    } else {
+      chunks.append(.allocate(byteCount: Self.chunkBytes, alignment: 8))
+    }
     used = 0
   }
 
-  consuming func finish() -> String {
-    flush()
-    return "sha256:" + sha.hexDigest()
+  /// The digest, its gathered bytes handed over to be hashed when asked.
+  consuming func finish() -> ContentDigest {
+    let pending = ContentDigest.Pending(sha: sha, chunks: chunks, lastUsed: used)
+    chunks = []
+    return ContentDigest(pending: pending)
   }
 }
 

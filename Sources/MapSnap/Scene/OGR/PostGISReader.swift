@@ -413,7 +413,7 @@ final class PostGISReader: @unchecked Sendable {
       digest.add(fid: fid, geometry: wkb, properties: feature.properties)
       c.add(feature, wkb: wkb)
     }
-    c.contentDigest = digest.finish()
+    c.content = digest.finish()
     return c
   }
 

@@ -154,7 +154,7 @@ public enum _WKBProbe {
   /// The same for a GeoPackage geometry blob (`GP` header, then WKB); an
   /// empty geometry counts 0.
   public static func geoPackagePositions(_ blob: UnsafeRawBufferPointer) -> Int? {
-    guard let g = try? GeoPackageGeometry(blob) else { return nil }
-    return g.geometry?.pointCount ?? 0
+    guard let (g, _) = try? GeoPackageGeometry.parse(blob) else { return nil }
+    return g?.pointCount ?? 0
   }
 }
