@@ -546,7 +546,7 @@ extension SourceLoader {
   /// not paid for a hint) and for a layer that fails to open (its read
   /// reports that).
   func ogrFeatureCountHint(_ source: OGRSource) -> Int? {
-    guard !source.isDatabase, GeoPackageReader.handles(source.resolved), ogrRefused(source) == nil,
+    guard GeoPackageReader.reads(source), ogrRefused(source) == nil,
       case .success(let reader) = GeoPackageReader.shared(source, confinement: confinement)
     else { return nil }
     return reader.featureCount(source.layer)

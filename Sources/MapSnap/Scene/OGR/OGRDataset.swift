@@ -475,7 +475,7 @@ enum OGRLayerReader {
   case gdal(OGRDataset, OGRDataset.Layer, OGRSource)
 
   static func open(_ source: OGRSource, confinement: Confinement?) -> Result<OGRLayerReader, SourceError> {
-    if !source.isDatabase && GeoPackageReader.handles(source.resolved) {
+    if GeoPackageReader.reads(source) {
       return GeoPackageReader.shared(source, confinement: confinement).flatMap { r in
         r.table(source.layer, source: source).map { .geoPackage(r, $0, source) }
       }
