@@ -344,8 +344,8 @@ import _MapSnapTestSupport
       // Mostly small geometries, some around the buffer's size and beyond.
       let size: Int
       switch i % 50 {
-      case 7: size = FeatureDigest.chunkBytes - 3
-      case 19: size = FeatureDigest.chunkBytes * 2 + 5
+      case 7: size = ContentDigest.Pending.chunkBytes - 3
+      case 19: size = ContentDigest.Pending.chunkBytes * 2 + 5
       default: size = Int(random.next() % 300)
       }
       let geometry = (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) }
@@ -365,7 +365,7 @@ import _MapSnapTestSupport
   /// The buffer's edge right before a one-byte tag (geometry B − 12: FID 8 +
   /// geometry + "name" 4 = B), and inside an 8-byte number (geometry B − 22
   /// leaves 3 bytes for it).
-  @Test(arguments: [FeatureDigest.chunkBytes - 12, FeatureDigest.chunkBytes - 22])
+  @Test(arguments: [ContentDigest.Pending.chunkBytes - 12, ContentDigest.Pending.chunkBytes - 22])
   func scalarAtTheBuffersEdge(geometryBytes: Int) {
     let geometry = [UInt8](repeating: 0xA5, count: geometryBytes)
     let properties = JSONObject([("name", .string("x")), ("rank", .number(12.5)), ("open", .bool(true))])
@@ -381,11 +381,11 @@ import _MapSnapTestSupport
     var random = SplitMix64(seed: 40)
     var features: [(fid: Int, geometry: [UInt8], properties: JSONObject)] = []
     for i in 0..<24 {
-      let size = i % 3 == 1 ? FeatureDigest.keptLimit / 3 + 17 : Int(random.next() % 500)
+      let size = i % 3 == 1 ? ContentDigest.Pending.keptLimit / 3 + 17 : Int(random.next() % 500)
       let geometry = (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) }
       features.append((i, geometry, JSONObject([("name", .string("f\(i)")), ("rank", .number(Double(i)))])))
     }
-    #expect(features.reduce(0) { $0 + $1.geometry.count } > 2 * FeatureDigest.keptLimit)
+    #expect(features.reduce(0) { $0 + $1.geometry.count } > 2 * ContentDigest.Pending.keptLimit)
     var digest = FeatureDigest()
     for f in features {
       f.geometry.withUnsafeBytes { digest.add(fid: f.fid, geometry: $0, properties: f.properties) }
@@ -396,7 +396,7 @@ import _MapSnapTestSupport
   /// The kept bytes are hashed once, by the first to ask: threads asking at
   /// once all get the one value, and it is kept.
   @Test func hashedOnceWhenAsked() {
-    let geometry = [UInt8](repeating: 7, count: 3 * FeatureDigest.chunkBytes + 5)
+    let geometry = [UInt8](repeating: 7, count: 3 * ContentDigest.Pending.chunkBytes + 5)
     var digest = FeatureDigest()
     geometry.withUnsafeBytes { digest.add(fid: 1, geometry: $0, properties: JSONObject()) }
     let content = digest.finish()

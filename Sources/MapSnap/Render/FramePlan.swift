@@ -66,11 +66,9 @@ public struct FramePlan {
     // which runs on one thread). The same worker then hashes what the
     // `ogr` reads kept for the input digest (`ContentDigest`), off the
     // reads' path.
-    let pending: [ContentDigest] = state.layers.compactMap(\.sourceContent).filter(\.isPending)
-    let hash: (@Sendable () -> Void)? = pending.isEmpty ? nil : { @Sendable in for d in pending { _ = d.value } }
     let geometry =
       (threads > 0 ? threads : activeProcessorCount()) > 1
-      ? DisplayListBuilder.Geometry.start(state: state, threads: threads, then: hash) : nil
+      ? DisplayListBuilder.Geometry.start(state: state, threads: threads, then: Self.hashing(state)) : nil
     let placed = Self.placeText(scene: scene, state: state, fonts: library, threads: threads)
     let text = placed.text
     let (boxes, attribution) = (placed.boxes, placed.attribution)
@@ -84,6 +82,13 @@ public struct FramePlan {
       scene: scene, state: state, text: text, viewAnnotations: boxes, attribution: attribution,
       fontFiles: library?.faces.map(\.path) ?? [], displayList: list, fonts: library, resolveTime: resolveTime,
       textTime: textTime, displayListTime: lap(&clock))
+  }
+
+  /// What hashes the digests `state`'s layers keep unhashed (their `ogr`
+  /// reads' bytes), nil when there are none.
+  private static func hashing(_ state: MapState) -> (@Sendable () -> Void)? {
+    let pending = state.layers.compactMap(\.sourceContent).filter(\.isPending)
+    return pending.isEmpty ? nil : { @Sendable in for d in pending { _ = d.value } }
   }
 
   /// A frame's text placed: labels and annotation text, view annotations,

@@ -16,13 +16,82 @@ import Synchronization
 final class ContentDigest: Sendable, Equatable {
   private let state: Mutex<State>
 
-  /// Bytes not hashed yet, in the order gathered, and the hash of those
-  /// before them.
+  /// Bytes gathered in order and not hashed yet, in chunks of
+  /// `chunkBytes`, and the hash of those before them. A reader appends to
+  /// it (`FeatureDigest`) and hands it over (`init(pending:)`); whoever
+  /// owns it frees its chunks (`deallocate`).
   struct Pending: @unchecked Sendable {
-    var sha: SHA256
-    var chunks: [UnsafeMutableRawBufferPointer]
-    /// Bytes used in the last chunk (the others are full).
-    var lastUsed: Int
+    private var sha = SHA256()
+    /// Every chunk is full but the last.
+    private(set) var chunks: [UnsafeMutableRawBufferPointer] = []
+    /// Bytes used in the last chunk.
+    private var used = 0
+
+    /// Large enough that hashing runs over whole runs of blocks, and a
+    /// Helsinki layer's read fills a few dozen.
+    static let chunkBytes = 64 * 1024
+    /// The bytes kept unhashed at most (16 MiB, a read of some 100,000
+    /// features of a city's data): past it, `append` hashes the gathered
+    /// chunks and gathers on in the first.
+    static let keptLimit = 16 << 20
+
+    /// Copies `piece` after the bytes gathered, into new chunks as needed.
+    mutating func append(_ piece: UnsafeRawBufferPointer) {
+      guard var base = piece.baseAddress, !piece.isEmpty else { return }
+      var left = piece.count
+      while left > 0 {
+        if chunks.isEmpty || used == Self.chunkBytes { nextChunk() }
+        let n = min(left, Self.chunkBytes - used)
+        (chunks[chunks.count - 1].baseAddress! + used).copyMemory(from: base, byteCount: n)
+        used += n
+        base += n
+        left -= n
+      }
+    }
+
+    /// A value's bytes as they lie in memory (callers pass little-endian).
+    mutating func append<T: FixedWidthInteger>(_ value: T) {
+      guard !chunks.isEmpty, MemoryLayout<T>.size <= Self.chunkBytes - used else {
+        withUnsafeBytes(of: value) { append($0) }
+        return
+      }
+      chunks[chunks.count - 1].storeBytes(of: value, toByteOffset: used, as: T.self)
+      used += MemoryLayout<T>.size
+    }
+
+    /// A chunk to gather into after the full last one: a new one, or, with
+    /// `keptLimit` bytes kept, the first after every kept one is hashed.
+    private mutating func nextChunk() {
+      if chunks.count * Self.chunkBytes >= Self.keptLimit {
+        hashChunks(keepingFirst: true)
+      } else {
+        chunks.append(.allocate(byteCount: Self.chunkBytes, alignment: 8))
+      }
+      used = 0
+    }
+
+    /// Hashes the gathered bytes and frees their chunks (but the first,
+    /// emptied, when it is to be gathered in again).
+    private mutating func hashChunks(keepingFirst: Bool) {
+      for (i, c) in chunks.enumerated() {
+        let n = i == chunks.count - 1 ? used : c.count
+        sha.update(UnsafeBufferPointer(start: c.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n))
+        if i > 0 || !keepingFirst { c.deallocate() }
+      }
+      chunks.removeLast(keepingFirst && !chunks.isEmpty ? chunks.count - 1 : chunks.count)
+      used = 0
+    }
+
+    /// The digest of everything appended; the chunks are freed.
+    mutating func finish() -> String {
+      hashChunks(keepingFirst: false)
+      return "sha256:" + sha.hexDigest()
+    }
+
+    /// Frees the chunks unhashed, for an owner that goes.
+    func deallocate() {
+      for c in chunks { c.deallocate() }
+    }
   }
 
   private enum State: @unchecked Sendable {
@@ -36,12 +105,13 @@ final class ContentDigest: Sendable, Equatable {
   /// A digest of `pending`'s hash state extended by its chunks, which this
   /// object now owns (and frees once hashed).
   init(pending: Pending) {
-    state = Mutex(pending.chunks.isEmpty ? .known("sha256:" + pending.sha.hexDigest()) : .pending(pending))
+    var p = pending
+    state = Mutex(p.chunks.isEmpty ? .known(p.finish()) : .pending(p))
   }
 
   deinit {
     state.withLock { s in
-      if case .pending(let p) = s { for c in p.chunks { c.deallocate() } }
+      if case .pending(let p) = s { p.deallocate() }
     }
   }
 
@@ -63,12 +133,7 @@ final class ContentDigest: Sendable, Equatable {
       switch s {
       case .known(let v): return v
       case .pending(var p):
-        for (i, c) in p.chunks.enumerated() {
-          let n = i == p.chunks.count - 1 ? p.lastUsed : c.count
-          p.sha.update(UnsafeBufferPointer(start: c.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n))
-          c.deallocate()
-        }
-        let v = "sha256:" + p.sha.hexDigest()
+        let v = p.finish()
         s = .known(v)
         return v
       }

@@ -363,7 +363,8 @@ final class GeoPackageReader: @unchecked Sendable {
           guard let b = bounds, Self.meets(b, f) else { continue }
         }
         // A feature with a geometry that does not parse is not hashed; the
-        // others are hashed as their properties are made.
+        // others' bytes are gathered for the digest as their properties are
+        // made.
         if issue == nil { digest.begin(fid: fid, geometry: bytes) }
         var pairs: [(key: String, value: JSONValue)] = []
         pairs.reserveCapacity(names.count)
@@ -377,11 +378,9 @@ final class GeoPackageReader: @unchecked Sendable {
         if let issue {
           c.invalidCount += 1
           if c.invalidSamples.count < 3 { c.invalidSamples.append("FID \(fid): \(issue.message)") }
-          c.withoutGeometry.append(Feature(id: .number(Double(fid)), properties: properties, geometry: Geometry(), index: fid))
-          continue
         }
-        guard let g = consume geometry, !g.isEmpty else {
-          c.unlocatedCount += 1
+        guard issue == nil, let g = consume geometry, !g.isEmpty else {
+          if issue == nil { c.unlocatedCount += 1 }
           c.withoutGeometry.append(Feature(id: .number(Double(fid)), properties: properties, geometry: Geometry(), index: fid))
           continue
         }

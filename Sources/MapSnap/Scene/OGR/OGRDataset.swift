@@ -358,30 +358,20 @@ extension FeatureCollection {
 /// frame's `InputDigest`: a database has no file to hash, and a frame reads
 /// only part of a dataset.
 ///
-/// The pieces are gathered, in order, in chunks of `chunkBytes`, and
-/// hashed later (`ContentDigest`: off the read, when a worker is free), up
-/// to `keptLimit` bytes; past that the gathered chunks are hashed as the
+/// The pieces are gathered in order (`ContentDigest.Pending`) and hashed
+/// later (`ContentDigest`: off the read, when a worker is free), up to
+/// `Pending.keptLimit` bytes; past that the gathered bytes are hashed as the
 /// read goes, so a read of a whole large table holds at most that much
 /// besides its features. A feature's pieces are short (an 8-byte FID, a
 /// key, a tag byte), so they are copied together rather than each handed
 /// to `SHA256` (that cost more than reading the feature). The bytes hashed,
 /// and so the digest, are the same whichever way.
 struct FeatureDigest: ~Copyable {
-  private var sha = SHA256()
-  /// Gathered bytes not hashed yet; every chunk is full but the last.
-  private var chunks: [UnsafeMutableRawBufferPointer] = []
-  /// Bytes used in the last chunk.
-  private var used = 0
-  /// Large enough that hashing runs over whole runs of blocks, and a
-  /// Helsinki layer's read fills a few dozen.
-  static let chunkBytes = 64 * 1024
-  /// The bytes kept unhashed at most: 16 MiB, a read of some 100,000
-  /// features of a city's data.
-  static let keptLimit = 16 << 20
+  private var pending = ContentDigest.Pending()
 
   init() {}
 
-  deinit { for c in chunks { c.deallocate() } }
+  deinit { pending.deallocate() }
 
   /// Adds the feature's pieces, each kind of value tagged so that no two
   /// features hash alike by shifting bytes between fields.
@@ -394,8 +384,8 @@ struct FeatureDigest: ~Copyable {
   /// their order): what `add` hashes, for a reader that hashes properties
   /// as it makes them.
   mutating func begin(fid: Int, geometry: UnsafeRawBufferPointer) {
-    scalar(Int64(fid).littleEndian)
-    bytes(geometry)
+    pending.append(Int64(fid).littleEndian)
+    pending.append(geometry)
   }
 
   /// One property of the feature begun last.
@@ -403,66 +393,29 @@ struct FeatureDigest: ~Copyable {
     text(key)
     switch value {
     case .string(let t):
-      scalar(UInt8(1))
+      pending.append(UInt8(1))
       text(t)
     case .number(let n):
-      scalar(UInt8(2))
-      scalar(n.bitPattern.littleEndian)
+      pending.append(UInt8(2))
+      pending.append(n.bitPattern.littleEndian)
     case .bool(let v):
-      scalar(UInt8(3))
-      scalar(UInt8(v ? 1 : 0))
-    default: scalar(UInt8(0))
+      pending.append(UInt8(3))
+      pending.append(UInt8(v ? 1 : 0))
+    default: pending.append(UInt8(0))
     }
   }
 
   /// A string's UTF-8 bytes.
   private mutating func text(_ text: String) {
     var text = text
-    text.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
-  }
-
-  /// A value's bytes as they lie in memory (callers pass little-endian).
-  private mutating func scalar<T: FixedWidthInteger>(_ value: T) {
-    if chunks.isEmpty || MemoryLayout<T>.size > Self.chunkBytes - used {
-      withUnsafeBytes(of: value) { bytes($0) }
-      return
-    }
-    chunks[chunks.count - 1].storeBytes(of: value, toByteOffset: used, as: T.self)
-    used += MemoryLayout<T>.size
-  }
-
-  /// Copies `piece` after the bytes gathered, into new chunks as needed.
-  private mutating func bytes(_ piece: UnsafeRawBufferPointer) {
-    guard var base = piece.baseAddress, !piece.isEmpty else { return }
-    var left = piece.count
-    while left > 0 {
-      if chunks.isEmpty || used == Self.chunkBytes { nextChunk() }
-      let n = min(left, Self.chunkBytes - used)
-      (chunks[chunks.count - 1].baseAddress! + used).copyMemory(from: base, byteCount: n)
-      used += n
-      base += n
-      left -= n
-    }
-  }
-
-  /// A chunk to gather into after the full last one: a new one, or, with
-  /// `keptLimit` bytes kept, the first after every kept one is hashed.
-  private mutating func nextChunk() {
-    if chunks.count * Self.chunkBytes >= Self.keptLimit {
-      for c in chunks { sha.update(UnsafeBufferPointer(start: c.baseAddress!.assumingMemoryBound(to: UInt8.self), count: c.count)) }
-      for c in chunks.dropFirst() { c.deallocate() }
-      chunks.removeLast(chunks.count - 1)
-    } else {
-      chunks.append(.allocate(byteCount: Self.chunkBytes, alignment: 8))
-    }
-    used = 0
+    text.withUTF8 { pending.append(UnsafeRawBufferPointer($0)) }
   }
 
   /// The digest, its gathered bytes handed over to be hashed when asked.
   consuming func finish() -> ContentDigest {
-    let pending = ContentDigest.Pending(sha: sha, chunks: chunks, lastUsed: used)
-    chunks = []
-    return ContentDigest(pending: pending)
+    let handed = pending
+    pending = ContentDigest.Pending()
+    return ContentDigest(pending: handed)
   }
 }
 
