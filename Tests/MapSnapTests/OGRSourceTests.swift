@@ -200,6 +200,97 @@ import _MapSnapTestSupport
     #expect(a == b)
   }
 
+  // MARK: - Fields
+
+  /// A read makes properties of the fields asked for alone, in every
+  /// driver, and names every field in its `schema`; its features, FIDs and
+  /// values are those of the read of every field.
+  @Test(arguments: [
+    (Self.data + "helsinki.gpkg", "pois"), (Self.data + "helsinki_pois.fgb", nil), (Self.data + "helsinki.gdb", "pois"),
+  ])
+  func aReadMakesPropertiesOfItsFieldsAlone(path: String, layer: String?) throws {
+    let source = OGRSource(name: "t", resolved: path, layer: layer)
+    let near = Rect(minX: 24.93, minY: 60.165, maxX: 24.95, maxY: 60.175)
+    let (all, _) = try SourceLoader().ogr(source, near: near).get()
+    let (some, _) = try SourceLoader().ogr(source, near: near, fields: ["name", "nothing"]).get()
+    #expect(all.features.count > 100 && some.features.count == all.features.count)
+    #expect(some.features.map(\.index) == all.features.map(\.index))
+    #expect(some.features.map(\.geometry) == all.features.map(\.geometry))
+    #expect(some.features.allSatisfy { $0.properties.pairs.map(\.key) == ["name"] }, "only name; a name that is no field is left out")
+    #expect(some.features.map { $0.properties["name"] } == all.features.map { $0.properties["name"] })
+    let names = try #require(all.features.first).properties.pairs.map(\.key)
+    #expect(names.contains("category") && names.contains("class"))
+    #expect(some.schema == names && all.schema == names, "the schema names every field either way")
+    #expect(some.contentDigest != all.contentDigest, "the digest covers the fields read")
+  }
+
+  /// A read's digest covers the fields it made properties of: a change to
+  /// a column no layer uses leaves it (as it leaves the pixels), a change
+  /// to one a layer uses does not.
+  @Test func aColumnNoLayerUsesLeavesTheDigest() throws {
+    // The id of pois' FID 1, whose bytes occur once in the file: a copy
+    // with one digit changed is the same GeoPackage but for that value.
+    let original = Self.data + "helsinki.gpkg"
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: original)))
+    let id = Array("n25389429".utf8)
+    let at = try #require((0...(bytes.count - id.count)).filter { Array(bytes[$0..<($0 + id.count)]) == id }.first)
+    bytes[at + 8] = UInt8(ascii: "8")
+    try withTemporaryDirectory { dir in
+      let copy = dir + "/helsinki.gpkg"
+      try Data(bytes).write(to: URL(fileURLWithPath: copy))
+      func read(_ path: String, _ fields: Set<String>) throws -> FeatureCollection {
+        try SourceLoader().ogr(OGRSource(name: "t", resolved: path, layer: "pois"), near: nil, fields: fields).get().collection
+      }
+      #expect(try read(copy, ["id"]).features.first?.properties["id"] == .string("n25389428"), "the copy differs in that id")
+      #expect(try read(copy, ["name"]).contentDigest == read(original, ["name"]).contentDigest)
+      #expect(try read(copy, ["id", "name"]).contentDigest != read(original, ["id", "name"]).contentDigest)
+    }
+  }
+
+  /// A kept read serves a later one whose fields it holds (here its
+  /// properties are the wider read's), and not one that wants more.
+  @Test func aKeptReadServesFewerFieldsNotMore() throws {
+    let loader = SourceLoader()
+    let source = OGRSource(name: "t", resolved: Self.data + "helsinki.gpkg", layer: "pois")
+    let near = Rect(minX: 24.93, minY: 60.165, maxX: 24.95, maxY: 60.175)
+    func keys(_ fields: Set<String>?) throws -> Set<String> {
+      Set(try loader.ogr(source, near: near, fields: fields).get().collection.features.flatMap { $0.properties.pairs.map(\.key) })
+    }
+    #expect(try keys(["name"]) == ["name"])
+    #expect(try keys(["name", "class"]) == ["name", "class"], "more fields: read anew")
+    #expect(try keys(["class"]) == ["name", "class"], "served by the kept read")
+    #expect(try keys(nil) == ["id", "name", "category", "class"], "every field: read anew")
+    #expect(try keys(["category"]) == ["id", "name", "category", "class"])
+  }
+
+  /// A frame reads the fields its layers use: layers over one table that
+  /// use different fields share one read and each finds its own (the same
+  /// features drawn and labelled as from GeoJSON), and a name that is no
+  /// field is checked against every field, hint included.
+  @Test func aFrameReadsTheFieldsItsLayersUse() throws {
+    func plan(_ source: String) throws -> FramePlan {
+      let body = #"""
+        {"version": 1, "map": {"center": [24.9412, 60.1704], "scale": 4000, "size": [480, 360]},
+         "layers": [{"id": "cafes", "type": "features", "source": \#(source), "rules": [{"where": {"class": "cafe"}, "style": {"marker": {"shape": "circle", "size": 5, "fill": "#930"}}}]},
+                    {"id": "names", "type": "features", "source": \#(source), "style": {"label": {"field": "name", "size": 12}}},
+                    {"id": "typo", "type": "features", "source": \#(source), "rules": [{"where": {"categroy": "shop"}, "style": {"fill": "#000"}}]}]}
+        """#
+      let scene = try SceneLoader.decode(Array(body.utf8), file: "t.json", baseDirectory: Repository.root)
+      return try FramePlan.make(scene, sources: SourceLoader(), fonts: fonts, threads: 0)
+    }
+    let gpkg = try plan(#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "pois"}"#)
+    let geojson = try plan(#"{"geojson": "Examples/data/helsinki_pois.geojson"}"#)
+    #expect(gpkg.state.layers[0].features.drawn > 0)
+    #expect(gpkg.state.layers.map(\.features.drawn) == geojson.state.layers.map(\.features.drawn))
+    let placed = [gpkg, geojson].map { $0.text.outcomes.filter(\.placed).map(\.text) }
+    #expect(placed[0] == placed[1])
+    #expect(gpkg.text.outcomes.contains { $0.placed && $0.layerIndex == 1 })
+    let reads = Set(gpkg.state.layers.compactMap(\.ogr).map(\.featuresRead))
+    #expect(reads.count == 1, "one read serves the three layers")
+    #expect(gpkg.state.layers[2].problems == [.unknownProperty(key: "rules[0].where", property: "categroy", suggestion: "category")])
+    #expect(gpkg.state.layers[2].problems == geojson.state.layers[2].problems)
+  }
+
   // MARK: - Handles shared between threads
 
   /// The handles a `countingPool` closed, in order.

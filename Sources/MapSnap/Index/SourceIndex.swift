@@ -208,6 +208,13 @@ final class SourceIndex: Sendable {
     built.withLock { b in
       if let names = b.names { return names }
       var names = PropertyNames()
+      // A fixed schema's every field is every feature's (null included),
+      // read into properties or not.
+      if let schema = collection.schema {
+        for name in schema where names.set.insert(name).inserted { names.ordered.append(name) }
+        b.names = names
+        return names
+      }
       // Features of one schema list the same keys: a feature whose keys are
       // the previous one's adds nothing, and comparing two keys is cheaper
       // than hashing one (most keys are short strings, compared as 16 bytes).

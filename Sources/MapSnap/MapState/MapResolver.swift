@@ -116,7 +116,8 @@ public struct MapResolver {
     switch layer.content {
     case .features(let source, let styling):
       let reach = resolver.ogrReach(source, styling: styling)
-      if let index = resolver.load(source, from: sources, loaded: loaded, reach: reach) {
+      let fields = LayerResolver.fields(resolver.propertyNames(styling))
+      if let index = resolver.load(source, from: sources, loaded: loaded, reach: reach, fields: fields) {
         resolver.checkProperties(of: index, styling: styling)
         resolver.resolveFeatures(index, styling: styling)
         resolver.tieFeatures(of: index, styling: styling)
@@ -126,7 +127,8 @@ public struct MapResolver {
     case .annotation(let anno):
       resolver.startSublayers(anno)
       let reach = resolver.ogrReach(anno)
-      if let index = resolver.load(anno.source, from: sources, loaded: loaded, reach: reach) {
+      let fields = LayerResolver.fields(resolver.propertyNames(anno))
+      if let index = resolver.load(anno.source, from: sources, loaded: loaded, reach: reach, fields: fields) {
         resolver.checkProperties(of: index, annotation: anno)
         resolver.resolveAnnotations(index, anno)
         resolver.tieAnnotationFeatures(of: index)
@@ -183,27 +185,30 @@ public struct MapResolver {
 
   /// Reads the frame's `ogr` datasets side by side before its layers are
   /// resolved in order: each distinct source once, at the farthest reach of
-  /// the layers over it. A read serves every filter it holds, so each layer
+  /// the layers over it, with the fields any of them uses. A read serves every filter it holds, so each layer
   /// then finds its features read (`SourceLoader.ogr`); a failed read is
   /// tried again, and reported, by its layer. The reads are the same on one
   /// thread (`threads` 1) as on several, and so is what each layer reports.
   private func readOGR(sources: SourceLoader, icons: IconCache, tied: [String: [FloorValue]], threads: Int) {
     var order: [OGRSource] = []
     var reach: [OGRSource: Double] = [:]
+    var fields: [OGRSource: Set<String>] = [:]
     for (index, layer) in scene.layers.enumerated() {
       var scratch = LayerResolver(
         map: self, layer: layer, state: LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity), draws: false,
         tiedIDs: tied[layer.id], icons: icons)
       let source: OGRSource
       let r: Double
+      let used: Set<String>
       switch layer.content {
       case .features(.ogr(let o), let styling):
-        (source, r) = (o, scratch.ogrReach(.ogr(o), styling: styling))
+        (source, r, used) = (o, scratch.ogrReach(.ogr(o), styling: styling), LayerResolver.fields(scratch.propertyNames(styling)))
       case .annotation(let anno):
         guard case .ogr(let o) = anno.source else { continue }
-        (source, r) = (o, scratch.ogrReach(anno))
+        (source, r, used) = (o, scratch.ogrReach(anno), LayerResolver.fields(scratch.propertyNames(anno)))
       default: continue
       }
+      fields[source, default: []].formUnion(used)
       if let known = reach[source] {
         reach[source] = LayerResolver.farther(known, r)
       } else {
@@ -211,24 +216,24 @@ public struct MapResolver {
         reach[source] = r
       }
     }
-    var inOrder = order.map { ($0, ogrNear(reach: reach[$0]!)) }
+    var inOrder = order.map { (source: $0, near: ogrNear(reach: reach[$0]!), fields: fields[$0]!) }
     if threads != 1 && inOrder.count > 2 {
       // Largest first, so that the longest read is not the one left to
       // start last: layers whose size the dataset tells cheaply (a
       // GeoPackage's counts, read as it opens) by count, most features
       // first, after those it does not (a database or GDAL, whose opening
       // is slow enough to be started first).
-      let counts = inOrder.map { sources.ogrFeatureCountHint($0.0) ?? Int.max }
+      let counts = inOrder.map { sources.ogrFeatureCountHint($0.source) ?? Int.max }
       inOrder = inOrder.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.map { inOrder[$0] }
     }
     let reads = inOrder
     let projection = viewport.projection
     if threads == 1 || reads.count < 2 {
-      for (source, near) in reads { _ = sources.ogrIndexed(source, near: near, projection: projection) }
+      for r in reads { _ = sources.ogrIndexed(r.source, near: r.near, fields: r.fields, projection: projection) }
       return
     }
     DispatchQueue.concurrentPerform(iterations: reads.count) { i in
-      _ = sources.ogrIndexed(reads[i].0, near: reads[i].1, projection: projection)
+      _ = sources.ogrIndexed(reads[i].source, near: reads[i].near, fields: reads[i].fields, projection: projection)
     }
   }
 
@@ -294,11 +299,13 @@ private struct LayerResolver {
 
   /// The layer's features with their index, or nil when its source cannot be
   /// loaded (a `source` problem: the layer is `error`). Counts every feature
-  /// of the source; skipped invalid ones are a problem (`warning`).
+  /// of the source; skipped invalid ones are a problem (`warning`). An
+  /// `ogr` source makes properties of `fields` alone (nil: every field).
   mutating func load(
-    _ source: Source, from sources: SourceLoader, loaded: [String: Result<SourceIndex, SourceError>] = [:], reach: Double = 0
+    _ source: Source, from sources: SourceLoader, loaded: [String: Result<SourceIndex, SourceError>] = [:], reach: Double = 0,
+    fields: Set<String>? = nil
   ) -> SourceIndex? {
-    if case .ogr(let o) = source { return loadOGR(o, from: sources, reach: reach) }
+    if case .ogr(let o) = source { return loadOGR(o, from: sources, reach: reach, fields: fields) }
     let key = source.cacheKey
     switch key.flatMap({ loaded[$0] }) ?? sources.indexed(source, projection: viewport.projection) {
     case .failure(let error):
@@ -325,8 +332,8 @@ private struct LayerResolver {
   /// through the dataset's spatial index, projected and indexed for this
   /// frame only. `features.total` counts the layer's features when the
   /// driver knows them cheaply, else those read.
-  private mutating func loadOGR(_ o: OGRSource, from sources: SourceLoader, reach: Double) -> SourceIndex? {
-    switch sources.ogrIndexed(o, near: map.ogrNear(reach: reach), projection: viewport.projection) {
+  private mutating func loadOGR(_ o: OGRSource, from sources: SourceLoader, reach: Double, fields: Set<String>?) -> SourceIndex? {
+    switch sources.ogrIndexed(o, near: map.ogrNear(reach: reach), fields: fields, projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))
       state.sourceContent = ContentDigest("error: \(error)")
@@ -390,6 +397,19 @@ private struct LayerResolver {
 
   /// Warns about each property name of a features layer that no feature has.
   mutating func checkProperties(of index: SourceIndex, styling: Styling) {
+    check(propertyNames(styling), in: index)
+  }
+
+  /// Warns about each property name of an annotation layer that no feature has.
+  mutating func checkProperties(of index: SourceIndex, annotation anno: AnnotationLayer) {
+    check(propertyNames(anno), in: index)
+  }
+
+  /// The property names a features layer uses, each under the key of the
+  /// scene that names it: its rules' `where`, its labels' texts, its
+  /// `floorField` and `idField`. An `ogr` read makes properties of these
+  /// fields alone (`fields`).
+  func propertyNames(_ styling: Styling) -> [(key: String, property: String)] {
     var names: [(key: String, property: String)] = []
     switch styling {
     case .single(let s):
@@ -401,19 +421,24 @@ private struct LayerResolver {
       }
     }
     checkCommonProperties(&names)
-    check(names, in: index)
+    return names
   }
 
-  /// Warns about each property name of an annotation layer that no feature has.
-  mutating func checkProperties(of index: SourceIndex, annotation anno: AnnotationLayer) {
+  /// The same for an annotation layer: its `textField`, `angleField`,
+  /// sublayers' `where`, `floorField` and `idField`.
+  func propertyNames(_ anno: AnnotationLayer) -> [(key: String, property: String)] {
     var names = Self.templateNames("", anno.text, field: "textField")
     if let a = anno.angleField { names.append(("angleField", a)) }
     for (i, s) in anno.sublayers.enumerated() {
       for c in s.filter.clauses { names.append(("sublayers[\(i)].where", c.property)) }
     }
     checkCommonProperties(&names)
-    check(names, in: index)
+    return names
   }
+
+  /// The fields an `ogr` read makes properties of for a layer that uses
+  /// `names`.
+  static func fields(_ names: [(key: String, property: String)]) -> Set<String> { Set(names.map(\.property)) }
 
   /// The keys a text template's properties are checked under:
   /// `label.field` for a field, `label.text` for a template.

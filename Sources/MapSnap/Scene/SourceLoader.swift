@@ -93,6 +93,8 @@ public final class SourceLoader: Sendable {
   private struct OGRRead {
     var serial: Int
     var filter: Rect?
+    /// The fields made properties (nil: every one).
+    var fields: Set<String>?
     var collection: FeatureCollection
     var info: OGRReadInfo
     var indexes: [MapProjection?: SourceIndex] = [:]
@@ -433,25 +435,33 @@ extension SourceLoader {
   /// for the `ogrSourcesKept` sources used last), so a frame costs what it
   /// shows, not what the dataset holds.
   ///
+  /// `fields` names the fields made properties (nil: every one): a frame
+  /// reads those its layers over the source use (`where`, texts,
+  /// `floorField`, `idField`, `angleField`), as the rest would be read,
+  /// hashed and dropped. A name that is not a field is left out, as GeoJSON
+  /// leaves out a property no feature has; the read's `schema` names every
+  /// field, for the layers' checks of their names. A kept read serves a
+  /// call when its filter holds `near` and its fields hold `fields`.
+  ///
   /// Rules: under `--root` only dataset files inside the root are read (no
   /// `PG:` connection); a layer without a reference and without `crs` is an
   /// error naming both fixes; `near` is turned into the layer's reference by
   /// PROJ from points along its edges (each edge cut in 16), grown by 1 %
   /// of its size for the curvature between them.
-  func ogr(_ source: OGRSource, near: Rect?) -> Result<
+  func ogr(_ source: OGRSource, near: Rect?, fields: Set<String>? = nil) -> Result<
     (collection: FeatureCollection, info: OGRReadInfo), SourceError
   > {
-    ogrRead(source, near: near).map { ($0.collection, $0.info) }
+    ogrRead(source, near: near, fields: fields).map { ($0.collection, $0.info) }
   }
 
   /// The same read, its features in `projection`'s map units and indexed:
   /// layers of a frame over one dataset layer share the index as they
   /// share the read.
-  func ogrIndexed(_ source: OGRSource, near: Rect?, projection: MapProjection?) -> Result<
+  func ogrIndexed(_ source: OGRSource, near: Rect?, fields: Set<String>? = nil, projection: MapProjection?) -> Result<
     (index: SourceIndex, info: OGRReadInfo), SourceError
   > {
     let projection = projection == .geographic ? nil : projection
-    return ogrRead(source, near: near).map { read in
+    return ogrRead(source, near: near, fields: fields).map { read in
       if let hit = read.indexes[projection] { return (hit, read.info) }
       // Indexed outside the lock (reads of other sources go on meanwhile),
       // then kept with its read while the read is kept.
@@ -468,7 +478,7 @@ extension SourceLoader {
   /// A kept read of `source` whose filter holds `near`, else a new read.
   /// The dataset is read outside any lock of the loader, so threads read
   /// different sources, and different parts of one, at once.
-  private func ogrRead(_ source: OGRSource, near: Rect?) -> Result<OGRRead, SourceError> {
+  private func ogrRead(_ source: OGRSource, near: Rect?, fields: Set<String>?) -> Result<OGRRead, SourceError> {
     // The layer's reference first (the filter is in it), then the read.
     if let refused = ogrRefused(source) { return .failure(refused) }
     let reader: OGRLayerReader
@@ -495,7 +505,7 @@ extension SourceLoader {
     // whose filter holds this one serves it (the resolver keeps only what
     // each layer's reach needs).
     let kept = ogrReads.withLock { $0.use(source) }
-    if let hit = kept.last(where: { Self.holds($0.filter, filter) }) { return .success(hit) }
+    if let hit = kept.last(where: { Self.holds($0.filter, filter) && Self.holds($0.fields, fields) }) { return .success(hit) }
     // Read a tenth beyond what was asked on every side: the other layers
     // of the frame over this dataset layer reach a few pixels farther or
     // less, and are then served by this read.
@@ -506,19 +516,22 @@ extension SourceLoader {
         maxX: f.maxX + (f.maxX - f.minX) * Self.readMargin,
         maxY: f.maxY + (f.maxY - f.minY) * Self.readMargin)
     }
+    var wantedFields = fields
     // A frame next to the last one read (a pan) reads both together when
-    // that costs at most twice the larger.
+    // that costs at most twice the larger, with the fields of both.
     if let last = kept.last, let a = last.filter, let b = wanted,
       Self.area(Self.union(a, b)) <= 2 * max(Self.area(a), Self.area(b))
     {
       wanted = Self.union(a, b)
+      wantedFields = last.fields.flatMap { f in fields.map { f.union($0) } }
     }
-    switch reader.read(filter: wanted) {
+    switch reader.read(filter: wanted, fields: wantedFields) {
     case .failure(let e): return .failure(e)
     case .success(let (raw, info)):
       var c = raw
       if let transform { c = c.toWGS84(transform) }
-      let entry = OGRRead(serial: ogrReadSerial.add(1, ordering: .relaxed).newValue, filter: wanted, collection: c, info: info)
+      let entry = OGRRead(
+        serial: ogrReadSerial.add(1, ordering: .relaxed).newValue, filter: wanted, fields: wantedFields, collection: c, info: info)
       ogrReads.withLock { $0.keep(entry, of: source) }
       return .success(entry)
     }
@@ -558,6 +571,14 @@ extension SourceLoader {
 
   /// True when a read filtered by `cached` (nil: everything) holds every
   /// feature a read filtered by `wanted` would.
+  /// True when a read of the fields `cached` (nil: every one) made
+  /// properties of every field in `wanted`.
+  private static func holds(_ cached: Set<String>?, _ wanted: Set<String>?) -> Bool {
+    guard let cached else { return true }
+    guard let wanted else { return false }
+    return wanted.isSubset(of: cached)
+  }
+
   private static func holds(_ cached: Rect?, _ wanted: Rect?) -> Bool {
     guard let cached else { return true }
     guard let wanted else { return false }

@@ -28,6 +28,12 @@ public struct FeatureCollection: Sendable, Equatable {
   /// The same digest as kept: an `ogr` read's is hashed when first asked
   /// (`ContentDigest`).
   var content = ContentDigest.none
+  /// The names of the source's fields when it has a fixed schema (an `ogr`
+  /// layer's columns, in their order), whether or not the read made
+  /// properties of them all (a frame's read takes only the fields its layers
+  /// use: `SourceLoader.ogr`); nil when the names are those its
+  /// features have (GeoJSON).
+  var schema: [String]? = nil
 
   public init() {}
 

@@ -17,7 +17,7 @@ import Synchronization
 ///   and `gpkg_spatial_ref_sys` (`EPSG:code` when the organisation is EPSG,
 ///   else the definition's WKT; srs_id 0 and −1 are undefined);
 /// - the FID is the table's integer primary key; the other columns become
-///   properties: integers as numbers (beyond ±2^53 as text), reals, text
+///   properties (those a frame's layers use, `SourceLoader.ogr`): integers as numbers (beyond ±2^53 as text), reals, text
 ///   (dates and times as stored: ISO 8601 text), columns declared BOOLEAN as
 ///   booleans, nulls; blobs as null;
 /// - geometries are GeoPackage binary: the `GP` header (byte order, envelope,
@@ -296,12 +296,16 @@ final class GeoPackageReader: @unchecked Sendable {
   }
 
   /// The features of `table` whose envelopes meet `filter` (nil: all), in
-  /// FID order, in the table's reference. `scan` overrides `scans` (for
-  /// the tests).
-  func read(_ table: Table, filter: Rect?, source: OGRSource, scan: Bool? = nil) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
-    connections.with { db in
+  /// FID order, in the table's reference, with the columns in `fields` as
+  /// properties (nil: every one; the others are not selected). `scan`
+  /// overrides `scans` (for the tests).
+  func read(_ table: Table, filter: Rect?, fields: Set<String>? = nil, source: OGRSource, scan: Bool? = nil) -> Result<
+    (FeatureCollection, OGRReadInfo), SourceError
+  > {
+    let made = fields.map { f in table.columns.filter { f.contains($0.name) } } ?? table.columns
+    return connections.with { db in
       let q = Self.quoted
-      let columns = ([table.fid, table.geometry] + table.columns.map(\.name)).map(q).joined(separator: ", ")
+      let columns = ([table.fid, table.geometry] + made.map(\.name)).map(q).joined(separator: ", ")
       var sql = "SELECT \(columns) FROM \(q(table.name))"
       var bindings: [Double] = []
       let indexed = filter.map { f in table.rtree != nil && !(scan ?? Self.scans(table, filter: f)) } ?? false
@@ -317,6 +321,7 @@ final class GeoPackageReader: @unchecked Sendable {
       defer { sqlite3_finalize(statement) }
       for (i, b) in bindings.enumerated() { sqlite3_bind_double(statement, Int32(i + 1), b) }
       var c = FeatureCollection()
+      c.schema = table.columns.map(\.name)
       // A read of the whole table, or of most of it (a planned scan), makes
       // room for its features at once, as many as the file says it holds
       // (bounded: the count is the file's word, not a measure).
@@ -329,11 +334,11 @@ final class GeoPackageReader: @unchecked Sendable {
       // so every feature's properties share one key index (built only past
       // `JSONObject.linearSearchLimit` columns) instead of checking their
       // keys and building an index each.
-      let names = table.columns.map(\.name)
-      let booleans = table.columns.map(\.boolean)
+      let names = made.map(\.name)
+      let booleans = made.map(\.boolean)
       let keyIndex: [String: Int]? =
-        table.columns.count > JSONObject.linearSearchLimit
-        ? Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($0.element.name, $0.offset) }) : nil
+        made.count > JSONObject.linearSearchLimit
+        ? Dictionary(uniqueKeysWithValues: made.enumerated().map { ($0.element.name, $0.offset) }) : nil
       while true {
         let step = sqlite3_step(statement)
         if step == SQLITE_DONE { break }

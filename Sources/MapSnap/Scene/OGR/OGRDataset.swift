@@ -217,8 +217,11 @@ final class OGRDataset: @unchecked Sendable {
   /// The features of `layer` (nil: the only one) whose envelopes meet
   /// `filter` (in the layer's reference; nil: all), in FID order, with what
   /// the reading found. Features keep their coordinates in the layer's
-  /// reference.
-  func read(layer name: String?, filter: Rect?, source: OGRSource) -> Result<(FeatureCollection, OGRReadInfo, Layer), SourceError> {
+  /// reference. Only the fields in `fields` (nil: every one) become
+  /// properties; the collection's `schema` names them all.
+  func read(layer name: String?, filter: Rect?, fields: Set<String>? = nil, source: OGRSource) -> Result<
+    (FeatureCollection, OGRReadInfo, Layer), SourceError
+  > {
     handles.with { h in
       let reader = h.reader
       let layer: Layer
@@ -245,7 +248,10 @@ final class OGRDataset: @unchecked Sendable {
           return .failure(.ogr(path: source.name, message: String(nulTerminated: message)))
         }
         read += 1
-        let feature = Feature(id: .number(Double(raw.fid)), properties: Self.properties(reader, count: Int(raw.field_count)), geometry: Geometry(), index: Int(raw.fid))
+        if c.schema == nil { c.schema = (0..<raw.field_count).map { String(cString: mapsnap_ogr_field_name(reader, $0)) } }
+        let feature = Feature(
+          id: .number(Double(raw.fid)), properties: Self.properties(reader, count: Int(raw.field_count), fields: fields), geometry: Geometry(),
+          index: Int(raw.fid))
         digest.add(
           fid: Int(raw.fid), geometry: UnsafeRawBufferPointer(start: raw.wkb, count: raw.wkb == nil ? 0 : Int(raw.wkb_size)),
           properties: feature.properties)
@@ -265,12 +271,14 @@ final class OGRDataset: @unchecked Sendable {
 
   /// The current feature's attributes as properties: integers and reals as
   /// numbers (integers beyond ±2^53 as text, which a number would round),
-  /// booleans, text, dates and times as ISO 8601 text, nulls.
-  private static func properties(_ reader: UnsafeMutableRawPointer, count: Int) -> JSONObject {
+  /// booleans, text, dates and times as ISO 8601 text, nulls; only those
+  /// named in `fields` (nil: every one).
+  private static func properties(_ reader: UnsafeMutableRawPointer, count: Int, fields: Set<String>?) -> JSONObject {
     var pairs: [(String, JSONValue)] = []
     pairs.reserveCapacity(count)
     for i in 0..<Int32(count) {
       let name = String(cString: mapsnap_ogr_field_name(reader, i))
+      if let fields, !fields.contains(name) { continue }
       let value: JSONValue
       switch mapsnap_ogr_field_kind(reader, i) {
       case Int32(MAPSNAP_OGR_INTEGER):
@@ -460,11 +468,15 @@ enum OGRLayerReader {
     }
   }
 
-  func read(filter: Rect?) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
+  /// The features whose envelopes meet `filter` (nil: all), with the
+  /// fields in `fields` as properties (nil: every one) and every field's
+  /// name as the collection's `schema`.
+  func read(filter: Rect?, fields: Set<String>?) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
     switch self {
-    case .geoPackage(let r, let t, let source): return r.read(t, filter: filter, source: source)
-    case .postGIS(let r, let t, let source): return r.read(t, filter: filter, source: source)
-    case .gdal(let d, let l, let source): return d.read(layer: l.name, filter: filter, source: source).map { ($0.0, $0.1) }
+    case .geoPackage(let r, let t, let source): return r.read(t, filter: filter, fields: fields, source: source)
+    case .postGIS(let r, let t, let source): return r.read(t, filter: filter, fields: fields, source: source)
+    case .gdal(let d, let l, let source):
+      return d.read(layer: l.name, filter: filter, fields: fields, source: source).map { ($0.0, $0.1) }
     }
   }
 }

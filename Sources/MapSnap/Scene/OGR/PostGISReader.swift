@@ -320,15 +320,21 @@ final class PostGISReader: @unchecked Sendable {
   static let textType: UInt32 = 25
 
   /// The features of `table` whose bounding boxes meet `filter` (nil: all),
-  /// in FID order, in the table's reference. After a failed read the table
+  /// in FID order, in the table's reference, with the columns in `fields`
+  /// as properties (nil: every one; the query still fetches them all, so
+  /// that each table has one prepared query). After a failed read the table
   /// is looked up afresh by the next one (it may have been altered).
-  func read(_ table: Table, filter: Rect?, source: OGRSource) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
-    let result = readRows(table, filter: filter, source: source)
+  func read(_ table: Table, filter: Rect?, fields: Set<String>? = nil, source: OGRSource) -> Result<
+    (FeatureCollection, OGRReadInfo), SourceError
+  > {
+    let result = readRows(table, filter: filter, fields: fields, source: source)
     if case .failure = result { tables.withLock { $0 = $0.filter { $0.value?.serial != table.serial } } }
     return result
   }
 
-  private func readRows(_ table: Table, filter: Rect?, source: OGRSource) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
+  private func readRows(_ table: Table, filter: Rect?, fields: Set<String>?, source: OGRSource) -> Result<
+    (FeatureCollection, OGRReadInfo), SourceError
+  > {
     connections.with { c -> Result<(FeatureCollection, OGRReadInfo), SourceError> in
       let count: Int
       if let known = counts.withLock({ $0[table.serial] }) {
@@ -355,7 +361,7 @@ final class PostGISReader: @unchecked Sendable {
             path: source.name,
             message: "table \(Echo.quoted(table.name)) changed while it was being read (its columns' types are not those it had); it is looked up again on the next read"))
       }
-      let collection = Self.decode(result, table)
+      let collection = Self.decode(result, table, fields: fields)
       let info = OGRReadInfo(
         driver: "PostgreSQL", layer: table.name, spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: table.reference),
         featuresRead: Int(PQntuples(result)), featuresInLayer: count, scan: .reason(filter: filter, indexed: table.indexed))
@@ -391,17 +397,21 @@ final class PostGISReader: @unchecked Sendable {
 
   /// The rows of a result in binary format as features, as `OGRDataset`
   /// makes them from GDAL's.
-  private static func decode(_ result: OpaquePointer, _ table: Table) -> FeatureCollection {
+  private static func decode(_ result: OpaquePointer, _ table: Table, fields: Set<String>?) -> FeatureCollection {
     var c = FeatureCollection()
+    c.schema = table.columns.map(\.name)
     var digest = FeatureDigest()
+    // The result's column of each property made.
+    let made = table.columns.indices.filter { fields?.contains(table.columns[$0].name) ?? true }
     let keyIndex: [String: Int]? =
-      table.columns.count > JSONObject.linearSearchLimit
-      ? Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($0.element.name, $0.offset) }) : nil
+      made.count > JSONObject.linearSearchLimit
+      ? Dictionary(uniqueKeysWithValues: made.enumerated().map { (table.columns[$0.element].name, $0.offset) }) : nil
     for row in 0..<PQntuples(result) {
       let fid = Int(integer(PQgetvalue(result, row, 0), bytes: table.fidBytes))
       var pairs: [(key: String, value: JSONValue)] = []
-      pairs.reserveCapacity(table.columns.count)
-      for (k, column) in table.columns.enumerated() {
+      pairs.reserveCapacity(made.count)
+      for k in made {
+        let column = table.columns[k]
         let i = Int32(k + 2)
         pairs.append((column.name, PQgetisnull(result, row, i) == 1 ? .null : value(PQgetvalue(result, row, i), length: Int(PQgetlength(result, row, i)), column.kind)))
       }
