@@ -185,9 +185,10 @@ public struct MapResolver {
 
   /// Reads the frame's `ogr` datasets side by side before its layers are
   /// resolved in order: each distinct source once, at the farthest reach of
-  /// the layers over it, with the fields any of them uses. A read serves every filter it holds, so each layer
-  /// then finds its features read (`SourceLoader.ogr`); a failed read is
-  /// tried again, and reported, by its layer. The reads are the same on one
+  /// the layers over it, with the fields any of them uses. A read serves
+  /// every filter and fields it holds, so each layer then finds its
+  /// features read (`SourceLoader.ogr`); a failed read is tried again, and
+  /// reported, by its layer. The reads are the same on one
   /// thread (`threads` 1) as on several, and so is what each layer reports.
   private func readOGR(sources: SourceLoader, icons: IconCache, tied: [String: [FloorValue]], threads: Int) {
     var order: [OGRSource] = []

@@ -17,9 +17,10 @@ import Synchronization
 ///   and `gpkg_spatial_ref_sys` (`EPSG:code` when the organisation is EPSG,
 ///   else the definition's WKT; srs_id 0 and −1 are undefined);
 /// - the FID is the table's integer primary key; the other columns become
-///   properties (those a frame's layers use, `SourceLoader.ogr`): integers as numbers (beyond ±2^53 as text), reals, text
-///   (dates and times as stored: ISO 8601 text), columns declared BOOLEAN as
-///   booleans, nulls; blobs as null;
+///   properties (those a frame's layers use: `SourceLoader.ogr`): integers
+///   as numbers (beyond ±2^53 as text), reals, text (dates and times as
+///   stored: ISO 8601 text), columns declared BOOLEAN as booleans, nulls;
+///   blobs as null;
 /// - geometries are GeoPackage binary: the `GP` header (byte order, envelope,
 ///   empty flag) then WKB (`WKBReader`);
 /// - with a spatial filter, the table's R-tree (`rtree_<table>_<column>`)
@@ -297,12 +298,12 @@ final class GeoPackageReader: @unchecked Sendable {
 
   /// The features of `table` whose envelopes meet `filter` (nil: all), in
   /// FID order, in the table's reference, with the columns in `fields` as
-  /// properties (nil: every one; the others are not selected). `scan`
+  /// properties (`OGRLayerReader.makes`; the others are not selected). `scan`
   /// overrides `scans` (for the tests).
   func read(_ table: Table, filter: Rect?, fields: Set<String>? = nil, source: OGRSource, scan: Bool? = nil) -> Result<
     (FeatureCollection, OGRReadInfo), SourceError
   > {
-    let made = fields.map { f in table.columns.filter { f.contains($0.name) } } ?? table.columns
+    let made = table.columns.filter { OGRLayerReader.makes($0.name, of: fields) }
     return connections.with { db in
       let q = Self.quoted
       let columns = ([table.fid, table.geometry] + made.map(\.name)).map(q).joined(separator: ", ")

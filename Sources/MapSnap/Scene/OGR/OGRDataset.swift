@@ -217,8 +217,8 @@ final class OGRDataset: @unchecked Sendable {
   /// The features of `layer` (nil: the only one) whose envelopes meet
   /// `filter` (in the layer's reference; nil: all), in FID order, with what
   /// the reading found. Features keep their coordinates in the layer's
-  /// reference. Only the fields in `fields` (nil: every one) become
-  /// properties; the collection's `schema` names them all.
+  /// reference. Only the fields in `fields` become properties
+  /// (`OGRLayerReader.makes`); the collection's `schema` names them all.
   func read(layer name: String?, filter: Rect?, fields: Set<String>? = nil, source: OGRSource) -> Result<
     (FeatureCollection, OGRReadInfo, Layer), SourceError
   > {
@@ -272,13 +272,13 @@ final class OGRDataset: @unchecked Sendable {
   /// The current feature's attributes as properties: integers and reals as
   /// numbers (integers beyond ±2^53 as text, which a number would round),
   /// booleans, text, dates and times as ISO 8601 text, nulls; only those
-  /// named in `fields` (nil: every one).
+  /// of `fields` (`OGRLayerReader.makes`).
   private static func properties(_ reader: UnsafeMutableRawPointer, count: Int, fields: Set<String>?) -> JSONObject {
     var pairs: [(String, JSONValue)] = []
     pairs.reserveCapacity(count)
     for i in 0..<Int32(count) {
       let name = String(cString: mapsnap_ogr_field_name(reader, i))
-      if let fields, !fields.contains(name) { continue }
+      guard OGRLayerReader.makes(name, of: fields) else { continue }
       let value: JSONValue
       switch mapsnap_ogr_field_kind(reader, i) {
       case Int32(MAPSNAP_OGR_INTEGER):
@@ -469,8 +469,8 @@ enum OGRLayerReader {
   }
 
   /// The features whose envelopes meet `filter` (nil: all), with the
-  /// fields in `fields` as properties (nil: every one) and every field's
-  /// name as the collection's `schema`.
+  /// fields in `fields` as properties (`makes`) and every field's name as
+  /// the collection's `schema`.
   func read(filter: Rect?, fields: Set<String>?) -> Result<(FeatureCollection, OGRReadInfo), SourceError> {
     switch self {
     case .geoPackage(let r, let t, let source): return r.read(t, filter: filter, fields: fields, source: source)
@@ -479,4 +479,8 @@ enum OGRLayerReader {
       return d.read(layer: l.name, filter: filter, fields: fields, source: source).map { ($0.0, $0.1) }
     }
   }
+
+  /// Rule: a read asked for `fields` makes a property of the field `name`
+  /// when `fields` names it; nil asks for every field.
+  static func makes(_ name: String, of fields: Set<String>?) -> Bool { fields?.contains(name) ?? true }
 }

@@ -321,8 +321,8 @@ final class PostGISReader: @unchecked Sendable {
 
   /// The features of `table` whose bounding boxes meet `filter` (nil: all),
   /// in FID order, in the table's reference, with the columns in `fields`
-  /// as properties (nil: every one; the query still fetches them all, so
-  /// that each table has one prepared query). After a failed read the table
+  /// as properties (`OGRLayerReader.makes`; the query still fetches them
+  /// all, so that each table has one prepared query). After a failed read the table
   /// is looked up afresh by the next one (it may have been altered).
   func read(_ table: Table, filter: Rect?, fields: Set<String>? = nil, source: OGRSource) -> Result<
     (FeatureCollection, OGRReadInfo), SourceError
@@ -402,7 +402,7 @@ final class PostGISReader: @unchecked Sendable {
     c.schema = table.columns.map(\.name)
     var digest = FeatureDigest()
     // The result's column of each property made.
-    let made = table.columns.indices.filter { fields?.contains(table.columns[$0].name) ?? true }
+    let made = table.columns.indices.filter { OGRLayerReader.makes(table.columns[$0].name, of: fields) }
     let keyIndex: [String: Int]? =
       made.count > JSONObject.linearSearchLimit
       ? Dictionary(uniqueKeysWithValues: made.enumerated().map { (table.columns[$0.element].name, $0.offset) }) : nil
