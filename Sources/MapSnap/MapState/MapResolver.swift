@@ -116,9 +116,9 @@ public struct MapResolver {
     switch layer.content {
     case .features(let source, let styling):
       let reach = resolver.ogrReach(source, styling: styling)
-      let fields = LayerResolver.fields(resolver.propertyNames(styling))
-      if let index = resolver.load(source, from: sources, loaded: loaded, reach: reach, fields: fields) {
-        resolver.checkProperties(of: index, styling: styling)
+      let names = resolver.propertyNames(styling)
+      if let index = resolver.load(source, from: sources, loaded: loaded, reach: reach, fields: LayerResolver.fields(names)) {
+        resolver.checkProperties(names, of: index)
         resolver.resolveFeatures(index, styling: styling)
         resolver.tieFeatures(of: index, styling: styling)
       }
@@ -127,9 +127,9 @@ public struct MapResolver {
     case .annotation(let anno):
       resolver.startSublayers(anno)
       let reach = resolver.ogrReach(anno)
-      let fields = LayerResolver.fields(resolver.propertyNames(anno))
-      if let index = resolver.load(anno.source, from: sources, loaded: loaded, reach: reach, fields: fields) {
-        resolver.checkProperties(of: index, annotation: anno)
+      let names = resolver.propertyNames(anno)
+      if let index = resolver.load(anno.source, from: sources, loaded: loaded, reach: reach, fields: LayerResolver.fields(names)) {
+        resolver.checkProperties(names, of: index)
         resolver.resolveAnnotations(index, anno)
         resolver.tieAnnotationFeatures(of: index)
       }
@@ -396,16 +396,6 @@ private struct LayerResolver {
     return farthest
   }
 
-  /// Warns about each property name of a features layer that no feature has.
-  mutating func checkProperties(of index: SourceIndex, styling: Styling) {
-    check(propertyNames(styling), in: index)
-  }
-
-  /// Warns about each property name of an annotation layer that no feature has.
-  mutating func checkProperties(of index: SourceIndex, annotation anno: AnnotationLayer) {
-    check(propertyNames(anno), in: index)
-  }
-
   /// The property names a features layer uses, each under the key of the
   /// scene that names it: its rules' `where`, its labels' texts, its
   /// `floorField` and `idField`. An `ogr` read makes properties of these
@@ -453,12 +443,15 @@ private struct LayerResolver {
     if let f = layer.idField { names.append(("idField", f)) }
   }
 
-  /// Rule: a name is unknown when the source has features and none of them
-  /// has a property of that name (of any value, null included). The hint is
+  /// Warns about each of `names` (`propertyNames`) that no feature of the
+  /// layer's source has. Rule: a name is unknown when the source has
+  /// features and none of them has a property of that name (of any value,
+  /// null included; a fixed schema's fields are every feature's, read into
+  /// properties or not). The hint is
   /// the closest existing name (case-insensitive edit distance at most 2).
   /// A name used by several keys is one problem naming every key. The
   /// source's names are an aggregate of its index, gathered once.
-  private mutating func check(_ names: [(key: String, property: String)], in index: SourceIndex) {
+  mutating func checkProperties(_ names: [(key: String, property: String)], of index: SourceIndex) {
     let collection = index.collection
     guard !collection.features.isEmpty || !collection.withoutGeometry.isEmpty else { return }
     let known = index.propertyNames()
