@@ -188,8 +188,8 @@ public struct MapResolver {
   /// the layers over it, with the fields any of them uses. A read serves
   /// every filter and fields it holds, so each layer then finds its
   /// features read (`SourceLoader.ogr`); a failed read is tried again, and
-  /// reported, by its layer. The reads are the same on one
-  /// thread (`threads` 1) as on several, and so is what each layer reports.
+  /// reported, by its layer. The reads are the same on one thread
+  /// (`threads` 1) as on several, and so is what each layer reports.
   private func readOGR(sources: SourceLoader, icons: IconCache, tied: [String: [FloorValue]], threads: Int) {
     var order: [OGRSource] = []
     var reach: [OGRSource: Double] = [:]

@@ -475,7 +475,8 @@ extension SourceLoader {
     }
   }
 
-  /// A kept read of `source` whose filter holds `near`, else a new read.
+  /// A kept read of `source` whose filter holds `near` and whose fields
+  /// hold `fields`, else a new read.
   /// The dataset is read outside any lock of the loader, so threads read
   /// different sources, and different parts of one, at once.
   private func ogrRead(_ source: OGRSource, near: Rect?, fields: Set<String>?) -> Result<OGRRead, SourceError> {
@@ -569,8 +570,6 @@ extension SourceLoader {
   /// filter's width and height on each side.
   static let readMargin = 0.1
 
-  /// True when a read filtered by `cached` (nil: everything) holds every
-  /// feature a read filtered by `wanted` would.
   /// True when a read of the fields `cached` (nil: every one) made
   /// properties of every field in `wanted`.
   private static func holds(_ cached: Set<String>?, _ wanted: Set<String>?) -> Bool {
@@ -579,6 +578,8 @@ extension SourceLoader {
     return wanted.isSubset(of: cached)
   }
 
+  /// True when a read filtered by `cached` (nil: everything) holds every
+  /// feature a read filtered by `wanted` would.
   private static func holds(_ cached: Rect?, _ wanted: Rect?) -> Bool {
     guard let cached else { return true }
     guard let wanted else { return false }

@@ -241,6 +241,10 @@ final class OGRDataset: @unchecked Sendable {
       var message = [CChar](repeating: 0, count: 1024)
       var read = 0
       var digest = FeatureDigest()
+      // The layer's field names (every feature's, from its definition) and
+      // those made properties, taken from its first feature.
+      var names: [String] = []
+      var made: [Int32] = []
       while true {
         let status = mapsnap_ogr_next(reader, layer.handle, &raw, &message, Int32(message.count))
         if status == 0 { break }
@@ -248,10 +252,13 @@ final class OGRDataset: @unchecked Sendable {
           return .failure(.ogr(path: source.name, message: String(nulTerminated: message)))
         }
         read += 1
-        if c.schema == nil { c.schema = (0..<raw.field_count).map { String(cString: mapsnap_ogr_field_name(reader, $0)) } }
+        if c.schema == nil || names.count != Int(raw.field_count) {
+          names = (0..<raw.field_count).map { String(cString: mapsnap_ogr_field_name(reader, $0)) }
+          made = (0..<raw.field_count).filter { OGRLayerReader.makes(names[Int($0)], of: fields) }
+          c.schema = names
+        }
         let feature = Feature(
-          id: .number(Double(raw.fid)), properties: Self.properties(reader, count: Int(raw.field_count), fields: fields), geometry: Geometry(),
-          index: Int(raw.fid))
+          id: .number(Double(raw.fid)), properties: Self.properties(reader, names: names, made: made), geometry: Geometry(), index: Int(raw.fid))
         digest.add(
           fid: Int(raw.fid), geometry: UnsafeRawBufferPointer(start: raw.wkb, count: raw.wkb == nil ? 0 : Int(raw.wkb_size)),
           properties: feature.properties)
@@ -271,14 +278,13 @@ final class OGRDataset: @unchecked Sendable {
 
   /// The current feature's attributes as properties: integers and reals as
   /// numbers (integers beyond ±2^53 as text, which a number would round),
-  /// booleans, text, dates and times as ISO 8601 text, nulls; only those
-  /// of `fields` (`OGRLayerReader.makes`).
-  private static func properties(_ reader: UnsafeMutableRawPointer, count: Int, fields: Set<String>?) -> JSONObject {
+  /// booleans, text, dates and times as ISO 8601 text, nulls; only the
+  /// fields numbered in `made` (`OGRLayerReader.makes`), named by `names`.
+  private static func properties(_ reader: UnsafeMutableRawPointer, names: [String], made: [Int32]) -> JSONObject {
     var pairs: [(String, JSONValue)] = []
-    pairs.reserveCapacity(count)
-    for i in 0..<Int32(count) {
-      let name = String(cString: mapsnap_ogr_field_name(reader, i))
-      guard OGRLayerReader.makes(name, of: fields) else { continue }
+    pairs.reserveCapacity(made.count)
+    for i in made {
+      let name = names[Int(i)]
       let value: JSONValue
       switch mapsnap_ogr_field_kind(reader, i) {
       case Int32(MAPSNAP_OGR_INTEGER):
