@@ -4,7 +4,9 @@
 1. throughput: 1,000 thumbnails (256x256, 1:4000, one per Helsinki POI,
    labels on, a marker on the POI) by `mapsnap batch --jobs 2`, against one
    process per image (`mapsnap scene.json ...` per thumbnail, two at a time
-   on the 2 cores; timed on a sample of the same lines);
+   on the 2 cores; timed on a sample of the same lines); and the same batch
+   at the default --jobs against --jobs 1 (the default must be faster on
+   an otherwise idle machine of more than one core);
 2. dataset size: the same thumbnails over the Helsinki data and over that
    data repeated 20 times (shifted copies 1 degree apart, far off the
    frames): per-frame median from each batch's --summary;
@@ -39,11 +41,11 @@ def main():
         small_manifest = manifest("small", scene)
         big_manifest = manifest("big", big)
 
-        def batch(path, name):
+        def batch(path, name, jobs=["--jobs", "2"]):
             shutil.rmtree(os.path.join(work, name), ignore_errors=True)
             summary = os.path.join(work, name + "-summary.json")
             t = time.monotonic()
-            r = subprocess.run(["/usr/bin/time", "-f", "%M", exe, "batch", path, "--jobs", "2", "--quiet", "--summary", summary],
+            r = subprocess.run(["/usr/bin/time", "-f", "%M", exe, "batch", path] + jobs + ["--quiet", "--summary", summary],
                                cwd=work, capture_output=True, text=True)
             wall = time.monotonic() - t
             if r.returncode != 0:
@@ -53,6 +55,11 @@ def main():
             return wall, s["seconds"]["frameMedian"], rss_kb
 
         small = [batch(small_manifest, "small") for _ in range(runs)]
+        # The default --jobs and --jobs 1, interleaved.
+        default_jobs, one_job = [], []
+        for _ in range(runs):
+            default_jobs.append(batch(small_manifest, "small", jobs=[]))
+            one_job.append(batch(small_manifest, "small", jobs=["--jobs", "1"]))
         bigs = [batch(big_manifest, "big") for _ in range(runs)]
 
         # One process per image, two at a time, on a sample of the lines.
@@ -83,6 +90,10 @@ def main():
         print("  batch                  %8.1f frames/s" % batch_rate)
         print("  one process per image  %8.1f frames/s   (2 at a time, %d-image sample)" % (single_rate, len(sample)))
         print("  ratio                  %8.1fx          target >= 10x" % (batch_rate / single_rate))
+        default_rate = statistics.median(len(points) / w for w, _, _ in default_jobs)
+        one_rate = statistics.median(len(points) / w for w, _, _ in one_job)
+        print("  default --jobs         %8.1f frames/s" % default_rate)
+        print("  --jobs 1               %8.1f frames/s   default / --jobs 1 %.2fx, target > 1" % (one_rate, default_rate / one_rate))
         print("  frame median, Helsinki data      %6.2f ms" % (small_frame * 1000))
         print("  frame median, data x20 (shifted) %6.2f ms   ratio %.2fx, target <= 1.5x" % (big_frame * 1000, big_frame / small_frame))
         print("  peak RSS of the batch            %6.0f MB   target < 300 MB" % rss)

@@ -115,6 +115,35 @@ import _MapSnapTestSupport
     }
   }
 
+
+  /// Issue 37, item 1: a batch frame asked for its fonts' digests while the
+  /// prefetch sat queued behind busy Dispatch workers, and waited about a
+  /// second for Dispatch to add one. The worker here is held back and run
+  /// only at the end, a schedule that shows the wait deterministically.
+  @Test("an asker hashes a prefetched file itself when no worker has started on it, and never waits for one")
+  func prefetchNeverWaitsForAWorkerThatHasNotStarted() throws {
+    let font = Repository.root + "/Fonts/DroidSansFallbackFull.ttf"
+    let other = Repository.root + "/Fonts/DejaVuSans.ttf"
+    let held = Mutex<[@Sendable () -> Void]>([])
+    let files = FileDigests(store: nil, worker: { work in held.withLock { $0.append(work) } })
+    files.prefetch([font, other])
+    #expect(held.withLock { $0.count } == 1, "the prefetch is queued, not run")
+    // Asked on a thread of its own, bounded, so that a regression fails here instead of hanging the suite.
+    let answered = DispatchSemaphore(value: 0)
+    let digest = Mutex("")
+    Thread.detachNewThread {
+      let d = files.digest(of: font)
+      digest.withLock { $0 = d }
+      answered.signal()
+    }
+    #expect(answered.wait(timeout: .now() + 30) == .success, "digest(of:) waited for a worker that never started")
+    #expect(digest.withLock { $0 } == SHA256.hex(of: try FileIO.read(font)))
+    #expect(files.waits.load(ordering: .relaxed) == 0)
+    // The worker then runs: it skips the file the asker took and hashes the other.
+    for work in held.withLock({ $0 }) { work() }
+    #expect(files.digest(of: other) == SHA256.hex(of: try FileIO.read(other)))
+    #expect(files.waits.load(ordering: .relaxed) == 0)
+  }
   @Test("digests kept on disk between processes: used only while the file keeps its identity, stored once it has settled")
   func digestStore() throws {
     try withTemporaryDirectory { dir in

@@ -68,46 +68,64 @@ public enum InputDigest {
 ///
 /// `prefetch` starts hashing files on another thread as soon as they are
 /// known (a frame's fonts, once its font library is chosen), so that the
-/// hashing overlaps the rest of planning and drawing; `digest(of:)` then
-/// waits for a file being hashed rather than hashing it again.
+/// hashing overlaps the rest of planning and drawing. Whoever comes first
+/// hashes a file: the prefetching worker, or the thread that asks for its
+/// digest (`digest(of:)`) before that worker has started on it. An asker
+/// waits only for a file a running thread is hashing, never for a worker
+/// that may not start: in a batch every Dispatch worker can be busy
+/// drawing a frame, and Linux's Dispatch adds a worker only when its
+/// monitor next looks, about a second later.
 public final class FileDigests: Sendable {
   private struct Entry {
     var identity: DigestStore.Identity
     var digest: String
   }
 
+  /// A file `prefetch` was asked for: waiting for its worker, or being
+  /// hashed by a running thread (the group to wait on).
+  private enum Flight {
+    case queued
+    case hashing(DispatchGroup)
+  }
+
   private let entries = Mutex<[String: Entry]>([:])
-  /// Files being hashed by `prefetch`, with the group to wait on.
-  private let inFlight = Mutex<[String: DispatchGroup]>([:])
+  private let inFlight = Mutex<[String: Flight]>([:])
+  /// Runs `prefetch`'s work on another thread.
+  private let worker: @Sendable (@escaping @Sendable () -> Void) -> Void
+  /// Times an asker waited for a file being hashed by another thread.
+  let waits = Atomic<Int>(0)
   /// Digests kept between processes, or nil.
   public let store: DigestStore?
 
   /// Digests kept in this object, and in `store` when given (the `mapsnap`
   /// command passes `DigestStore.standard`).
-  public init(store: DigestStore? = nil) {
+  public convenience init(store: DigestStore? = nil) {
+    self.init(store: store, worker: { work in DispatchQueue.global().async(execute: work) })
+  }
+
+  /// With `worker` running `prefetch`'s work (tests hold it back).
+  init(store: DigestStore?, worker: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
     self.store = store
+    self.worker = worker
   }
 
   /// Starts hashing `paths` on another thread, in order; files already
-  /// being hashed are left to that thread.
+  /// asked for are left to whoever has them.
   public func prefetch(_ paths: [String]) {
-    let group = DispatchGroup()
     let mine = inFlight.withLock { flying -> [String] in
       var out: [String] = []
-      for p in paths where flying[p] == nil {
-        flying[p] = group
+      for p in paths where flying[p] == nil && !out.contains(p) {
+        flying[p] = .queued
         out.append(p)
       }
       return out
     }
     guard !mine.isEmpty else { return }
-    group.enter()
-    DispatchQueue.global().async {
-      for p in mine { _ = self.hash(p) }
-      self.inFlight.withLock { flying in
-        for p in mine where flying[p] === group { flying[p] = nil }
+    worker {
+      for p in mine {
+        guard let group = self.claim(p) else { continue }
+        self.hashClaimed(p, group)
       }
-      group.leave()
     }
   }
 
@@ -117,8 +135,44 @@ public final class FileDigests: Sendable {
   /// first: the fonts of a labelled frame are 5.5 MB, and that copy (with
   /// its page faults) cost as much as the hash.
   public func digest(of path: String) -> String {
-    if let flying = inFlight.withLock({ $0[path] }) { flying.wait() }
+    let (mine, running) = inFlight.withLock { flying -> (DispatchGroup?, DispatchGroup?) in
+      switch flying[path] {
+      case nil: return (nil, nil)
+      case .hashing(let g): return (nil, g)
+      case .queued:
+        let g = DispatchGroup()
+        g.enter()
+        flying[path] = .hashing(g)
+        return (g, nil)
+      }
+    }
+    if let mine { return hashClaimed(path, mine) }
+    if let running {
+      waits.add(1, ordering: .relaxed)
+      running.wait()
+    }
     return hash(path)
+  }
+
+  /// Takes a queued file for the calling thread: the group others wait on,
+  /// or nil when another thread has it or it is done.
+  private func claim(_ path: String) -> DispatchGroup? {
+    inFlight.withLock { flying in
+      guard case .queued? = flying[path] else { return nil }
+      let g = DispatchGroup()
+      g.enter()
+      flying[path] = .hashing(g)
+      return g
+    }
+  }
+
+  /// Hashes a file this thread claimed, then lets its waiters go.
+  @discardableResult
+  private func hashClaimed(_ path: String, _ group: DispatchGroup) -> String {
+    let d = hash(path)
+    inFlight.withLock { $0[path] = nil }
+    group.leave()
+    return d
   }
 
   /// The digest, from the cache while the file keeps its identity, else
