@@ -32,13 +32,25 @@ struct Explain: ParsableCommand {
     KeptUntilExit.keep(plan)
     let known = plan.state.layers.map(\.id)
     for id in layers where !known.contains(id) {
-      let hint = closestLayer(to: id, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
-      printError("error: --layer: the scene has no layer \"\(id)\"\(hint); its layers: \(known.joined(separator: ", "))")
+      let hint = closestLayer(to: id, in: known).map { " (did you mean \(Echo.quoted($0))?)" } ?? ""
+      printError(
+        "error: --layer: the scene has no layer \(Echo.quoted(id))\(hint); its layers: \(Echo.list(known.map { Echo.quoted($0) }))")
       throw ExitCode.validationFailure
     }
+    let explanation = Explanation(plan: plan, filter: ExplainFilter(layers: layers, featureID: featureID))
+    if let featureID {
+      // An id no label, annotation text or view annotation of this frame has would print empty tables.
+      let ids = explanation.featureIDs
+      if !ids.contains(featureID) {
+        let hint = closestMatch(to: featureID, in: ids, maxDistance: 2).map { " (did you mean \(Echo.quoted($0))?)" } ?? ""
+        printError(
+          "error: --id: no label, annotation text or view annotation of this frame belongs to \(Echo.quoted(featureID))\(hint)"
+            + (ids.isEmpty ? "; the frame has none" : "; the frame's ids: \(Echo.list(ids.map { Echo.quoted($0) }))"))
+        throw ExitCode.validationFailure
+      }
+    }
     do {
-      let filter = ExplainFilter(layers: layers, featureID: featureID)
-      try FileIO.writeToStandardOutput(Array(Explanation(plan: plan, filter: filter).text.utf8))
+      try FileIO.writeToStandardOutput(Array(explanation.text.utf8))
     } catch {
       printError("error: \(error)")
       throw ExitStatus.renderFailed

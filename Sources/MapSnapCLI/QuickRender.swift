@@ -28,6 +28,9 @@ enum QuickRender {
     case value(@Sendable (inout RenderSettings, String) -> Bool)
     /// Adds the next argument to a list (repeatable; not starting with `-`).
     case list(@Sendable (inout RenderSettings, String) -> Bool)
+    /// Adds the next argument to a list whatever it is (repeatable;
+    /// `parsing: .unconditionalSingleValue`).
+    case unconditionalList(@Sendable (inout RenderSettings, String) -> Bool)
     /// A flag: no value.
     case flag(@Sendable (inout RenderSettings) -> Void)
   }
@@ -47,7 +50,7 @@ enum QuickRender {
     case "--bounds": return .unconditional { r, v in r.view.bounds = v; return true }
     case "--padding": return .unconditional { r, v in r.view.padding = v; return true }
     case "--fit": return .value { r, v in r.view.fit = v; return true }
-    case "--marker": return .list { r, v in r.view.marker.append(v); return true }
+    case "--marker": return .unconditionalList { r, v in r.view.marker.append(v); return true }
     case "--highlight": return .list { r, v in r.view.highlight.append(v); return true }
     case "--geojson": return .list { r, v in r.view.geojson.append(v); return true }
     case "--floor": return .value { r, v in r.view.floor = v; return true }
@@ -107,6 +110,8 @@ enum QuickRender {
         else { return nil }
       case .list(let add):
         guard let value = inline ?? args.popFirst(), !value.hasPrefix("-"), add(&render, value) else { return nil }
+      case .unconditionalList(let add):
+        guard let value = inline ?? args.popFirst(), add(&render, value) else { return nil }
       }
     }
     // A scene named like a subcommand, or read from standard input, is ArgumentParser's to read.

@@ -28,7 +28,11 @@ struct ViewOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Fit the view to one feature's bounds: a layer id and a feature id, split at the first ':'.", valueName: "layer:id"))
   var fit: String?
 
-  @Option(help: ArgumentHelp("A marker on top: lon,lat, then any of |label:TEXT |color:C |shape:pin|circle|… |size:PX |icon:FILE (repeatable).", valueName: "lon,lat[|key:value…]"))
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: ArgumentHelp(
+      "A marker on top: lon,lat, then any of |label:TEXT |color:C |shape:pin|circle|… |size:PX |icon:FILE (repeatable; a negative longitude is fine: --marker -74.0,40.7).",
+      valueName: "lon,lat[|key:value…]"))
   var marker: [String] = []
 
   @Option(help: ArgumentHelp("Draw one feature again on top, highlighted: LAYER:ID (split at the first ':'), then any of |color:C |width:PX (repeatable).", valueName: "layer:id[|key:value…]"))

@@ -123,6 +123,34 @@ struct ErrorExitTests {
     }
   }
 
+  /// Issue 37, item 15: a 1 MB unknown key was echoed whole (1,000,347
+  /// bytes of standard error).
+  @Test("a huge unknown key is cut in the message at any depth, top level included", arguments: ["top", "map", "layer", "deep"])
+  func hugeKeyIsCut(_ depth: String) throws {
+    let key = String(repeating: "k", count: 1_000_000)
+    let map = #""map": { "center": [24.94, 60.17], "scale": 2000, "size": [100, 80] }"#
+    let json: String
+    switch depth {
+    case "top": json = "{ \"\(key)\": 1, \(map), \"layers\": [] }"
+    case "map": json = #"{ "map": { "center": [24.94, 60.17], "scale": 2000, "size": [100, 80], ""# + key + #"": 2 }, "layers": [] }"#
+    case "layer":
+      json = "{ \(map), \"layers\": [ { \"id\": \"a\", \"type\": \"graphics\", \"graphics\": [], \"\(key)\": 3 } ] }"
+    default:
+      // In a graphic's style, four levels down.
+      json =
+        "{ \(map), \"layers\": [ { \"id\": \"a\", \"type\": \"graphics\", \"graphics\": [ { \"geometry\": "
+        + "{ \"type\": \"Point\", \"coordinates\": [0, 0] }, \"style\": { \"\(key)\": 1 } } ] } ] }"
+    }
+    try withTemporaryDirectory { dir in
+      try Files.write(json, to: dir + "/scene.json")
+      let r = try CLI.run(["scene.json", "-o", "out.png"], in: dir)
+      #expect(r.status == 2, "\(r.stderr.prefix(300))")
+      #expect(r.stderr.utf8.count < 1_000, "\(r.stderr.utf8.count) bytes: \(r.stderr.prefix(300))")
+      #expect(r.stderr.contains("unknown key \"kkkk"), "\(r.stderr.prefix(300))")
+      #expect(r.stderr.contains("…"), "the key is cut: \(r.stderr.prefix(300))")
+    }
+  }
+
   @Test("a JSON syntax error names file:line:col")
   func syntaxErrorLineAndColumn() throws {
     try withTemporaryDirectory { dir in

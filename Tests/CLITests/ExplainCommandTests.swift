@@ -146,6 +146,23 @@ struct ExplainCommandTests {
     }
   }
 
+  /// Issue 37, item 13: an unknown id printed empty tables and exit 0.
+  @Test("--id with an id the frame does not have: exit 64 with a did-you-mean; a known one prints its rows")
+  func unknownFeatureID() throws {
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir)
+      try Files.write(Self.sceneWithViewAnnotations(Self.annotations), to: dir + "/scene.json")
+      let r = try CLI.run(["explain", "scene.json", "--scale", "2000", "--floor", "1", "--id", "plced"], in: dir)
+      #expect(r.status == 64, "\(r)")
+      #expect(r.stdout.isEmpty)
+      #expect(r.stderr.contains("error: --id:") && r.stderr.contains("\"plced\""), "\(r.stderr)")
+      #expect(r.stderr.contains("did you mean \"placed\"?"), "\(r.stderr)")
+      let known = try CLI.run(["explain", "scene.json", "--scale", "2000", "--floor", "1", "--id", "placed"], in: dir)
+      #expect(known.status == 0, "\(known)")
+      #expect(known.stdoutText.contains("placed "), "\(known.stdoutText)")
+    }
+  }
+
   @Test("an invalid scene exits 2 with error: and writes nothing", arguments: [
     ("{ \"version\": 1, \"map\": { \"center\": [0, 0], \"scale\": 2000, \"size\": [10, 10] }\n  \"layers\": [] }", "scene.json:2:"),
     (

@@ -48,4 +48,27 @@ struct FitCommandTests {
       #expect(badBounds.status == 64, "\(badBounds)")
     }
   }
+
+  /// Issue 37, item 13: an unknown feature id had no hint.
+  @Test("--fit and a manifest's fit with an unknown feature id: a did-you-mean, the case first; a manifest's bad centre names its value")
+  func unknownFeatureID() throws {
+    try withTemporaryDirectory { dir in
+      try Files.write(Self.scene, to: dir + "/scene.json")
+      let typo = try CLI.run(["scene.json", "--fit", "route:g:2", "-o", "c.png"], in: dir)
+      #expect(typo.status == 2, "\(typo)")
+      #expect(typo.stderr.contains("did you mean \"g:1\"?"), "\(typo.stderr)")
+      let cased = try CLI.run(["scene.json", "--fit", "route:G:1", "-o", "c.png"], in: dir)
+      #expect(cased.stderr.contains("did you mean \"g:1\"?"), "\(cased.stderr)")
+      try Files.write(
+        #"{"scene": "scene.json", "output": "a.png", "fit": {"layer": "route", "id": "G:1"}}"# + "\n", to: dir + "/fit.jsonl")
+      let batch = try CLI.run(["batch", "fit.jsonl"], in: dir)
+      #expect(batch.status == 1, "\(batch)")
+      #expect(batch.stderr.contains("did you mean \"g:1\"?"), "\(batch.stderr)")
+      try Files.write(#"{"scene": "scene.json", "output": "a.png", "center": [200, 50]}"# + "\n", to: dir + "/center.jsonl")
+      let center = try CLI.run(["batch", "center.jsonl"], in: dir)
+      #expect(center.status == 2, "\(center)")
+      #expect(center.stderr.contains("center[0]: expected a longitude within -180…180, found number 200"), "\(center.stderr)")
+      #expect(!Files.exists(dir + "/c.png") && !Files.exists(dir + "/a.png"))
+    }
+  }
 }

@@ -26,6 +26,8 @@ import Testing
       ["scene.json", "--center=-73.98,40.71", "--bounds", "-74.1,40.6,-73.8,40.9", "--padding", "10,20,30,40"],
       ["scene.json", "--fit", "roads:42", "--floor", "2"],
       ["scene.json", "--marker", "24.94,60.17|label:Here", "--marker", "24.95,60.18", "--highlight", "roads:1"],
+      // West of Greenwich (issue 37, item 8): a leading minus is a value, not an option.
+      ["scene.json", "--marker", "-74.0,40.7", "--marker=-0.1,51.5|label:London"],
       ["scene.json", "--geojson", "extra.geojson|color:#f00", "--font-dir", "fonts", "--font-dir", "more"],
       ["scene.json", "--max-pixels", "4096", "--max-source-bytes", "64M", "--root", "."],
       ["scene.json", "--report", "r.json", "--report-detail", "counts", "--strict"],

@@ -38,6 +38,19 @@ import Testing
     #expect(JSONPath().key("").description == #"[""]"#)
   }
 
+  /// Issue 37, item 15: a plain key of a megabyte was written bare, whole;
+  /// a path as deep as the parser allows shows its ends.
+  @Test func longPlainKeysAndDeepPathsAreCut() {
+    let long = JSONPath().key(String(repeating: "k", count: 1_000_000)).description
+    #expect(long.unicodeScalars.count < JSONPath.keyLimit + 8 && long.hasPrefix(#"["kkk"#) && long.contains("…"))
+    #expect(JSONPath().key(String(repeating: "k", count: JSONPath.keyLimit)).description == String(repeating: "k", count: JSONPath.keyLimit))
+    var deep = JSONPath().key("layers")
+    for i in 0..<JSONParser.maxDepth { deep = deep.index(i).key("a") }
+    #expect(deep.description.hasPrefix("layers[0].a[1]"))
+    #expect(deep.description.hasSuffix("[\(JSONParser.maxDepth - 1)].a"))
+    #expect(deep.description.count < 400, "\(deep.description.count)")
+  }
+
   /// A scene whose unknown key holds an escape sequence, a dot and a
   /// megabyte: the message names it escaped, quoted, cut, in one line.
   @Test func anUnknownHostileKeyGivesASafeShortMessage() throws {

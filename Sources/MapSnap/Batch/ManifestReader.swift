@@ -179,12 +179,7 @@ public struct ManifestReader: Sendable {
     o.scale = try r.number("scale", "a scale denominator from 0.000001 to 1e12 (2000 means 1:2000)") { Viewport.scaleRange.contains($0) }
     o.zoom = try r.number("zoom", "a zoom level from 0 to 30") { $0 >= 0 && $0 <= 30 }
     if o.scale != nil && o.zoom != nil { throw r.conflict("scale", "zoom") }
-    if let c = try r.numbers("center", count: 2, "[lon, lat] in degrees") {
-      guard abs(c[0]) <= 180, abs(c[1]) <= 90 else {
-        throw r.invalid("center", expected: "[lon, lat] in degrees (longitude within ±180, latitude within ±90)", found: r.object["center"]!)
-      }
-      o.center = (c[0], c[1])
-    }
+    if let c = try r.lonLat("center") { o.center = c }
     let maxSide = SceneDecoder.maxSide
     if let s = try r.numbers(
       "size", count: 2, "[width, height] in logical pixels, whole numbers from 1 to \(maxSide)",

@@ -145,7 +145,7 @@ public struct CaseLoader {
           throw SceneError(file: metaPath, at: path, kind: .invalidValue, expected: "a variant: the options of a batch line", found: describe(value))
         }
         for key in ["scene", "output", "report"] where o[key] != nil {
-          throw SceneError(file: metaPath, at: path.key(key), kind: .unknownKey, expected: "a variant (the scene is the case's, the image is named after the variant)", found: "\"\(key)\"")
+          throw SceneError(file: metaPath, at: path.key(key), kind: .unknownKey, expected: "a variant (the scene is the case's, the image is named after the variant)", found: Echo.quoted(key))
         }
         images.append(
           ImageCase(caseName: name, directory: dir, stem: variant, line: try line(variant, o, at: path), comparison: comparison, palette: palette))

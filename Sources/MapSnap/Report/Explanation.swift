@@ -133,6 +133,20 @@ public struct Explanation {
     }
   }
 
+  /// Every id `ExplainFilter.featureID` can match in this frame: the
+  /// features of its labels and annotation texts, its view annotations and
+  /// the features they are tied to; sorted, each once. An id outside them
+  /// would print empty tables (`mapsnap explain` refuses it, with a hint).
+  public var featureIDs: [String] {
+    var ids = Set(plan.text.outcomes.map(\.feature.text))
+    for l in plan.state.layers { ids.formUnion(l.annotations.map(\.feature.text)) }
+    for (i, o) in plan.viewAnnotations.outcomes.enumerated() {
+      ids.insert(o.id)
+      if case .feature(_, let fid) = plan.scene.viewAnnotations[i].target { ids.insert(fid.text) }
+    }
+    return ids.sorted()
+  }
+
   // MARK: - Labels and annotation text
 
   /// The layer's labels grouped by outcome: placed first, then each reason.

@@ -117,6 +117,20 @@ struct ObjectReader {
     return out
   }
 
+  /// `[lon, lat]` in degrees at `key` (a centre), nil when absent; the
+  /// one check of a centre for scenes and manifest lines: an error names
+  /// the element out of range and its value (`center[0]: expected a
+  /// longitude within -180…180, found number 200`).
+  func lonLat(_ key: String) throws(SceneError) -> (lon: Double, lat: Double)? {
+    guard let c = try numbers(key, count: 2, "[lon, lat] in degrees", where: { $0.isFinite }) else { return nil }
+    for (i, limit, what) in [(0, 180.0, "longitude"), (1, 90.0, "latitude")] where abs(c[i]) > limit {
+      throw SceneError(
+        file: file, at: path.key(key).index(i), kind: .invalidValue, expected: "a \(what) within -\(Int(limit))…\(Int(limit))",
+        found: describe(.number(c[i])))
+    }
+    return (c[0], c[1])
+  }
+
   /// `minScale` and `maxScale` (section 2), checked for order.
   func scaleRange() throws(SceneError) -> ScaleRange {
     let minS = try number("minScale", "a scale denominator >= 0 (0 = no limit)") { $0 >= 0 && $0.isFinite } ?? 0

@@ -72,19 +72,9 @@ struct SceneDecoder {
     let bounds = try decodeBounds(r)
     // With `bounds` the centre comes from the box: `center` may be left out.
     guard
-      let c = try r.numbers("center", count: 2, "[lon, lat] in degrees", where: { $0.isFinite })
-        ?? bounds.map({ [($0.west + $0.east) / 2, ($0.south + $0.north) / 2] })
+      let c = try r.lonLat("center")
+        ?? bounds.map({ (($0.west + $0.east) / 2, ($0.south + $0.north) / 2) })
     else { throw r.missing("center", "[lon, lat] in degrees (or \"bounds\" to fit)") }
-    guard c[0] >= -180 && c[0] <= 180 else {
-      throw SceneError(
-        file: file, at: path.key("center").index(0), kind: .invalidValue, expected: "a longitude within -180…180",
-        found: describe(.number(c[0])))
-    }
-    guard c[1] >= -90 && c[1] <= 90 else {
-      throw SceneError(
-        file: file, at: path.key("center").index(1), kind: .invalidValue, expected: "a latitude within -90…90",
-        found: describe(.number(c[1])))
-    }
     let scale = try r.number("scale", "a scale denominator from 0.000001 to 1e12 (2000 means 1:2000)") { Viewport.scaleRange.contains($0) }
     let zoom = try r.number("zoom", "a zoom level between 0 and 30") { $0 >= 0 && $0 <= 30 }
     if scale != nil && zoom != nil {
@@ -92,7 +82,7 @@ struct SceneDecoder {
     }
     guard let s = try r.numbers("size", count: 2, "[width, height] in logical pixels, whole numbers from 1 to \(Self.maxSide)", where: { $0 >= 1 && $0 <= Double(Self.maxSide) && $0 == $0.rounded() })
     else { throw r.missing("size", "[width, height] in logical pixels") }
-    var m = MapSettings(center: (c[0], c[1]), scale: scale, zoom: zoom, size: (Int(s[0]), Int(s[1])))
+    var m = MapSettings(center: (c.0, c.1), scale: scale, zoom: zoom, size: (Int(s[0]), Int(s[1])))
     m.pixelRatio = try r.number("pixelRatio", "a pixel ratio > 0 and <= 16") { $0 > 0 && $0 <= 16 } ?? 1
     m.dpi = try r.number("dpi", "dots per inch > 0 and at most \(format(Self.maxDPI))") { $0 > 0 && $0 <= Self.maxDPI } ?? 96
     m.background = try r.color("background") ?? .white

@@ -37,6 +37,17 @@ public enum Echo {
     return out
   }
 
+  /// Items shown at most by `list`.
+  public static let listLimit = 10
+
+  /// `items` (already quoted or cut) joined by commas, the first `limit`
+  /// of them, then `and N more`: a list of input never grows a message
+  /// without bound.
+  public static func list(_ items: [String], limit: Int = Echo.listLimit) -> String {
+    guard items.count > limit else { return items.joined(separator: ", ") }
+    return items.prefix(limit).joined(separator: ", ") + " and \(items.count - limit) more"
+  }
+
   /// Every control character of `message` escaped, newlines kept: the last
   /// guard before standard error, for text built from parts already cut.
   public static func terminalSafe(_ message: String) -> String {
