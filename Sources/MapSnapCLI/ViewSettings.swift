@@ -81,17 +81,20 @@ struct ViewSettings: Equatable {
       printError("error: \(error)")
       throw ExitStatus.invalidScene
     }
-    do {
-      try checkImageSize(for: loaded)
-    } catch {
-      printError("error: \(error)")
-      throw ExitCode.validationFailure
-    }
+    // The viewport is decided once, by the plan, through the confined
+    // loader (a `--fit` layer's source outside `--root` is never opened).
     let plan: FramePlan
     do {
       plan = try FramePlan.make(
         loaded, overrides: overrides, sources: sources, fonts: try fonts(), icons: IconCache(confinement: confinement),
         tiles: TileCache(confinement: confinement), threads: threads, digests: digests)
+    } catch let error as SceneError {
+      if let usage = imageSizeUsageError(error) {
+        printError("error: \(usage)")
+        throw ExitCode.validationFailure
+      }
+      printError("error: \(error)")
+      throw ExitStatus.invalidScene
     } catch {
       printError("error: \(error)")
       throw ExitStatus.invalidScene
@@ -101,19 +104,16 @@ struct ViewSettings: Equatable {
     return plan
   }
 
-  /// Checks the image the options ask for: a size the scene accepts can grow
-  /// too large through `--size` or `--pixel-ratio` (or a lowered
-  /// `--max-pixels`), which is a usage error
-  /// (exit 64) naming the options, not an invalid scene.
-  func checkImageSize(for scene: Scene) throws {
-    guard size != nil || pixelRatio != nil || maxPixels < FrameSizeLimit.defaultMaxPixels else { return }
-    do {
-      _ = try overrides.viewport(for: scene)
-    } catch {
-      if case .imageTooLarge = error.kind {
-        throw ValidationError("--size/--pixel-ratio: \(error.message)\(error.hint.map { " (\($0))" } ?? "")")
-      }
+  /// The usage error for a frame made too large by these options: a size
+  /// the scene accepts can grow too large through `--size` or
+  /// `--pixel-ratio` (or a lowered `--max-pixels`), which is a usage error
+  /// (exit 64) naming the options, not an invalid scene; nil for any other
+  /// error, or when no such option is given.
+  func imageSizeUsageError(_ error: SceneError) -> String? {
+    guard case .imageTooLarge = error.kind, size != nil || pixelRatio != nil || maxPixels < FrameSizeLimit.defaultMaxPixels else {
+      return nil
     }
+    return "--size/--pixel-ratio: \(error.message)\(error.hint.map { " (\($0))" } ?? "")"
   }
 
   /// The fonts to draw with: `--font-dir` folders before the bundled ones;

@@ -354,6 +354,37 @@ struct FilesCommandTests {
     }
   }
 
+  /// Issue 37, item 14: with `--size`, `--pixel-ratio` or `--max-pixels`
+  /// the CLI computed the viewport a second time through an unconfined
+  /// loader, reading the fit layer's source outside the root before the
+  /// confined plan refused it. The file's access time (relatime: updated
+  /// by a read when older than its modification) shows whether it was read.
+  @Test("--fit with --size, --pixel-ratio or --max-pixels never reads a source outside --root", arguments: [
+    ["--size", "50x50"], ["--pixel-ratio", "2"], ["--max-pixels", "100000"],
+  ])
+  func fitStaysConfined(_ options: [String]) throws {
+    try withTemporaryDirectory { dir in
+      try Self.confinedLayout(dir)
+      let secret = dir + "/outside/secret.geojson"
+      try Files.write(
+        #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "s", "properties": {}, "geometry": {"type": "Point", "coordinates": [0, 0]}}]}"#,
+        to: secret)
+      try Files.write(Self.sourceScene("../outside/secret.geojson"), to: dir + "/root/fit.json")
+      var times = [timespec](repeating: timespec(tv_sec: 946_684_800, tv_nsec: 0), count: 2)
+      times[1] = timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)  // UTIME_OMIT: the modification time stays
+      #expect(utimensat(AT_FDCWD, secret, &times, 0) == 0)
+      var before = stat()
+      stat(secret, &before)
+      let r = try CLI.run(["fit.json", "--root", ".", "--fit", "a:s", "-o", "out.png"] + options, in: dir + "/root")
+      #expect(r.status == 2, "\(r)")
+      #expect(r.stderr.contains("fit"), "\(r.stderr)")
+      var after = stat()
+      stat(secret, &after)
+      #expect(after.st_atim.tv_sec == before.st_atim.tv_sec, "the file outside the root was read")
+      #expect(!Files.exists(dir + "/root/out.png"))
+    }
+  }
+
   @Test("batch --root: a line's scene, output and report escaping the root fail that line; the others are written")
   func rootRefusesManifestPaths() throws {
     try withTemporaryDirectory { dir in

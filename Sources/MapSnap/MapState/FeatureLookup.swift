@@ -33,8 +33,10 @@ enum FeatureLookup {
         found.append(Feature(id: nil, properties: JSONObject(), geometry: geometry, index: i))
       }
     case .features(let source, _):
-      guard case .success(let index) = sources.indexed(source, projection: projection) else {
-        throw fail("a layer whose source can be read", "layer \(Echo.quoted(layerID))")
+      let index: SourceIndex
+      switch sources.indexed(source, projection: projection) {
+      case .success(let i): index = i
+      case .failure(let e): throw fail("a layer whose source can be read", "layer \(Echo.quoted(layerID)): \(e)")
       }
       // Positions past `features` are features without geometry.
       let features = index.collection.features
