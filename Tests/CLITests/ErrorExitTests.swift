@@ -151,6 +151,51 @@ struct ErrorExitTests {
     }
   }
 
+  /// Issue 37, item 19: the README's "Numbers" said exit 2 for every value
+  /// out of range; a command-line option's is a usage error (64).
+  @Test("a number out of range: exit 2 from a scene or a manifest line, 64 from a command-line option")
+  func numberStatuses() throws {
+    try withTemporaryDirectory { dir in
+      let scene = #"{ "version": 1, "map": { "center": [0, 0], "scale": 2000, "size": [10, 10] }, "layers": [] }"#
+      try Files.write(scene, to: dir + "/ok.json")
+      try Files.write(scene.replacingOccurrences(of: "2000", with: "0"), to: dir + "/bad.json")
+      #expect(try CLI.run(["bad.json", "-o", "a.png"], in: dir).status == 2)
+      #expect(try CLI.run(["ok.json", "--scale", "0", "-o", "a.png"], in: dir).status == 64)
+      #expect(try CLI.run(["ok.json", "--pixel-ratio", "17", "-o", "a.png"], in: dir).status == 64)
+      try Files.write(#"{"scene": "ok.json", "output": "a.png", "scale": 0}"# + "\n", to: dir + "/m.jsonl")
+      #expect(try CLI.run(["batch", "m.jsonl"], in: dir).status == 2)
+      #expect(!Files.exists(dir + "/a.png"))
+    }
+  }
+
+  /// Issue 37, item 19: a message quoted the first word of any file a scene
+  /// names; under --root it quotes no content of the files read.
+  @Test("under --root, messages about files read quote none of their content")
+  func rootMessagesQuoteNoContent() throws {
+    try withTemporaryDirectory { dir in
+      try Files.write("SECRET_TOKEN=abc123\n", to: dir + "/env.txt")
+      try Files.write(#"{"type": "SECRETTYPE", "features": []}"#, to: dir + "/odd.geojson")
+      let layers = ["env.txt", "odd.geojson"].enumerated().map { i, f in
+        ##"{"id": "l\##(i)", "type": "features", "source": {"geojson": "\##(f)"}, "style": {"fill": "#f00"}}"##
+      }
+      try Files.write(
+        #"{"version": 1, "map": {"center": [0, 0], "scale": 2000, "size": [10, 10]}, "layers": [\#(layers.joined(separator: ", "))]}"#,
+        to: dir + "/scene.json")
+      let free = try CLI.run(["scene.json", "-o", "a.png"], in: dir)
+      #expect(free.stderr.contains("SECRET_TOKEN") && free.stderr.contains("SECRETTYPE"), "without --root the content helps: \(free.stderr)")
+      let rooted = try CLI.run(["scene.json", "-o", "b.png", "--root", "."], in: dir)
+      #expect(rooted.status == 0, "\(rooted)")
+      #expect(!rooted.stderr.contains("SECRET"), "\(rooted.stderr)")
+      #expect(rooted.stderr.contains("env.txt:1:1: invalid JSON: expected a value, found something else"), "\(rooted.stderr)")
+      #expect(rooted.stderr.contains("odd.geojson: type: not GeoJSON"), "\(rooted.stderr)")
+      // A manifest's scene under --root: the same.
+      try Files.write(#"{"scene": "env.txt", "output": "c.png"}"# + "\n", to: dir + "/m.jsonl")
+      let batch = try CLI.run(["batch", "m.jsonl", "--root", "."], in: dir)
+      #expect(batch.status == 1, "\(batch)")
+      #expect(!batch.stderr.contains("SECRET") && batch.stderr.contains("env.txt:1:1"), "\(batch.stderr)")
+    }
+  }
+
   @Test("a JSON syntax error names file:line:col")
   func syntaxErrorLineAndColumn() throws {
     try withTemporaryDirectory { dir in

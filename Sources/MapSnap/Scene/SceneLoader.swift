@@ -27,16 +27,29 @@ public enum SceneLoader {
       case .isDirectory, .failed: throw SceneError(file: path, kind: .unreadable(reason: error.reason))
       }
     }
-    return try decode(bytes, file: path, baseDirectory: FileIO.directory(of: path))
+    guard confinement != nil else { return try decode(bytes, file: path, baseDirectory: FileIO.directory(of: path)) }
+    // Under --root (a scene someone else named), messages quote no content
+    // of the file: positions and what was expected only.
+    do {
+      return try decode(bytes, file: path, baseDirectory: FileIO.directory(of: path), quotingContent: false)
+    } catch {
+      var e = error
+      if case .syntax = e.kind {} else { e.found = nil }
+      throw e
+    }
   }
 
   /// Decodes scene JSON held in memory; `file` names it in messages.
-  public static func decode(_ bytes: [UInt8], file: String, baseDirectory: String) throws(SceneError) -> Scene {
+  /// `quotingContent` false: a syntax error's message quotes nothing of
+  /// the input (`JSONSyntaxError.messageWithoutContent`).
+  public static func decode(_ bytes: [UInt8], file: String, baseDirectory: String, quotingContent: Bool = true) throws(SceneError) -> Scene {
     let json: JSONValue
     do {
       json = try JSONParser.parse(bytes)
     } catch {
-      throw SceneError(file: file, kind: .syntax(line: error.line, column: error.column), expected: "valid JSON", found: error.message)
+      throw SceneError(
+        file: file, kind: .syntax(line: error.line, column: error.column), expected: "valid JSON",
+        found: error.message(quotingContent: quotingContent))
     }
     var scene = try SceneDecoder(file: file, baseDirectory: baseDirectory).decode(json)
     scene.contentDigest = SHA256.hex(of: bytes)

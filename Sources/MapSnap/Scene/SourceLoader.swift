@@ -277,7 +277,8 @@ public final class SourceLoader: Sendable {
       case .isDirectory, .failed: return .failure(.unreadable(path: shown, resolvedPath: resolved, reason: error.reason))
       }
     case .failure(.syntax(let error)):
-      return .failure(.syntax(path: shown, line: error.line, column: error.column, message: error.message))
+      // Under --root, messages quote no content of the files read.
+      return .failure(.syntax(path: shown, line: error.line, column: error.column, message: error.message(quotingContent: confinement == nil)))
     case .success(let p):
       parsed = p
     }
@@ -291,7 +292,9 @@ public final class SourceLoader: Sendable {
       return .success(collection)
     } catch {
       return .failure(
-        .notGeoJSON(path: shown, jsonPath: error.path.description, expected: error.expected, found: error.found, hint: error.hint))
+        .notGeoJSON(
+          path: shown, jsonPath: error.path.description, expected: error.expected, found: confinement == nil ? error.found : nil,
+          hint: confinement == nil ? error.hint : nil))
     }
   }
 }

@@ -195,9 +195,11 @@ struct _JSONByteParser {
     return (line, column)
   }
 
-  func error(_ message: String, at offset: Int) -> JSONSyntaxError {
+  /// `withoutContent`: the message with nothing of the input quoted, for
+  /// a message that quotes some (`JSONSyntaxError.messageWithoutContent`).
+  func error(_ message: String, at offset: Int, withoutContent: String? = nil) -> JSONSyntaxError {
     let (line, column) = location(of: offset)
-    return JSONSyntaxError(line: line, column: column, message: message)
+    return JSONSyntaxError(line: line, column: column, message: message, withoutContent: withoutContent)
   }
 
   /// How the input at `offset` reads in a message: `'x'`, `'é' (U+00E9)`,
@@ -232,7 +234,7 @@ struct _JSONByteParser {
         return error("comments are not allowed in JSON", at: pos)
       }
     }
-    return error("\(expectation), found \(describe(at: pos, word: true))", at: pos)
+    return error("\(expectation), found \(describe(at: pos, word: true))", at: pos, withoutContent: "\(expectation), found something else")
   }
 
   func endOfInput(inContainerOpenedAt open: Int, kind: String) -> JSONSyntaxError {
@@ -321,7 +323,9 @@ struct _JSONByteParser {
       let word = String(decoding: UnsafeBufferPointer(start: base + pos, count: j - pos), as: UTF8.self)
       let lower = word.lowercased()
       if lower == "true" || lower == "false" || lower == "null" {
-        return error("expected a value, found '\(word)' (JSON literals are lowercase: \(lower))", at: pos)
+        return error(
+          "expected a value, found '\(word)' (JSON literals are lowercase: \(lower))", at: pos,
+          withoutContent: "expected a value (JSON literals are lowercase)")
       }
     }
     return unexpected("expected a value")
@@ -414,11 +418,11 @@ struct _JSONByteParser {
       // Duplicate check: linear while small, then a hash table.
       let memberCount = pairStack.count - first
       if index != nil {
-        if index![key] != nil { throw error("duplicate key \(quoted(key))", at: keyAt) }
+        if index![key] != nil { throw error("duplicate key \(quoted(key))", at: keyAt, withoutContent: "duplicate key") }
         index![key] = memberCount
       } else {
         for i in first..<pairStack.count where pairStack.base[i].key == key {
-          throw error("duplicate key \(quoted(key))", at: keyAt)
+          throw error("duplicate key \(quoted(key))", at: keyAt, withoutContent: "duplicate key")
         }
         if memberCount + 1 > JSONObject.linearSearchLimit {
           var built: [String: Int] = [:]
@@ -603,7 +607,7 @@ struct _JSONByteParser {
           } else {
             shown = "\\ followed by " + describe(at: escapeAt + 1)
           }
-          throw error("invalid escape \(shown)", at: escapeAt)
+          throw error("invalid escape \(shown)", at: escapeAt, withoutContent: "invalid escape")
         }
         continue
       }
@@ -756,7 +760,9 @@ struct _JSONByteParser {
     let token = String(decoding: UnsafeBufferPointer(start: base + numberStart, count: pos - numberStart), as: UTF8.self)
     guard let value = Double(token), value.isFinite else {
       let shown = token.count > 40 ? String(token.prefix(37)) + "..." : token
-      throw error("number \(shown) is out of range (it would overflow to infinity)", at: numberStart)
+      throw error(
+        "number \(shown) is out of range (it would overflow to infinity)", at: numberStart,
+        withoutContent: "a number out of range (it would overflow to infinity)")
     }
     return value
   }

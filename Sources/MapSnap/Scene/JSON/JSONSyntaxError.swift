@@ -9,11 +9,26 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
   public let line: Int
   public let column: Int
   public let message: String
+  /// The message without any of the input quoted (`expected a value, found
+  /// something else` for `… found 'SECRET'`): what messages about files read
+  /// under `--root` say, which quote no content of those files.
+  public let messageWithoutContent: String
 
-  public init(line: Int, column: Int, message: String) {
+  /// `withoutContent` is the message with nothing of the input quoted; nil
+  /// when `message` quotes nothing.
+  public init(line: Int, column: Int, message: String, withoutContent: String? = nil) {
     self.line = line
     self.column = column
     self.message = message
+    messageWithoutContent = withoutContent ?? message
+  }
+
+  /// The message, or (`quotingContent` false) the one without content.
+  public func message(quotingContent: Bool) -> String { quotingContent ? message : messageWithoutContent }
+
+  /// Equal when at the same place with the same message.
+  public static func == (a: JSONSyntaxError, b: JSONSyntaxError) -> Bool {
+    a.line == b.line && a.column == b.column && a.message == b.message
   }
 
   /// "line L, column C: message".
