@@ -49,6 +49,65 @@ struct FitCommandTests {
     }
   }
 
+  /// Issue 37, item 10: with a scene `scale`, `--bounds` only moved the
+  /// centre and `--padding` was ignored silently.
+  @Test("a box on the command line or a manifest line fits the scale unless that line gives one; the report and explain say which")
+  func boxOnTheLineFitsTheScale() throws {
+    try withTemporaryDirectory { dir in
+      // A thumbnail scene with its own scale and bounds.
+      try Files.write(
+        Self.scene.replacingOccurrences(of: #""center": [0, 0], "size""#, with: #""center": [0, 0], "scale": 500, "size""#),
+        to: dir + "/thumb.json")
+      func map(_ file: String) throws -> JSONValue { try #require(JSONParser.parse(try Files.read(dir + "/" + file))["map"]) }
+      func number(_ v: JSONValue?) -> Double? { if case .number(let n)? = v { return n } else { return nil } }
+      func text(_ v: JSONValue?) -> String? { if case .string(let s)? = v { return s } else { return nil } }
+
+      let box = "24.93,60.16,24.95,60.17"
+      let fitted = try CLI.run(["thumb.json", "--bounds", box, "--padding", "10", "-o", "a.png", "--report", "a.json"], in: dir)
+      #expect(fitted.status == 0, "\(fitted)")
+      let a = try map("a.json")
+      #expect((number(a["scale"]) ?? 0) > 10_000, "the box's scale, not the scene's 500")
+      #expect(text(a["fit"]?["box"]) == "bounds" && text(a["fit"]?["scale"]) == "fitted")
+      #expect(number(a["fit"]?["padding"]?[0]) == 10)
+      let wider = try CLI.run(["thumb.json", "--bounds", box, "--padding", "40", "-o", "b.png", "--report", "b.json"], in: dir)
+      let b = try map("b.json")
+      #expect(wider.status == 0 && (number(b["scale"]) ?? 0) > (number(a["scale"]) ?? 0), "the padding is used")
+
+      let kept = try CLI.run(["thumb.json", "--bounds", box, "--scale", "3000", "--padding", "10", "-o", "c.png", "--report", "c.json"], in: dir)
+      #expect(kept.status == 0, "\(kept)")
+      let c = try map("c.json")
+      #expect(number(c["scale"]) == 3000 && abs((number(c["center"]?[0]) ?? 0) - 24.94) < 1e-9)
+      #expect(text(c["fit"]?["scale"]) == "kept" && text(c["fit"]?["keptBecause"]) == "sameLineGivesScale")
+      #expect(c["fit"]?["padding"] == .null)
+
+      // A manifest: a fitted line and a fixed-scale line over the same scene.
+      try Files.write(
+        #"{"scene": "thumb.json", "output": "d.png", "report": "d.json", "bounds": [24.93, 60.16, 24.95, 60.17], "padding": 10}"# + "\n"
+          + #"{"scene": "thumb.json", "output": "e.png", "report": "e.json", "bounds": [24.93, 60.16, 24.95, 60.17], "zoom": 15}"# + "\n",
+        to: dir + "/m.jsonl")
+      let batch = try CLI.run(["batch", "m.jsonl"], in: dir)
+      #expect(batch.status == 0, "\(batch)")
+      let d = try map("d.json")
+      let e = try map("e.json")
+      #expect(number(d["scale"]) == number(a["scale"]), "the same fit as the command line's")
+      #expect(text(e["fit"]?["keptBecause"]) == "sameLineGivesScale")
+
+      // The scene's own bounds with its own scale: today's rule, the scale kept.
+      try Files.write(
+        Self.scene.replacingOccurrences(of: #""center": [0, 0], "size""#, with: #""bounds": [24.93, 60.16, 24.95, 60.17], "scale": 500, "size""#),
+        to: dir + "/own.json")
+      let own = try CLI.run(["own.json", "-o", "f.png", "--report", "f.json"], in: dir)
+      #expect(own.status == 0, "\(own)")
+      let f = try map("f.json")
+      #expect(number(f["scale"]) == 500 && text(f["fit"]?["box"]) == "sceneBounds" && text(f["fit"]?["keptBecause"]) == "scaleGiven")
+      let explain = try CLI.run(["explain", "thumb.json", "--bounds", box], in: dir)
+      #expect(explain.stdoutText.contains("view: scale and centre fitted to the given bounds"), "\(explain.stdoutText)")
+      let plain = try CLI.run(["thumb.json", "-o", "g.png", "--report", "g.json"], in: dir)
+      let g = try map("g.json")
+      #expect(plain.status == 0 && g["fit"] == nil, "no fit key for a view that was not fitted")
+    }
+  }
+
   /// Issue 37, item 13: an unknown feature id had no hint.
   @Test("--fit and a manifest's fit with an unknown feature id: a did-you-mean, the case first; a manifest's bad centre names its value")
   func unknownFeatureID() throws {

@@ -69,9 +69,12 @@ import _MapSnapTestSupport
     let layers = ##"{"id": "boroughs", "type": "features", "idField": "boro_name", "source": {"geojson": "nyc_boroughs.geojson"}, "style": {"stroke": "#000"}},"##
       + ##"{"id": "route", "type": "graphics", "graphics": [{"id": "g1", "geometry": {"type": "LineString", "coordinates": [[24.93, 60.16], [24.95, 60.17]]}, "style": {"stroke": "#000"}}]}"##
     let s = try scene(#""center": [0, 0], "scale": 1000, "size": [400, 400]"#, layers: layers)
-    let fitted = try FramePlan.make(s, overrides: ViewOverrides(scale: nil, fit: ("boroughs", FloorValue("Manhattan"))))
-    // The scene's scale is kept (section 7): only the centre moves.
-    #expect(fitted.state.viewport.scale == 1000)
+    // A fit the overrides give fits the scale too, whatever the scene's (section 7).
+    let refitted = try FramePlan.make(s, overrides: ViewOverrides(scale: nil, fit: ("boroughs", FloorValue("Manhattan"))))
+    #expect(refitted.state.viewport.scale > 50_000 && refitted.state.viewport.fitting?.scaleFitted == true)
+    // With a scale on the same line it is kept: only the centre moves.
+    let fitted = try FramePlan.make(s, overrides: ViewOverrides(scale: 1000, fit: ("boroughs", FloorValue("Manhattan"))))
+    #expect(fitted.state.viewport.scale == 1000 && fitted.state.viewport.fitting?.keptBecause == .sameLineGivesScale)
     #expect(abs(fitted.state.viewport.center.lon - -73.97) < 0.05 && abs(fitted.state.viewport.center.lat - 40.78) < 0.05)
     var noScale = s
     noScale.map.scale = nil

@@ -3,8 +3,8 @@ internal import _MapSnapRaster
 /// Fitting the view to a box (scene format 7): the centre is the box's
 /// centre in the map's spatial reference, and the scale the smallest (most
 /// zoomed-in) at which the box fits inside the image less the padding. A box
-/// of zero size (a single point) keeps the given scale; a scale given with
-/// the box is kept, and only the centre comes from the box.
+/// of zero size (a single point) keeps the given scale. When a scale is
+/// kept instead (`ViewFitting` says when), only the centre comes from the box.
 enum ViewFit {
   /// The fitted centre (WGS84) and scale (nil for a box of zero size).
   /// - Throws: `SceneError` when the padding leaves no room.

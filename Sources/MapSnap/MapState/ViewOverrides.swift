@@ -47,28 +47,35 @@ public struct ViewOverrides: Sendable {
     var center = self.center ?? m.center
     let size = self.size ?? m.size
     // The scale given (the overrides' before the scene's), if any.
-    var given: Double? = nil
-    if let s = self.scale {
-      given = s
-    } else if let z = zoom {
-      given = Viewport.scale(forZoom: z, projection: projection)
-    } else if let s = m.scale {
-      given = s
-    } else if let z = m.zoom {
-      given = Viewport.scale(forZoom: z, projection: projection)
-    }
-    // Fitting (section 7): --fit, else --bounds, else the scene's bounds
-    // unless --center moves the view.
-    if let box = try fitBox(scene, projection: projection, sources: sources) {
-      let fitted = try ViewFit.fit(
-        box, size: size, padding: padding ?? m.padding, dpi: m.dpi, projection: projection, file: scene.file)
-      center = fitted.center
-      guard let s = given ?? fitted.scale else {
-        throw SceneError(
-          file: scene.file, path: "map.scale", kind: .noScale,
-          expected: "a scale to fit a single point: \"scale\" or \"zoom\" in the map block, or --scale / --zoom")
+    let lineScale = self.scale ?? zoom.map { Viewport.scale(forZoom: $0, projection: projection) }
+    let given = lineScale ?? m.scale ?? m.zoom.map { Viewport.scale(forZoom: $0, projection: projection) }
+    // Fitting (section 7, `ViewFitting`): --fit, else --bounds, else the
+    // scene's bounds unless --center moves the view.
+    var fitting: ViewFitting? = nil
+    if let (box, kind) = try fitBox(scene, projection: projection, sources: sources) {
+      // A box the overrides give fits the scale unless they give one too;
+      // the scene's box only when no scale is given anywhere.
+      let keep: Double? = kind == .sceneBounds ? given : lineScale
+      if let keep {
+        center = projection.unproject(Point((box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2))
+        scale = keep
+        fitting = ViewFitting(box: kind, keptBecause: kind == .sceneBounds ? .scaleGiven : .sameLineGivesScale)
+      } else {
+        let usedPadding = padding ?? m.padding
+        let fitted = try ViewFit.fit(box, size: size, padding: usedPadding, dpi: m.dpi, projection: projection, file: scene.file)
+        center = fitted.center
+        if let s = fitted.scale {
+          scale = s
+          fitting = ViewFitting(box: kind, padding: usedPadding)
+        } else if let s = given {
+          scale = s
+          fitting = ViewFitting(box: kind, keptBecause: .boxHasNoSize)
+        } else {
+          throw SceneError(
+            file: scene.file, path: "map.scale", kind: .noScale,
+            expected: "a scale to fit a single point: \"scale\" or \"zoom\" in the map block, or --scale / --zoom")
+        }
       }
-      scale = s
     } else if let s = given {
       scale = s
     } else {
@@ -81,9 +88,10 @@ public struct ViewOverrides: Sendable {
         expected: "a scale denominator from 0.000001 to 1e12 (2000 means 1:2000)", found: format(scale))
     }
     let ratio = pixelRatio ?? m.pixelRatio
-    let v = Viewport(
+    var v = Viewport(
       center: center, scale: scale, width: size.width, height: size.height, pixelRatio: ratio, dpi: m.dpi,
       projection: projection)
+    v.fitting = fitting
     let side = FrameSizeLimit.maxSide
     if v.deviceWidth > side || v.deviceHeight > side || v.deviceWidth * v.deviceHeight > maxPixels {
       throw SceneError(
@@ -96,15 +104,17 @@ public struct ViewOverrides: Sendable {
     return v
   }
 
-  /// The box to fit, in map units, or nil when the view is not fitted.
-  private func fitBox(_ scene: Scene, projection: MapProjection, sources: SourceLoader?) throws(SceneError) -> Rect? {
+  /// The box to fit, in map units, and where it came from; nil when the
+  /// view is not fitted.
+  private func fitBox(_ scene: Scene, projection: MapProjection, sources: SourceLoader?) throws(SceneError) -> (Rect, ViewFitting.Box)? {
     if let fit {
-      return try ViewFit.featureBounds(fit.layer, fit.id, in: scene, projection: projection, sources: sources ?? SourceLoader())
+      return (try ViewFit.featureBounds(fit.layer, fit.id, in: scene, projection: projection, sources: sources ?? SourceLoader()), .fit)
     }
+    let kind: ViewFitting.Box = bounds != nil ? .bounds : .sceneBounds
     guard let b = bounds ?? (center == nil ? scene.map.bounds : nil) else { return nil }
     var r = Rect.empty
     r.include(projection.project(lon: b.west, lat: b.south))
     r.include(projection.project(lon: b.east, lat: b.north))
-    return r
+    return (r, kind)
   }
 }

@@ -38,6 +38,9 @@ public struct Viewport: Sendable, Hashable {
   /// Device size.
   public let deviceWidth: Int
   public let deviceHeight: Int
+  /// How the view was fitted to a box, nil when it was not (not part of
+  /// equality: it says how the frame was chosen, not what it is).
+  public var fitting: ViewFitting? = nil
   /// Metres per logical pixel (along the equator on a 4326 map).
   public let metersPerPixel: Double
   /// Map units (metres, or degrees) per logical pixel.

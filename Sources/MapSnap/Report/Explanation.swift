@@ -40,6 +40,7 @@ public struct Explanation {
       "map: 1:\(number(v.scale)) (zoom \(number(v.zoom, digits: 2))), EPSG:\(v.projection.code), \(v.width)×\(v.height) px × \(number(v.pixelRatio)), "
         + "centre \(number(v.center.lon, digits: 5)), \(number(v.center.lat, digits: 5)), \(floor)")
     out.append("     lon \(number(b.west, digits: 5))…\(number(b.east, digits: 5)), lat \(number(b.south, digits: 5))…\(number(b.north, digits: 5))")
+    if let f = v.fitting { out.append("     view: \(f.summary)") }
     out.append("")
     var rows: [[String]] = [["LAYER", "TYPE", "STATUS", "DRAWN/TOTAL", "LABELS", "WHY"]]
     for (li, l) in plan.state.layers.enumerated() where filter.includes(l.id) {

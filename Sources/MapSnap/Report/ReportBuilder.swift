@@ -19,7 +19,7 @@ public struct ReportBuilder {
     let v = state.viewport
     let e = v.extent
     let b = v.bounds
-    let map = JSONObject([
+    var map = JSONObject([
       ("spatialReference", .number(Double(v.projection.code))),
       ("scale", .number(v.scale)),
       ("zoom", .number(v.zoom)),
@@ -34,6 +34,7 @@ public struct ReportBuilder {
       ("floor", state.floor.map(\.json) ?? .null),
       ("attribution", plan.attribution.text.map(JSONValue.string) ?? .null),
     ])
+    if let f = v.fitting { map["fit"] = fit(f) }
     var entries: [Int: [LabelOutcome]] = [:]
     for o in plan.text.outcomes { entries[o.layerIndex, default: []].append(o) }
     let layers = state.layers.enumerated().map { li, l in layer(l, labels: entries[li] ?? [], counts: plan.text.labelCounts[li]) }
@@ -50,6 +51,18 @@ public struct ReportBuilder {
         ("text", .object(textBlock)),
         ("viewAnnotations", .array(plan.viewAnnotations.outcomes.map(outcome))),
         ("warnings", .array(plan.warnings.map(JSONValue.string))),
+      ]))
+  }
+
+  /// `map.fit`: the box, and whether the scale was fitted (with the
+  /// padding) or kept and why.
+  private func fit(_ f: ViewFitting) -> JSONValue {
+    .object(
+      JSONObject([
+        ("box", .string(f.box.rawValue)),
+        ("scale", .string(f.scaleFitted ? "fitted" : "kept")),
+        ("keptBecause", f.keptBecause.map { .string($0.rawValue) } ?? .null),
+        ("padding", f.padding.map { p in .array([p.top, p.right, p.bottom, p.left].map(JSONValue.number)) } ?? .null),
       ]))
   }
 
