@@ -17,16 +17,17 @@ private func referencePlace(
   var blockers: [(Rect, Int)] = obstacles.map { ($0.0, $0.id) }
   var chosen: [Int?] = []
   var blockedBy: [[Int]] = []
+  var blockedByMore: [Int] = []
   func proper(_ b: Rect) -> Bool {
     [b.minX, b.minY, b.maxX, b.maxY].allSatisfy(\.isFinite) && b.minX <= b.maxX && b.minY <= b.maxY
   }
-  func inFrame(_ b: Rect) -> Bool {
+  func inFrame(_ b: Rect, _ fit: Bool) -> Bool {
     proper(b)
-      && (!mustFit || (b.minX >= frame.minX && b.maxX <= frame.maxX && b.minY >= frame.minY && b.maxY <= frame.maxY))
+      && (!(mustFit || fit) || (b.minX >= frame.minX && b.maxX <= frame.maxX && b.minY >= frame.minY && b.maxY <= frame.maxY))
   }
   for c in candidates {
     var taken: Int?
-    for (j, b) in c.boxes.enumerated() where inFrame(b) {
+    for (j, b) in c.boxes.enumerated() where inFrame(b, c.mustFit) {
       if c.allowOverlap || !blockers.contains(where: { CollisionGrid.overlaps($0.0, b) }) {
         taken = j
         break
@@ -36,15 +37,19 @@ private func referencePlace(
     if let j = taken {
       if c.blocks { blockers.append((c.boxes[j], c.id)) }
       blockedBy.append([])
+      blockedByMore.append(0)
     } else {
       var ids = Set<Int>()
-      for b in c.boxes where inFrame(b) {
+      for b in c.boxes where inFrame(b, c.mustFit) {
         for (r, id) in blockers where CollisionGrid.overlaps(r, b) { ids.insert(id) }
       }
-      blockedBy.append(ids.sorted())
+      // The first `namedBlockers` are named, the rest counted.
+      let all = ids.sorted()
+      blockedBy.append(Array(all.prefix(PlacementResult.namedBlockers)))
+      blockedByMore.append(all.count - min(all.count, PlacementResult.namedBlockers))
     }
   }
-  return PlacementResult(chosen: chosen, blockedBy: blockedBy)
+  return PlacementResult(chosen: chosen, blockedBy: blockedBy, blockedByMore: blockedByMore)
 }
 
 private func randomCandidates(count: Int, frame: Rect, seed: UInt64, anchorsPerCandidate: ClosedRange<Int>)

@@ -5,6 +5,9 @@ public enum LabelHiddenReason: String, Sendable, CaseIterable {
   case collision
   /// No anchor's box reaches into the image.
   case outOfBounds
+  /// With `avoidEdges`: every anchor's box that reaches into the image
+  /// crosses its edge (and none is blocked by another label).
+  case edge
   /// The feature has no text in `label.field`.
   case noText
   /// The text is under one device pixel per em.

@@ -232,12 +232,13 @@ public struct CollisionGrid: Sendable {
     return out
   }
 
-  /// Appends the ids of the boxes that overlap `box`, in no particular order.
+  /// Appends the ids of the boxes that overlap `box`, in the grid's order
+  /// (the same for the same insertions), until `out` holds `limit` ids.
   /// With `dedupe` each inserted box is reported once (an id inserted twice
   /// may still appear twice); without it a box is reported once per cell that
   /// it shares with the query.
-  func appendHits(_ box: Rect, dedupe: Bool = true, to out: inout [Int]) {
-    guard CollisionGrid.hasArea(box), !boxes.isEmpty else { return }
+  func appendHits(_ box: Rect, dedupe: Bool = true, limit: Int = .max, to out: inout [Int]) {
+    guard CollisionGrid.hasArea(box), !boxes.isEmpty, out.count < limit else { return }
     let (c0, c1) = cellSpan(box.minX, box.maxX, origin: originX, count: columns)
     let (r0, r1) = cellSpan(box.minY, box.maxY, origin: originY, count: rows)
     heads.withUnsafeBufferPointer { heads in
@@ -258,6 +259,7 @@ public struct CollisionGrid: Sendable {
                       !dedupe || (c == max(Int(firstColumn[b]), c0) && r == max(Int(firstRow[b]), r0))
                     {
                       out.append(ids[b])
+                      if out.count >= limit { return }
                     }
                     e = Int(entry.next)
                   }

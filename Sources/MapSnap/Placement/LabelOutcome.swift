@@ -17,13 +17,17 @@ public struct LabelOutcome: Sendable {
   /// The anchor taken, when placed.
   public var anchor: Anchor?
   /// In logical pixels from the image's top-left corner: the box taken (text
-  /// block grown by the halo) when placed; for a `collision`, the box of its
-  /// last anchor; nil for the other reasons.
+  /// block grown by the halo) when placed; for a `collision` or `edge`, the
+  /// box of its last anchor; nil for the other reasons.
   public var box: Rect?
   /// For a `collision`: the features whose placed labels or `collides`
   /// markers are in the way of any of its anchors, each once, in placement
-  /// order.
+  /// order: those of the first `PlacementResult.namedBlockers` in the way.
   public var blockedBy: [FeatureRef] = []
+  /// For a `collision`: how many more labels and markers are in the way
+  /// than `blockedBy` names (counted over at most
+  /// `PlacementResult.countedBlockers` boxes).
+  public var blockedByMore = 0
   /// True for a label along a line (`placement` line): it has no anchor, and
   /// `part` counts its places along the feature's lines.
   public var alongLine = false

@@ -51,8 +51,10 @@ struct LinePlacer {
   }
 
   /// The places along `lines` (device pixels), each with its alternatives
-  /// (never empty), or why there is none.
-  func places(along lines: [[Point]]) -> Result<[[Alternative]], NoPlaceError> {
+  /// (never empty), or why there is none; at most `limit` places, the first
+  /// in line order (what the frame's text budget allows: each repetition
+  /// is text laid out).
+  func places(along lines: [[Point]], limit: Int = .max) -> Result<[[Alternative]], NoPlaceError> {
     var out: [[Alternative]] = []
     var sawRun = false
     var sawLongRun = false
@@ -64,7 +66,7 @@ struct LinePlacer {
         guard along.length >= width, width > 0 else { continue }
         sawLongRun = true
         let n = max(1, Int((along.length / spacing).rounded(.down)))
-        for i in 0..<n {
+        for i in 0..<n where out.count < limit {
           let centre = along.length * (Double(i) + 0.5) / Double(n)
           var alternatives: [Alternative] = []
           var starts: [Double] = []

@@ -19,6 +19,9 @@ public struct PlacementCandidate: Sendable {
   /// and all of them are inserted. `boxes[j]` is then their union, for
   /// reports.
   public var parts: [[Rect]] = []
+  /// When true a box is taken only when it lies wholly inside the frame (a
+  /// label with `avoidEdges`), as every box is when `place` is asked to.
+  public var mustFit = false
 
   public init(id: Int, boxes: [Rect], allowOverlap: Bool = false, blocks: Bool = true) {
     self.id = id

@@ -10,8 +10,9 @@ public import _MapSnapRaster
 ///   rules: priority, layer order, feature order, …). Each takes the first of
 ///   its boxes that
 ///   1. is a proper box: finite coordinates and `min <= max` on both axes;
-///   2. when `mustFit`, lies wholly inside `frame` — a box whose edge lies on
-///      the frame's border counts as inside, one crossing it does not;
+///   2. when `mustFit` or the candidate's `mustFit`, lies wholly inside
+///      `frame` — a box whose edge lies on the frame's border counts as
+///      inside, one crossing it does not;
 ///   3. unless the candidate's `allowOverlap`, overlaps no obstacle and no box
 ///      placed before it with `blocks`. Overlap means positive-area
 ///      intersection: boxes that only touch along an edge or at a corner do not
@@ -33,13 +34,14 @@ public func place(
   }
   var chosen = [Int?](repeating: nil, count: candidates.count)
   var blockedBy = [[Int]](repeating: [], count: candidates.count)
+  var blockedByMore = [Int](repeating: 0, count: candidates.count)
   var scratch: [Int] = []
 
   @inline(__always) func isProper(_ b: Rect) -> Bool {
     b.minX.isFinite && b.minY.isFinite && b.maxX.isFinite && b.maxY.isFinite && b.minX <= b.maxX
       && b.minY <= b.maxY
   }
-  @inline(__always) func passesFrame(_ b: Rect) -> Bool {
+  @inline(__always) func passesFrame(_ b: Rect, _ mustFit: Bool) -> Bool {
     isProper(b)
       && (!mustFit || (b.minX >= frame.minX && b.maxX <= frame.maxX && b.minY >= frame.minY && b.maxY <= frame.maxY))
   }
@@ -51,9 +53,10 @@ public func place(
 
   for (i, candidate) in candidates.enumerated() {
     var taken: Int?
+    let fits = mustFit || candidate.mustFit
     for j in candidate.boxes.indices {
       let boxes = pieces(candidate, j)
-      guard boxes.allSatisfy(passesFrame) else { continue }
+      guard boxes.allSatisfy({ passesFrame($0, fits) }) else { continue }
       if !candidate.allowOverlap && boxes.contains(where: { grid.hitsAny($0) }) { continue }
       taken = j
       break
@@ -67,8 +70,8 @@ public func place(
     scratch.removeAll(keepingCapacity: true)
     for j in candidate.boxes.indices {
       let boxes = pieces(candidate, j)
-      guard boxes.allSatisfy(passesFrame) else { continue }
-      for box in boxes { grid.appendHits(box, to: &scratch) }
+      guard boxes.allSatisfy({ passesFrame($0, fits) }) else { continue }
+      for box in boxes { grid.appendHits(box, limit: PlacementResult.countedBlockers, to: &scratch) }
     }
     if scratch.isEmpty { continue }
     for n in scratch.indices {
@@ -79,7 +82,10 @@ public func place(
     var ids: [Int] = []
     ids.reserveCapacity(scratch.count)
     for id in scratch where ids.last != id { ids.append(id) }
+    let named = min(ids.count, PlacementResult.namedBlockers)
+    blockedByMore[i] = ids.count - named
+    ids.removeLast(ids.count - named)
     blockedBy[i] = ids
   }
-  return PlacementResult(chosen: chosen, blockedBy: blockedBy)
+  return PlacementResult(chosen: chosen, blockedBy: blockedBy, blockedByMore: blockedByMore)
 }

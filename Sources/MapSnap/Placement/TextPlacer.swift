@@ -271,14 +271,19 @@ public struct TextPlacer {
         }
         let placer = LinePlacer(
           block: block, frame: frame, spacing: c.style.spacing * ratio, maxAngle: c.style.maxAngle, halo: (c.style.halo?.width ?? 0) * ratio)
-        switch placer.places(along: lines) {
+        // Each repetition is text laid out: the places after the first
+        // spend the frame's text budget too, and stop where it runs out.
+        let characters = max(1, c.text.unicodeScalars.count)
+        switch placer.places(along: lines, limit: 1 + notes.characters / characters) {
         case .failure(let e):
           let reason: LabelHiddenReason = e.reason == .outOfBounds ? .outOfBounds : e.reason == .tooShort ? .lineTooShort : .tooCurved
           skip(c.layer, c.feature, part: c.part, c.text, c.style, reason)
         case .success(let places):
+          notes.characters -= (places.count - 1) * characters
           for (k, alternatives) in places.enumerated() {
             var candidate = PlacementCandidate(id: kept.count, boxes: alternatives.map(\.union), allowOverlap: c.style.allowOverlap)
             candidate.parts = alternatives.map(\.boxes)
+            candidate.mustFit = c.style.avoidEdges
             var placed = c
             placed.part = k
             blocks.append(block)
@@ -299,14 +304,18 @@ public struct TextPlacer {
       }
       let halo = (c.style.halo?.width ?? 0) * ratio
       let size = (block.width + 2 * halo, block.height + 2 * halo)
-      let offset = Point(c.style.offset.0 * ratio, c.style.offset.1 * ratio)
-      let boxes = c.style.anchors.map { $0.box(size: size, at: c.point, offset: offset) }
+      let boxes = c.style.anchors.indices.map { k in
+        let (dx, dy) = c.style.offset(forAnchorAt: k)
+        return c.style.anchors[k].box(size: size, at: c.point, offset: Point(dx * ratio, dy * ratio))
+      }
       guard boxes.contains(where: { CollisionGrid.overlaps($0, frame) }) else {
         skip(c.layer, c.feature, part: c.part, c.text, c.style, .outOfBounds)
         continue
       }
       blocks.append(block)
-      placement.append(PlacementCandidate(id: kept.count, boxes: boxes, allowOverlap: c.style.allowOverlap))
+      var candidate = PlacementCandidate(id: kept.count, boxes: boxes, allowOverlap: c.style.allowOverlap)
+      candidate.mustFit = c.style.avoidEdges
+      placement.append(candidate)
       along.append(nil)
       kept.append(c)
     }
@@ -328,8 +337,9 @@ public struct TextPlacer {
       o.alongLine = along[i] != nil
       if placed == nil {
         let ids = result.blockedBy[i]
-        o.reason = ids.isEmpty ? .outOfBounds : .collision
-        if ids.isEmpty { o.box = nil }
+        o.reason = !ids.isEmpty ? .collision : c.style.avoidEdges ? .edge : .outOfBounds
+        if o.reason == .outOfBounds { o.box = nil }
+        o.blockedByMore = result.blockedByMore[i]
         // Each blocking feature once, in the order first met. A label is
         // blocked by a few features at most but in crowds: searching the
         // list costs less than a set until `setFrom` of them.

@@ -13,8 +13,12 @@ public struct ViewAnnotationOutcome: Sendable {
   /// the image (for a feature, when the feature is nowhere near the frame);
   /// false when it is inside but no anchor puts the box wholly inside.
   public var positionOutside = false
-  /// For `collision`: the ids of the placed boxes in the way, in scene order.
+  /// For `collision`: the ids of the placed boxes in the way, in scene
+  /// order: of the first `PlacementResult.namedBlockers` in placement order.
   public var blockedBy: [String] = []
+  /// For `collision`: how many more boxes are in the way than `blockedBy`
+  /// names.
+  public var blockedByMore = 0
   /// The annotated position in logical pixels, when one was found.
   public var position: Point?
   /// A problem with the annotation itself, also printed on standard error.

@@ -119,6 +119,7 @@ public struct ViewAnnotationPlacer {
       } else {
         outcomes[i].reason = .collision
         outcomes[i].blockedBy = result.blockedBy[k].map { candidates[$0] }.sorted().map { annotations[$0].id }
+        outcomes[i].blockedByMore = result.blockedByMore[k]
       }
     }
     // Drawing order: unselected below selected, lower priority below higher,

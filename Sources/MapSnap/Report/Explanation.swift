@@ -170,8 +170,9 @@ public struct Explanation {
     let box = o.box.map { b in " at " + [b.minX, b.minY, b.width, b.height].map { number($0, digits: 1) }.joined(separator: ",") } ?? ""
     if o.placed { return "anchor \(o.anchor?.rawValue ?? (o.alongLine ? "line" : "?"))\(box)" + (o.priority != 0 ? ", priority \(number(o.priority))" : "") }
     switch o.reason ?? .outOfBounds {
-    case .collision: return "every anchor overlaps " + o.blockedBy.map(\.text).joined(separator: ", ")
+    case .collision: return "every anchor overlaps " + o.blockedBy.map(\.text).joined(separator: ", ") + more(o.blockedByMore)
     case .outOfBounds: return "no anchor's box reaches into the image"
+    case .edge: return "every anchor's box crosses the image's edge (avoidEdges)"
     case .noText: return "the feature has no text in label.field (or its label.text is empty)"
     case .tooSmall: return "under one device pixel per em"
     case .noGlyphs: return "no font covers any of its characters"
@@ -181,6 +182,9 @@ public struct Explanation {
     case .overBudget: return "the frame's budget of \(FrameBudget(plan.state.viewport).textCharacters) characters of text was spent"
     }
   }
+
+  /// ` and N more`, for blockers not named.
+  private func more(_ n: Int) -> String { n > 0 ? " and \(n) more" : "" }
 
   /// The layer's annotation texts grouped by outcome: drawn first, then each reason.
   private func annotationLines(_ l: LayerState) -> [String] {
@@ -275,7 +279,7 @@ public struct Explanation {
       return "featureHidden"
     case .outOfBounds:
       return o.positionOutside ? "outOfBounds: its position is outside the image" : "outOfBounds: no anchor puts the box wholly inside the image"
-    case .collision: return "collision: every anchor that fits overlaps " + o.blockedBy.joined(separator: ", ")
+    case .collision: return "collision: every anchor that fits overlaps " + o.blockedBy.joined(separator: ", ") + more(o.blockedByMore)
     case .overBudget: return "overBudget: the frame's budget of \(FrameBudget(plan.state.viewport).textCharacters) characters of text was spent"
     }
   }

@@ -172,6 +172,7 @@ public struct ReportBuilder {
     if let b = o.box { pairs.append(("box", box(b))) }
     if o.reason == .collision {
       pairs.append(("blockedBy", .array(o.blockedBy.map { .object(JSONObject([("layer", .string($0.layer))] + key($0.feature))) })))
+      if o.blockedByMore > 0 { pairs.append(("blockedByMore", .number(Double(o.blockedByMore)))) }
     }
     return .object(JSONObject(pairs))
   }
@@ -198,6 +199,7 @@ public struct ReportBuilder {
     } else {
       pairs.append(("reason", .string(o.reason?.rawValue ?? "outOfBounds")))
       if o.reason == .collision { pairs.append(("blockedBy", .array(o.blockedBy.map(JSONValue.string)))) }
+      if o.blockedByMore > 0 { pairs.append(("blockedByMore", .number(Double(o.blockedByMore)))) }
     }
     if let w = o.warning { pairs.append(("warning", .string(w))) }
     return .object(JSONObject(pairs))

@@ -24,8 +24,24 @@ public struct LabelStyle: Sendable {
   /// Candidate anchors, tried in order; the anchor names the point of the
   /// label box that sits on the feature's point plus `offset`.
   public var anchors: [Anchor] = [.center]
-  /// Shift in logical pixels, x right and y down.
+  /// Shift in logical pixels, x right and y down: every anchor's, unless
+  /// `anchorOffsets` or `radialOffset` gives it one (`offset(forAnchorAt:)`).
   public var offset: (Double, Double) = (0, 0)
+  /// Per anchor (parallel to `anchors`), its own offset when the scene gives
+  /// one (`{"anchor": "right", "offset": [-6, 0]}`, MapLibre's
+  /// `text-variable-anchor-offset`); nil entries use `radialOffset` or
+  /// `offset`.
+  public var anchorOffsets: [(Double, Double)?] = []
+  /// A distance in logical pixels that moves each anchor's box away from
+  /// the point in its own direction (`radialOffset`, MapLibre's
+  /// `text-radial-offset`, which counts ems): `left` moves right, `top`
+  /// down, a corner by the distance along its diagonal, `center` not at
+  /// all. Excludes `offset`.
+  public var radialOffset: Double? = nil
+  /// When true a label is placed only where its box lies wholly inside the
+  /// image (`avoidEdges`, as Mapnik's `avoid-edges` keeps labels inside the
+  /// image it renders); an anchor whose box crosses the edge is passed over.
+  public var avoidEdges = false
   public var allowOverlap = false
   /// Higher is placed first.
   public var priority: Double = 0
@@ -38,6 +54,18 @@ public struct LabelStyle: Sendable {
   /// Along a line: the largest turn between neighbouring glyphs, in degrees
   /// (Mapbox's `text-max-angle`, 45 by default).
   public var maxAngle: Double = 45
+
+  /// The offset of anchor `i` (x right, y down, logical pixels): its own,
+  /// else `radialOffset` in its direction, else `offset`.
+  public func offset(forAnchorAt i: Int) -> (Double, Double) {
+    if i < anchorOffsets.count, let own = anchorOffsets[i] { return own }
+    guard let r = radialOffset else { return offset }
+    // The box moves away from the point: opposite to where its anchor lies in it.
+    let u = anchors[i].unitPosition
+    let (dx, dy) = ((0.5 - u.x) * 2, (0.5 - u.y) * 2)
+    let length = (dx * dx + dy * dy).squareRoot()
+    return length == 0 ? (0, 0) : (dx / length * r, dy / length * r)
+  }
 
   /// A label of the property `field`.
   public init(field: String) {

@@ -7,7 +7,7 @@ struct SceneDecoder {
   /// Every `font` named in the scene with its JSON path, checked against the
   /// fonts once they are loaded (`Scene.fontReferences`).
   private let fontList = FontList()
-  private var fonts: FontList.Appender { FontList.Appender(list: fontList) }
+  var fonts: FontList.Appender { FontList.Appender(list: fontList) }
 
   /// The largest `map.size` side in logical pixels (the device pixels a
   /// frame may have are `FrameSizeLimit`'s rule).
@@ -368,51 +368,9 @@ struct SceneDecoder {
     return s
   }
 
-  private func decodeLabel(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> LabelStyle {
-    let r = try ObjectReader(
-      value, at: path, file: file, what: "a label",
-      allowed: [
-        "field", "text", "size", "color", "font", "halo", "anchors", "offset", "allowOverlap", "priority", "maxWidth", "letterSpacing",
-        "justify", "placement", "spacing", "maxAngle",
-      ])
-    var l = LabelStyle(text: try textTemplate(r, field: "field", what: "the label's text"))
-    l.maxWidth = try maxWidth(r)
-    l.letterSpacing = try letterSpacing(r)
-    if let j = try r.choice("justify", TextAlign.allCases.map(\.rawValue)) { l.justify = TextAlign(rawValue: j)! }
-    l.size = try r.number("size", "a text size > 0 in logical pixels") { $0 > 0 && $0 <= 1000 } ?? 12
-    l.color = try r.color("color") ?? l.color
-    l.font = try r.string("font", nonEmpty: true)
-    fonts.append((l.font, path.key("font")))
-    if let h = r.object["halo"] { l.halo = try decodeHalo(h, at: path.key("halo")) }
-    if let av = r.object["anchors"] {
-      guard case .array(let list) = av, !list.isEmpty else {
-        throw r.invalid("anchors", expected: "a non-empty array of anchors", found: av)
-      }
-      let names = Anchor.allCases.map(\.rawValue)
-      l.anchors = []
-      for (i, a) in list.enumerated() {
-        guard case .string(let name) = a, let anchor = Anchor(rawValue: name) else {
-          var hint: String? = nil
-          if case .string(let name) = a { hint = closestMatch(to: name, in: names).map { "did you mean \(Echo.quoted($0))?" } }
-          throw SceneError(
-            file: file, at: path.key("anchors").index(i), kind: .invalidValue,
-            expected: "one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))", found: describe(a), hint: hint)
-        }
-        l.anchors.append(anchor)
-      }
-    }
-    if let o = try r.numbers("offset", count: 2, "[dx, dy] in logical pixels, each within ±\(format(Self.maxOffsetPixels))", where: { abs($0) <= Self.maxOffsetPixels }) { l.offset = (o[0], o[1]) }
-    l.allowOverlap = try r.bool("allowOverlap") ?? false
-    l.priority = try r.number("priority", "a finite number") { $0.isFinite } ?? 0
-    if let p = try r.choice("placement", LabelPlacement.allCases.map(\.rawValue)) { l.placement = LabelPlacement(rawValue: p)! }
-    l.spacing = try r.number("spacing", "a distance > 0 … 10000 logical pixels between repetitions along a line") { $0 > 0 && $0 <= 10000 } ?? 250
-    l.maxAngle = try r.number("maxAngle", "an angle from 0 to 180 degrees") { $0 >= 0 && $0 <= 180 } ?? 45
-    return l
-  }
-
   /// The text of a label (`field` or `text`) or of an annotation layer
   /// (`textField` or `text`): exactly one of the two.
-  private func textTemplate(_ r: ObjectReader, field key: String, what: String) throws(SceneError) -> TextTemplate {
+  func textTemplate(_ r: ObjectReader, field key: String, what: String) throws(SceneError) -> TextTemplate {
     if r.has(key) && r.has("text") { throw r.conflict(key, "text") }
     if let field = try r.string(key, nonEmpty: true) { return TextTemplate(field: field) }
     guard let template = try r.string("text", nonEmpty: true) else {
@@ -428,13 +386,13 @@ struct SceneDecoder {
   }
 
   /// `maxWidth`: the width lines wrap at, in ems (Mapbox's text-max-width).
-  private func maxWidth(_ r: ObjectReader) throws(SceneError) -> Double? {
+  func maxWidth(_ r: ObjectReader) throws(SceneError) -> Double? {
     try r.number("maxWidth", "a width > 0 in ems (lines wrap at spaces to fit it)") { $0 > 0 && $0 <= Self.maxTextEms }
   }
 
   /// `letterSpacing`: ems added between characters (Mapbox's
   /// text-letter-spacing); from -1 to the largest text width.
-  private func letterSpacing(_ r: ObjectReader) throws(SceneError) -> Double {
+  func letterSpacing(_ r: ObjectReader) throws(SceneError) -> Double {
     try r.number("letterSpacing", "a spacing in ems from -1 to \(format(Self.maxTextEms))") { $0 >= -1 && $0 <= Self.maxTextEms } ?? 0
   }
 
@@ -442,7 +400,7 @@ struct SceneDecoder {
   /// useful one, small enough that no sum of them overflows a frame's size.
   static let maxTextEms = 1000.0
 
-  private func decodeHalo(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Halo {
+  func decodeHalo(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> Halo {
     let r = try ObjectReader(value, at: path, file: file, what: "a halo", allowed: ["color", "width"])
     let color = try r.color("color") ?? .white
     let width = try r.number("width", "a halo width >= 0 in logical pixels") { $0 >= 0 && $0 <= 100 } ?? 1
@@ -663,7 +621,7 @@ struct SceneDecoder {
 }
 
 /// Collects font names while decoding (the decoder is a value type).
-private final class FontList {
+final class FontList {
   var items: [(String?, JSONPath)] = []
 
   struct Appender {
