@@ -51,7 +51,7 @@ public struct ReportDiff: Sendable, Equatable {
     /// `1:2000, all floors` or `1:1000, floor 2`.
     public var text: String { "1:\(number(scale)), " + (floor.map { "floor \($0.text)" } ?? "all floors") }
 
-    var json: JSONValue { ["scale": .number(scale), "floor": floor?.json ?? .null] }
+    public var json: JSONValue { ["scale": .number(scale), "floor": floor?.json ?? .null] }
   }
 
   public var a: Frame
