@@ -73,6 +73,8 @@ struct TestCommandTests {
       let html = try String(decoding: Files.read(dir + "/mapsnap-test-report.html"), as: UTF8.self)
       #expect(html.components(separatedBy: "data:image/png;base64,").count - 1 == 3, "expected, actual and diff, each embedded once")
       #expect(html.contains("type=\"range\""))
+      // The slider shows the actual image (on top, clipped from the right) left of the split.
+      #expect(html.contains("actual left, expected right") && !html.contains("expected left"), "the slider's label")
       let junit = try String(decoding: Files.read(dir + "/mapsnap-test-junit.xml"), as: UTF8.self)
       #expect(junit.contains("failures=\"1\"") && junit.contains("<failure message="), "\(junit)")
     }

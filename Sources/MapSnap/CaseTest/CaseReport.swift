@@ -90,11 +90,12 @@ public struct CaseReport {
       let actual = source(o.actualPath)
       let diff = source(o.diffPath)
       if expected != nil, actual != nil {
-        // The compare view takes its pictures from the figures below (script).
+        // The compare view takes its pictures from the figures below (script):
+        // the actual image on top, shown left of the slider, over the expected one.
         h += """
-          <div class="controls">Compare: <input type="range" min="0" max="100" value="50" class="slider" aria-label="expected | actual">
+          <div class="controls">Compare: <input type="range" min="0" max="100" value="50" class="slider" aria-label="actual (left) | expected (right)">
           <button data-show="expected">expected</button><button data-show="actual">actual</button>\(diff != nil ? "<button data-show=\"diff\">diff</button>" : "")
-          <span class="showing">expected left, actual right</span></div>
+          <span class="showing">actual left, expected right</span></div>
           <div class="compare"><img class="bottom" alt="expected (compare)"><img class="top" alt="actual (compare)"></div>
 
           """
@@ -127,7 +128,7 @@ public struct CaseReport {
         slider.addEventListener('input', () => {
           bottom.src = expectedSrc; top.style.display = '';
           top.style.clipPath = 'inset(0 ' + (100 - slider.value) + '% 0 0)';
-          label.textContent = 'expected left, actual right (' + slider.value + '%)';
+          label.textContent = 'actual left, expected right (' + slider.value + '% actual)';
         });
         for (const b of box.querySelectorAll('button')) b.addEventListener('click', () => {
           bottom.src = sources[b.dataset.show]; top.style.display = 'none';
