@@ -6,11 +6,14 @@ public struct CaseReport {
   public var outcomes: [CaseOutcome]
   /// Cases that could not be read (an invalid `golden.json`).
   public var problems: [CaseLoader.Problem]
+  /// Folders that are not cases and obsolete expected files.
+  public var notices: [CaseLoader.Notice]
   public var seconds: Double
 
-  public init(outcomes: [CaseOutcome], problems: [CaseLoader.Problem], seconds: Double) {
+  public init(outcomes: [CaseOutcome], problems: [CaseLoader.Problem], notices: [CaseLoader.Notice] = [], seconds: Double) {
     self.outcomes = outcomes
     self.problems = problems
+    self.notices = notices
     self.seconds = seconds
   }
 
@@ -31,6 +34,7 @@ public struct CaseReport {
         x += "/>\n"
       case .failed(let m), .recorded(let m):
         var body = m
+        if !o.warnings.isEmpty { body += "\n" + o.warnings.map { "warning: " + $0 }.joined(separator: "\n") }
         if !o.reportChanges.isEmpty { body += "\n" + o.reportChanges.joined(separator: "\n") }
         if let a = o.actualPath { body += "\nactual: \(a)" }
         if let d = o.diffPath { body += "\ndiff: \(d)" }
@@ -72,6 +76,9 @@ public struct CaseReport {
     for p in problems {
       h += "<div class=\"case\"><h2 class=\"err\">\(Self.xml(p.caseName)): cannot run</h2><pre>\(Self.xml(p.error.description))</pre></div>\n"
     }
+    if !notices.isEmpty {
+      h += "<h2 class=\"err\">Warnings</h2><pre>\(Self.xml(notices.map(\.description).joined(separator: "\n")))</pre>\n"
+    }
     var embedded = 0
     for (i, o) in outcomes.enumerated() where !o.passed {
       h += "<div class=\"case\" id=\"case-\(i)\"><h2 class=\"\(o.status == .passed ? "pass" : "fail")\">\(Self.xml(o.id))</h2>\n"
@@ -105,6 +112,7 @@ public struct CaseReport {
         if let url { h += "<figure><figcaption>\(name)</figcaption><img alt=\"\(name)\" class=\"\(name)\" src=\"\(url)\"></figure>" }
       }
       h += "</div>\n"
+      if !o.warnings.isEmpty { h += "<h3>Warnings</h3><pre>\(Self.xml(o.warnings.joined(separator: "\n")))</pre>\n" }
       if !o.reportChanges.isEmpty { h += "<h3>Report changes</h3><pre>\(Self.xml(o.reportChanges.joined(separator: "\n")))</pre>\n" }
       h += "</div>\n"
     }

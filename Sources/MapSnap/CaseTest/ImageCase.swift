@@ -19,8 +19,11 @@ public struct ImageCase: Sendable {
   /// `case/stem`: what `--filter` matches and reports name.
   public var id: String { caseName + "/" + stem }
   public var expectedImage: String { directory + "/" + stem + ".png" }
-  /// The expected report, compared when it exists (`ReportDiff`).
+  /// The expected report (`ReportDiff`), compared unless `compareReports` is false.
   public var expectedReport: String { directory + "/" + stem + ".report.json" }
+  /// `golden.json`'s `reports` (true by default): the image's report is
+  /// compared with `expectedReport`, which must exist.
+  public var compareReports = true
 
   /// How a case's images are compared, in `mapsnap diff`'s terms.
   public struct Comparison: Sendable, Equatable {
