@@ -216,7 +216,7 @@ public struct CaseLoader {
       guard FileIO.isDirectory(dir), !FileIO.isRegularFile(dir + "/golden.json") else { continue }
       let nearMiss = FileIO.listDirectory(dir).sorted().first { f in
         let l = f.lowercased()
-        return l != "golden.json" && l.hasSuffix(".json") && (l.hasPrefix("golden") || l == "goldens.json")
+        return f != "golden.json" && l.hasSuffix(".json") && l.hasPrefix("golden")
       }
       out.append(Notice(folder: name, kind: .notACase(nearMiss: nearMiss)))
     }
