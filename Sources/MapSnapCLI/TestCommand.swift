@@ -134,17 +134,21 @@ struct TestCommand: ParsableCommand {
     for (name, ran) in Dictionary(grouping: outcomes, by: \.caseName).sorted(by: { $0.key < $1.key }) {
       guard let every = all[name], every.count == ran.count, !ran.contains(where: \.couldNotRun) else { continue }
       let obsolete = CaseLoader.obsoleteFiles(of: every, icons: Set(ran.flatMap(\.icons)))
-      guard !obsolete.isEmpty else { continue }
-      if removeObsolete {
-        for f in obsolete {
-          let path = every[0].directory + "/" + f
-          if unlink(path) == 0 { printError("removed obsolete \(path)") } else { printError("error: cannot remove \(path)") }
+      // With --remove-obsolete, the files that cannot be removed stay listed.
+      let left = obsolete.filter { f in
+        guard removeObsolete else { return true }
+        let path = every[0].directory + "/" + f
+        if unlink(path) == 0 {
+          printError("removed obsolete \(path)")
+          return false
         }
-      } else {
-        let n = CaseLoader.Notice(folder: name, kind: .obsolete(obsolete))
-        printError("warning: \(n)")
-        notices.append(n)
+        printError("error: cannot remove \(path): \(String(cString: strerror(errno)))")
+        return true
       }
+      guard !left.isEmpty else { continue }
+      let n = CaseLoader.Notice(folder: name, kind: .obsolete(left))
+      printError("warning: \(n)")
+      notices.append(n)
     }
     let report = CaseReport(outcomes: outcomes, problems: problems, notices: notices, seconds: monotonicSeconds() - started)
     if github {

@@ -1,6 +1,7 @@
 /// What became visible or hidden between two renders, read from their
 /// reports (schemaVersion 1): what `mapsnap diff A.png B.png --reports
-/// A.json B.json` lists (scene format section 8).
+/// A.json B.json` compares (scene format section 8); ``summary(verbose:limit:)``
+/// is what it prints, ``json`` what `--json` gives.
 ///
 /// **What is compared.** Layers and sublayers by their `status` (visible:
 /// `active`), labels by `outcome` (visible: `placed`), annotation texts by
