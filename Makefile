@@ -96,7 +96,8 @@ bench-postgis: postgis-deps build
 	bash scripts/bench-postgis.sh --rounds 5 .build/release/mapsnap
 
 # The HTML report of `mapsnap test` in headless Chromium (Selenium): images
-# loaded, slider and toggle working; keeps mapsnap-test-report.png (a CI
+# loaded, the actual image left of the slider and the expected right (by
+# pixels), toggle working; keeps mapsnap-test-report.png (a CI
 # artifact). A separate CI step, outside `make test`.
 browser-deps:
 	@$(call apt-install,$(BROWSER_PACKAGES),browser)

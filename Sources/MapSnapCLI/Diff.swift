@@ -15,8 +15,16 @@ struct Diff: ParsableCommand {
       and differences that look like anti-aliasing counted apart unless --include-aa. Any PNG libpng \
       reads (every colour type and bit depth) is compared as 8-bit RGBA, row by row as decoded.
 
+      The defaults are pixelmatch's (--threshold 0.1, anti-aliasing not counted); mapsnap test compares \
+      exactly (--threshold 0 --include-aa). The output names the rule used and, unless it is exact, the \
+      options that count as mapsnap test does.
+
+      --reports lists, per layer and sublayer, what became visible or hidden and the counts that \
+      changed (at most 10 items a group; changes between hidden states only with --verbose; all in --json).
+
       Exit status: 0 equal (no more pixels differ than the larger of --max-diff-pixels and \
-      --max-diff-ratio × all pixels); 1 different; \
+      --max-diff-ratio × all pixels, and with --reports nothing became visible or hidden and no count \
+      changed); 1 different; \
       2 cannot compare (a file unreadable or not a PNG, the sizes differ, a report invalid) or the diff image \
       cannot be written; 64 usage (also a diff image asked for an image over 2^26 pixels).
       """
@@ -48,6 +56,9 @@ struct Diff: ParsableCommand {
 
   @Flag(help: "Print the result as JSON on standard output.")
   var json = false
+
+  @Flag(help: "With --reports: list every item, also changes between two hidden states.")
+  var verbose = false
 
   mutating func validate() throws {
     guard threshold >= 0 && threshold <= 1 else { throw ValidationError("--threshold must be from 0 to 1, got \(threshold)") }
@@ -122,25 +133,30 @@ struct Diff: ParsableCommand {
       }
     }
     let line = Self.summary(result)
+    let rule = ImageCase.Comparison(threshold: threshold, includeAA: includeAA, maxDiffPixels: 0)
+    let reportsDiffer = changes?.changesWhatIsVisible ?? false
     if json {
       var object: JSONObject = [
         "equal": .bool(equal), "width": .number(Double(result.width)), "height": .number(Double(result.height)),
         "differingPixels": .number(Double(result.counts.differing)), "antialiasedPixels": .number(Double(result.counts.antialiased)),
         "ratio": .number(result.ratio), "threshold": .number(threshold), "includeAA": .bool(includeAA),
       ]
-      if let changes { object["changes"] = changes.json }
+      if let changes {
+        object["reports"] = ["a": changes.a.json, "b": changes.b.json, "changesWhatIsVisible": .bool(reportsDiffer)]
+        object["changes"] = .array(changes.changes.map(\.json))
+      }
       var bytes = JSONWriter().writeBytes(.object(object))
       bytes.append(10)
       try? FileIO.writeToStandardOutput(bytes)
     } else {
       var text = line + (equal ? "" : result.counts.differing > 0 && (maxDiffPixels > 0 || maxDiffRatio > 0) ? " (more than allowed)" : "") + "\n"
-      if let changes {
-        text += changes.text + (changes.changes.isEmpty ? "reports: no visibility changes\n" : "")
-      }
+      text += rule.isExact ? "rule: exact (as mapsnap test compares by default)\n"
+        : "rule: \(rule.rule); mapsnap test compares exactly by default: --threshold 0 --include-aa counts as it does\n"
+      if let changes { text += changes.summary(verbose: verbose).joined(separator: "\n") + "\n" }
       try? FileIO.writeToStandardOutput(Array(text.utf8))
     }
     if writeFailed { throw ExitStatus.invalidScene }
-    if !equal { throw ExitStatus.renderFailed }
+    if !equal || reportsDiffer { throw ExitStatus.renderFailed }
   }
 
   /// `312 px differ (0.08 %), 45 anti-aliased px not counted`.

@@ -13,15 +13,21 @@ struct TestCommand: ParsableCommand {
     abstract: "Render a folder of cases and compare each image with its expected one.",
     discussion: """
       Each case is a folder with scene.json, golden.json ({"scales": [...], "pixelRatios", "floors", \
-      "variants", tolerance in mapsnap diff's terms with a "toleranceReason"}) and one expected PNG per \
-      image (<scale>[@<ratio>x][-floor<F>].png, or <variant>.png), optionally <image>.report.json. \
-      Comparison is exact by default. Writes mapsnap-test-report.html and mapsnap-test-junit.xml in the \
-      working folder, and artifacts of failing images in mapsnap-test-artifacts/.
+      "variants", tolerance in mapsnap diff's terms with a "toleranceReason", "reports": false to \
+      compare no reports}) and one expected PNG per image (<scale>[@<ratio>x][-floor<F>].png, or \
+      <variant>.png) with its <image>.report.json. Comparison is exact by default. An image fails when a \
+      layer has status error (with --strict, on any warning); warnings are printed per image. Writes \
+      mapsnap-test-report.html and mapsnap-test-junit.xml in the working folder, and artifacts of failing \
+      images in mapsnap-test-artifacts/.
 
-      Record mode (--record or MAPSNAP_RECORD=missing|failed|all) writes expected files; a recorded \
-      image fails with "recorded …; re-run". Recording is refused when CI is set.
+      Record mode (--record or MAPSNAP_RECORD=missing|failed|all) writes expected images and their \
+      reports; a recorded image fails with "recorded …; re-run". Recording is refused when CI is set. \
+      Expected files no image produces any more are listed as obsolete; --remove-obsolete (with \
+      recording) deletes them.
 
-      Exit status: 0 all passed; 1 some failed (or were recorded); 2 some case could not run; 64 usage.
+      Exit status: 0 all passed; 1 some failed (or were recorded; with --strict, also any warning); \
+      2 some case could not run (an invalid golden.json or scene, an expected image or report that \
+      cannot be read); 64 usage.
       """
   )
 
@@ -46,8 +52,14 @@ struct TestCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Where failing images' actual, diff and expected files go.", valueName: "folder"))
   var artifacts = "mapsnap-test-artifacts"
 
-  @Flag(help: "Print only failures and the summary.")
+  @Flag(help: "Print only failures (with their warnings), folder warnings and the summary.")
   var quiet = false
+
+  @Flag(help: "Fail an image on any warning (layer problems, characters no font covers), and the run on folders that are not cases and obsolete files.")
+  var strict = false
+
+  @Flag(help: "With recording: delete the obsolete expected files of the cases run.")
+  var removeObsolete = false
 
   @OptionGroup var files: FileOptions
 
@@ -75,16 +87,24 @@ struct TestCommand: ParsableCommand {
         throw ExitCode.validationFailure
       }
     }
+    if removeObsolete && mode == nil {
+      printError("error: --remove-obsolete deletes expected files only when recording (--record or MAPSNAP_RECORD)")
+      throw ExitCode.validationFailure
+    }
     var st = stat()
     guard stat(cases, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
       printError("error: \(cases): not a folder of cases")
       throw ExitStatus.invalidScene
     }
     let started = monotonicSeconds()
-    var (images, problems) = CaseLoader(root: cases).load()
+    let loader = CaseLoader(root: cases)
+    let loaded = loader.load()
+    var (images, problems) = loaded
+    var notices = loader.folderWarnings()
     if !filter.isEmpty {
       images = images.filter { c in filter.contains { c.id.contains($0) } }
       problems = problems.filter { p in filter.contains { p.caseName.contains($0) } }
+      notices = notices.filter { n in filter.contains { n.folder.contains($0) } }
     }
     if images.isEmpty && problems.isEmpty {
       printError("error: \(cases): no case matches (a case is a folder with golden.json\(filter.isEmpty ? "" : " and an image matching --filter"))")
@@ -93,17 +113,44 @@ struct TestCommand: ParsableCommand {
     var options = CaseRunner.Options()
     options.record = mode
     options.jobs = jobs
+    options.strict = strict
     options.artifacts = artifacts
     options.root = try files.settings.confinement()
     options.maximumSourceBytes = files.settings.maxSourceBytes
     let github = getenv("GITHUB_ACTIONS").map { String(cString: $0) } == "true"
     let quiet = self.quiet
     for p in problems { printError("! \(p.caseName): \(p.error)") }
+    for n in notices { printError("warning: \(n)") }
     let outcomes = CaseRunner(options: options).run(images) { o in
-      if !o.passed || !quiet { FileIO.writeToStandardError(Echo.terminalSafe(o.line) + "\n") }
+      if !o.passed || !quiet {
+        FileIO.writeToStandardError(Echo.terminalSafe(o.line) + "\n")
+        for w in o.warnings { FileIO.writeToStandardError("    warning: \(Echo.terminalSafe(w))\n") }
+      }
       for change in o.reportChanges { FileIO.writeToStandardError("    \(Echo.terminalSafe(change))\n") }
     }
-    let report = CaseReport(outcomes: outcomes, problems: problems, seconds: monotonicSeconds() - started)
+    // Obsolete files, for each case whose every image ran and could run (a
+    // frame that did not run drew no icons).
+    let all = Dictionary(grouping: loaded.cases, by: \.caseName)
+    for (name, ran) in Dictionary(grouping: outcomes, by: \.caseName).sorted(by: { $0.key < $1.key }) {
+      guard let every = all[name], every.count == ran.count, !ran.contains(where: \.couldNotRun) else { continue }
+      let obsolete = CaseLoader.obsoleteFiles(of: every, icons: Set(ran.flatMap(\.icons)))
+      // With --remove-obsolete, the files that cannot be removed stay listed.
+      let left = obsolete.filter { f in
+        guard removeObsolete else { return true }
+        let path = every[0].directory + "/" + f
+        if unlink(path) == 0 {
+          printError("removed obsolete \(path)")
+          return false
+        }
+        printError("error: cannot remove \(path): \(String(cString: strerror(errno)))")
+        return true
+      }
+      guard !left.isEmpty else { continue }
+      let n = CaseLoader.Notice(folder: name, kind: .obsolete(left))
+      printError("warning: \(n)")
+      notices.append(n)
+    }
+    let report = CaseReport(outcomes: outcomes, problems: problems, notices: notices, seconds: monotonicSeconds() - started)
     if github {
       // GitHub Actions workflow commands: one annotation per image that did not pass.
       for o in outcomes where !o.passed {
@@ -124,12 +171,13 @@ struct TestCommand: ParsableCommand {
       }
     }
     var summary = "mapsnap test: \(report.passed) passed, \(report.failed) failed, \(report.errors) could not run, of \(outcomes.count + problems.count)"
+    if !notices.isEmpty { summary += ", \(notices.count) warning\(notices.count == 1 ? "" : "s")\(strict ? " (--strict: failing)" : "")" }
     summary += " in \((report.seconds * 10).rounded() / 10) s"
     if !html.isEmpty { summary += "; report: \(html)" }
     printError(summary)
     // A report CI cannot read is as bad as a case that cannot run.
     if report.errors > 0 || unwritten { throw ExitStatus.invalidScene }
-    if report.failed > 0 { throw ExitStatus.renderFailed }
+    if report.failed > 0 || (strict && !notices.isEmpty) { throw ExitStatus.renderFailed }
   }
 }
 

@@ -67,4 +67,30 @@ struct DiffCommandTests {
       #expect(try CLI.run(["diff", "a.png", "a.png", "-o", "no-such-folder/d.png"], in: dir).status == 64)
     }
   }
+
+  @Test("reports that differ in what is visible exit 1 even when the images are equal; grouped output; JSON without nesting; the rule is named")
+  func reportsAndRule() throws {
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir)
+      #expect(try CLI.run(["scene.json", "-o", "a.png", "--report", "a.json"], in: dir).status == 0)
+      #expect(try CLI.run(["scene.json", "-o", "b.png", "--report", "b.json", "--marker", "24.9399,60.17|color:#000"], in: dir).status == 0)
+      let r = try CLI.run(["diff", "a.png", "a.png", "--reports", "a.json", "b.json"], in: dir)
+      #expect(r.status == 1, "\(r)")
+      #expect(r.stdoutText.contains("\nlayer @overlay-1: absent → active"), "\(r.stdoutText)")
+      #expect(try CLI.run(["diff", "a.png", "a.png", "--reports", "a.json", "a.json"], in: dir).status == 0)
+      // The rule: pixelmatch's defaults, and the options that count as mapsnap test does.
+      #expect(r.stdoutText.contains("rule: threshold 0.1, anti-aliased px not counted; mapsnap test compares exactly by default: --threshold 0 --include-aa"), "\(r.stdoutText)")
+      let exact = try CLI.run(["diff", "a.png", "b.png", "--threshold", "0", "--include-aa"], in: dir)
+      #expect(exact.stdoutText.contains("rule: exact (as mapsnap test compares by default)"), "\(exact.stdoutText)")
+      let json = try CLI.run(["diff", "a.png", "a.png", "--reports", "a.json", "b.json", "--json"], in: dir)
+      #expect(json.status == 1)
+      let object = try JSONParser.parse(Array(json.stdoutText.utf8))
+      guard case .array(let changes)? = object["changes"] else {
+        Issue.record("changes is not an array: \(json.stdoutText)")
+        return
+      }
+      #expect(!changes.isEmpty && changes[0]["change"] != nil, "\(json.stdoutText)")
+      #expect(object["reports"]?["changesWhatIsVisible"] == .bool(true) && object["reports"]?["a"]?["scale"] == .number(2000), "\(json.stdoutText)")
+    }
+  }
 }

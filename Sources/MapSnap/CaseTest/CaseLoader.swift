@@ -6,10 +6,11 @@
 /// CASES/<case>/golden.json    {"scales": [2000, 8000], "pixelRatios": [1, 2], "floors": ["1"],
 ///                              "variants": {"marker": {"scale": 4000, "overlays": [...]}},
 ///                              "threshold": 0.05, "maxDiffPixels": 10, "includeAA": false,
-///                              "toleranceReason": "why", "palette": 16, "dither": false}
+///                              "toleranceReason": "why", "palette": 16, "dither": false,
+///                              "reports": true}
 /// CASES/<case>/<scale>[@<ratio>x][-floor<F>].png    one expected image per combination
 /// CASES/<case>/<variant>.png                         one per variant
-/// CASES/<case>/<image>.report.json                   optional expected report
+/// CASES/<case>/<image>.report.json                   one expected report per image
 /// ```
 ///
 /// - Every combination of `scales` × `pixelRatios` × `floors` is one image
@@ -26,7 +27,14 @@
 /// - `palette` (2…256) renders every image of the case as a palette PNG
 ///   (PNG8) of that many colours, `dither` with dithering (only with a
 ///   `palette`); the expected images are compared as decoded pixels, as always.
-/// - A folder without `golden.json` is not a case.
+/// - Reports: each image's report is compared with `<image>.report.json`
+///   (`ReportDiff`), which must exist, unless `"reports": false`.
+/// - A folder without `golden.json` is not a case; `mapsnap test` warns of
+///   each (``folderWarnings()``), with a hint when it holds a near miss
+///   such as `goldens.json`.
+/// - A `.png` or `.report.json` directly in a case folder that no image of
+///   the case is named after, and that no frame of the case drew as an
+///   icon, is obsolete (``obsoleteFiles(of:icons:)``).
 public struct CaseLoader {
   public let root: String
 
@@ -74,7 +82,9 @@ public struct CaseLoader {
       json, at: JSONPath(), file: metaPath, what: "a case's golden.json",
       allowed: [
         "scales", "pixelRatios", "floors", "variants", "threshold", "includeAA", "maxDiffPixels", "toleranceReason", "palette", "dither",
+        "reports",
       ])
+    let compareReports = try r.bool("reports") ?? true
     var comparison = ImageCase.Comparison()
     comparison.threshold = try r.number("threshold", "a colour distance from 0 to 1") { $0 >= 0 && $0 <= 1 } ?? 0
     comparison.includeAA = try r.bool("includeAA") ?? true
@@ -159,7 +169,73 @@ public struct CaseLoader {
         file: metaPath, kind: .invalidValue, expected: "images with different names (scales, pixel ratios, floors and variants)",
         found: "two images named \(Echo.quoted(image.stem))")
     }
+    for i in images.indices { images[i].compareReports = compareReports }
     return images
+  }
+
+  /// Something in the cases folder that is not as `mapsnap test` expects
+  /// but does not stop a case from running: a warning.
+  public struct Notice: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+      /// A folder without `golden.json`; `nearMiss` is a file whose name
+      /// looks like a misspelt `golden.json` (`goldens.json`, `Golden.json`).
+      case notACase(nearMiss: String?)
+      /// Expected files of a case that no image of it produces any more.
+      case obsolete([String])
+    }
+
+    /// The folder's name under the cases folder.
+    public var folder: String
+    public var kind: Kind
+
+    public init(folder: String, kind: Kind) {
+      self.folder = folder
+      self.kind = kind
+    }
+
+    /// `maps/parks: not a case (no golden.json; rename goldens.json to golden.json)`.
+    public var description: String {
+      switch kind {
+      case .notACase(let nearMiss?):
+        return "\(folder): not a case: expected golden.json, found \(nearMiss) (rename it to golden.json)"
+      case .notACase(nil):
+        return "\(folder): not a case: no golden.json (a case is a folder with scene.json and golden.json)"
+      case .obsolete(let files):
+        return "\(folder): obsolete expected file\(files.count == 1 ? "" : "s") that no scale or variant produces: "
+          + files.joined(separator: ", ") + " (--record … --remove-obsolete deletes them)"
+      }
+    }
+  }
+
+  /// A notice for each folder under the root without `golden.json` (folders
+  /// whose names start with `.` are left out), in name order.
+  public func folderWarnings() -> [Notice] {
+    var out: [Notice] = []
+    for name in FileIO.listDirectory(root).sorted() where !name.hasPrefix(".") {
+      let dir = FileIO.resolve(name, against: root)
+      guard FileIO.isDirectory(dir), !FileIO.isRegularFile(dir + "/golden.json") else { continue }
+      let nearMiss = FileIO.listDirectory(dir).sorted().first { f in
+        let l = f.lowercased()
+        return f != "golden.json" && l.hasSuffix(".json") && l.hasPrefix("golden")
+      }
+      out.append(Notice(folder: name, kind: .notACase(nearMiss: nearMiss)))
+    }
+    return out
+  }
+
+  /// The files directly in `images`' case folder named `*.png` or
+  /// `*.report.json` that none of `images` (all the images of one case) is
+  /// named after and that are not among `icons` (paths of the icon files
+  /// the case's frames drew), in name order.
+  public static func obsoleteFiles(of images: [ImageCase], icons: Set<String>) -> [String] {
+    guard let dir = images.first?.directory else { return [] }
+    let kept = Set(images.flatMap { [$0.stem + ".png", $0.stem + ".report.json"] })
+    let drawn = Set(icons.compactMap(FileIO.canonicalPath))
+    return FileIO.listDirectory(dir).sorted().filter { f in
+      let path = dir + "/" + f
+      return (f.hasSuffix(".png") || f.hasSuffix(".report.json")) && !kept.contains(f) && FileIO.isRegularFile(path)
+        && !drawn.contains(FileIO.canonicalPath(path) ?? path)
+    }
   }
 
   /// Letters, digits, `.`, `-` and `_`, not starting with `.`: safe as part

@@ -6,11 +6,14 @@ public struct CaseReport {
   public var outcomes: [CaseOutcome]
   /// Cases that could not be read (an invalid `golden.json`).
   public var problems: [CaseLoader.Problem]
+  /// Folders that are not cases and obsolete expected files.
+  public var notices: [CaseLoader.Notice]
   public var seconds: Double
 
-  public init(outcomes: [CaseOutcome], problems: [CaseLoader.Problem], seconds: Double) {
+  public init(outcomes: [CaseOutcome], problems: [CaseLoader.Problem], notices: [CaseLoader.Notice] = [], seconds: Double) {
     self.outcomes = outcomes
     self.problems = problems
+    self.notices = notices
     self.seconds = seconds
   }
 
@@ -31,6 +34,7 @@ public struct CaseReport {
         x += "/>\n"
       case .failed(let m), .recorded(let m):
         var body = m
+        if !o.warnings.isEmpty { body += "\n" + o.warnings.map { "warning: " + $0 }.joined(separator: "\n") }
         if !o.reportChanges.isEmpty { body += "\n" + o.reportChanges.joined(separator: "\n") }
         if let a = o.actualPath { body += "\nactual: \(a)" }
         if let d = o.diffPath { body += "\ndiff: \(d)" }
@@ -72,6 +76,9 @@ public struct CaseReport {
     for p in problems {
       h += "<div class=\"case\"><h2 class=\"err\">\(Self.xml(p.caseName)): cannot run</h2><pre>\(Self.xml(p.error.description))</pre></div>\n"
     }
+    if !notices.isEmpty {
+      h += "<h2 class=\"err\">Warnings</h2><pre>\(Self.xml(notices.map(\.description).joined(separator: "\n")))</pre>\n"
+    }
     var embedded = 0
     for (i, o) in outcomes.enumerated() where !o.passed {
       h += "<div class=\"case\" id=\"case-\(i)\"><h2 class=\"\(o.status == .passed ? "pass" : "fail")\">\(Self.xml(o.id))</h2>\n"
@@ -90,11 +97,12 @@ public struct CaseReport {
       let actual = source(o.actualPath)
       let diff = source(o.diffPath)
       if expected != nil, actual != nil {
-        // The compare view takes its pictures from the figures below (script).
+        // The compare view takes its pictures from the figures below (script):
+        // the actual image on top, shown left of the slider, over the expected one.
         h += """
-          <div class="controls">Compare: <input type="range" min="0" max="100" value="50" class="slider" aria-label="expected | actual">
+          <div class="controls">Compare: <input type="range" min="0" max="100" value="50" class="slider" aria-label="actual (left) | expected (right)">
           <button data-show="expected">expected</button><button data-show="actual">actual</button>\(diff != nil ? "<button data-show=\"diff\">diff</button>" : "")
-          <span class="showing">expected left, actual right</span></div>
+          <span class="showing">actual left, expected right</span></div>
           <div class="compare"><img class="bottom" alt="expected (compare)"><img class="top" alt="actual (compare)"></div>
 
           """
@@ -104,6 +112,7 @@ public struct CaseReport {
         if let url { h += "<figure><figcaption>\(name)</figcaption><img alt=\"\(name)\" class=\"\(name)\" src=\"\(url)\"></figure>" }
       }
       h += "</div>\n"
+      if !o.warnings.isEmpty { h += "<h3>Warnings</h3><pre>\(Self.xml(o.warnings.joined(separator: "\n")))</pre>\n" }
       if !o.reportChanges.isEmpty { h += "<h3>Report changes</h3><pre>\(Self.xml(o.reportChanges.joined(separator: "\n")))</pre>\n" }
       h += "</div>\n"
     }
@@ -127,7 +136,7 @@ public struct CaseReport {
         slider.addEventListener('input', () => {
           bottom.src = expectedSrc; top.style.display = '';
           top.style.clipPath = 'inset(0 ' + (100 - slider.value) + '% 0 0)';
-          label.textContent = 'expected left, actual right (' + slider.value + '%)';
+          label.textContent = 'actual left, expected right (' + slider.value + '% actual)';
         });
         for (const b of box.querySelectorAll('button')) b.addEventListener('click', () => {
           bottom.src = sources[b.dataset.show]; top.style.display = 'none';

@@ -10,15 +10,23 @@ internal import _MapSnapRaster
 /// Runs `mapsnap test` cases: renders each image through `BatchRunner`'s
 /// shared caches (parsed scenes, indexed sources, tiles, icons, fonts),
 /// several at once, and compares it with its expected image by decoded
-/// pixels (`PixelMatch`, exact by default) and, when the case has one, its
-/// expected report (`ReportDiff`: any visibility change fails).
+/// pixels (`PixelMatch`, exact by default) and, unless the case says
+/// `"reports": false`, its expected report (`ReportDiff`: a change in what
+/// is visible fails, ``ReportDiff/changesWhatIsVisible``).
+///
+/// An image fails when a layer has status `error` (a missing source is
+/// never a golden: nothing is recorded), or with `strict` when the frame has
+/// any warning. An expected image or report that cannot be read makes the
+/// image "could not run" (unless recording replaces it).
 ///
 /// A failing image leaves artifacts in `artifacts/<case>/`: `<image>.actual.png`,
-/// `<image>.diff.png` (when sizes match) and `<image>.expected.png`.
+/// `<image>.diff.png` (when sizes match), `<image>.expected.png` and
+/// `<image>.actual.report.json` (when reports are compared).
 ///
 /// Record mode writes expected files instead of failing: `missing` (only
-/// images and reports that do not exist), `failed` (and those that differ),
-/// `all` (every one). A recorded image fails its case with "recorded …;
+/// images and reports that do not exist), `failed` (and those that differ
+/// or cannot be read), `all` (every one); each recorded image's report is
+/// recorded with it. A recorded image fails its case with "recorded …;
 /// re-run", so a recording run never passes.
 public final class CaseRunner: Sendable {
   public enum RecordMode: String, Sendable, CaseIterable {
@@ -34,6 +42,8 @@ public final class CaseRunner: Sendable {
     /// `--root`: the paths the cases' scenes name must resolve inside it
     /// (the case folders themselves are the operator's).
     public var root: Confinement? = nil
+    /// `--strict`: a frame with any warning fails its image.
+    public var strict = false
     /// The largest scene or GeoJSON source file read.
     public var maximumSourceBytes = SourceLoader.defaultMaximumSourceBytes
     public init() {}
@@ -82,7 +92,7 @@ public final class CaseRunner: Sendable {
     let start = monotonicSeconds()
     var o = CaseOutcome(id: c.id, caseName: c.caseName, stem: c.stem, status: .passed, expectedImage: c.expectedImage)
     // Artifacts of an earlier run must not stand beside this one's result.
-    for suffix in ["actual", "diff", "expected"] { unlink(artifactPath(c, suffix)) }
+    for suffix in Self.artifactSuffixes { unlink(artifactPath(c, suffix)) }
     let plan: FramePlan
     do throws(SceneError) {
       plan = try batch.plan(c.line)
@@ -91,6 +101,8 @@ public final class CaseRunner: Sendable {
       o.seconds = monotonicSeconds() - start
       return o
     }
+    o.warnings = plan.warnings + (plan.missingCodePointsWarning.map { [$0] } ?? [])
+    o.icons = Array(plan.state.iconDigests.keys).sorted()
     let snapshot = Snapshot.render(plan, options: RenderOptions(threads: 1))
     var encoding = PNGEncodingOptions.fast
     encoding.threads = 1
@@ -108,9 +120,21 @@ public final class CaseRunner: Sendable {
     o.width = actual.width
     o.height = actual.height
     var recorded: [String] = []
+    // Differences and missing files (failed), and files that cannot be read
+    // (could not run).
     var problems: [String] = []
-    // The image: absent, unreadable (a failure, never "missing": an LFS
-    // pointer or a truncated file is not overwritten by `missing`), or there.
+    var unreadable: [String] = []
+    // A render with a layer error is never a golden: it fails and records nothing.
+    var broken: [String] = plan.state.layers.filter { $0.status.contains(.error) }.map {
+      "layer \(Echo.quoted($0.id)) could not be loaded\($0.message.map { ": " + $0 } ?? "")"
+    }
+    if options.strict && !o.warnings.isEmpty {
+      broken.append("--strict: \(o.warnings.count) warning\(o.warnings.count == 1 ? "" : "s")")
+    }
+    if options.record != nil && !broken.isEmpty { broken.append("nothing recorded (a render with a layer error or, with --strict, a warning is never a golden)") }
+    let record = broken.isEmpty ? options.record : nil
+    // The image: absent, unreadable (could not run, and never "missing": an
+    // LFS pointer or a truncated file is not overwritten by `missing`), or there.
     var expected: DecodedImage? = nil
     var exists = false
     var imageDiffers = false
@@ -120,7 +144,7 @@ public final class CaseRunner: Sendable {
         expected = try PNGDecoder.decode(contentsOf: c.expectedImage)
       } catch {
         imageDiffers = true
-        problems.append("the expected image cannot be read: \(error)")
+        unreadable.append("the expected image cannot be read: \(error)")
       }
     }
     if let expected {
@@ -141,15 +165,17 @@ public final class CaseRunner: Sendable {
         if counts.differing > c.comparison.maxDiffPixels {
           imageDiffers = true
           let percent = Double(counts.differing) * 100 / Double(actual.width * actual.height)
-          problems.append("\(counts.differing) px differ (\(percent < 0.01 ? "< 0.01" : String((percent * 100).rounded() / 100)) %)")
+          problems.append(
+            "\(counts.differing) px differ (\(percent < 0.01 ? "< 0.01" : String((percent * 100).rounded() / 100)) %), "
+              + "compared \(c.comparison.isExact ? "exactly" : "with " + c.comparison.rule) (mapsnap diff \(c.comparison.diffOptions))")
           if let diffPNG = try? diff.withUnsafeBufferPointer({ try PNGEncoder.encode(premultipliedRGBA: $0, width: actual.width, height: actual.height) }) {
-            o.diffPath = write(diffPNG, artifact: c, suffix: "diff")
+            o.diffPath = write(diffPNG, artifact: c, suffix: "diff.png")
           }
         }
       }
     }
     let recordImage: Bool
-    switch options.record {
+    switch record {
     case .all?: recordImage = true
     case .failed?: recordImage = !exists || imageDiffers
     case .missing?: recordImage = !exists
@@ -158,54 +184,90 @@ public final class CaseRunner: Sendable {
     if recordImage {
       if (try? OutputTarget(c.expectedImage).write(png)) != nil {
         recorded.append("recorded \(c.stem).png")
+        unreadable.removeAll()
       } else {
         problems.append("cannot write \(c.expectedImage)")
       }
     } else if !exists {
       problems.append("no expected image \(c.stem).png (run with --record missing to write it)")
     }
-    // The report, when the case keeps one.
-    let reportExists = FileIO.isRegularFile(c.expectedReport)
-    if reportExists {
+    var reportBytes: [UInt8]? = nil
+    if c.compareReports {
       var bytes = JSONWriter().writeBytes(snapshot.report())
       bytes.append(10)
-      var changes: [String] = []
-      if let old = try? JSONParser.parse(try FileIO.read(c.expectedReport)), let new = try? JSONParser.parse(bytes) {
-        do throws(ReportDiffError) {
-          changes = try ReportDiff.compare(old, new).changes.map(\.line)
-        } catch {
-          changes = ["the expected report cannot be read: \(error.message)"]
-        }
-      } else {
-        changes = ["the expected report is not valid JSON"]
+      reportBytes = bytes
+      let r = compareReport(c, bytes)
+      // The report is recorded beside each image recorded, and on its own as the mode says.
+      let recordReport: Bool
+      switch record {
+      case .all?: recordReport = true
+      case .failed?: recordReport = recordImage || !r.exists || r.unreadable != nil || !r.changes.isEmpty
+      case .missing?: recordReport = recordImage || !r.exists
+      case nil: recordReport = false
       }
-      let recordReport = options.record == .all || (options.record == .failed && !changes.isEmpty)
       if recordReport {
         if (try? OutputTarget(c.expectedReport).write(bytes)) != nil {
           recorded.append("recorded \(c.stem).report.json")
         } else {
-          o.reportChanges = changes
           problems.append("cannot write \(c.expectedReport)")
         }
-      } else if !changes.isEmpty {
-        o.reportChanges = changes
-        problems.append("the report changed: \(changes.count) change\(changes.count == 1 ? "" : "s")")
+      } else if !r.exists {
+        problems.append(
+          "no expected report \(c.stem).report.json (run with --record missing to write it, or set \"reports\": false in golden.json)")
+      } else if let u = r.unreadable {
+        unreadable.append(u)
+      } else if !r.changes.isEmpty {
+        o.reportChanges = r.changes
+        problems.append("the report changed in what is visible (\(r.count) change\(r.count == 1 ? "" : "s"))")
       }
     }
-    if !recorded.isEmpty {
-      o.status = .recorded(recorded.joined(separator: ", ") + "; re-run without recording")
-    } else if !problems.isEmpty {
-      o.status = .failed(problems.joined(separator: "; "))
-      o.actualPath = write(png, artifact: c, suffix: "actual")
-      if expected != nil, let bytes = try? FileIO.read(c.expectedImage) { o.expectedPath = write(bytes, artifact: c, suffix: "expected") }
+    if !recorded.isEmpty && broken.isEmpty && unreadable.isEmpty {
+      o.status = .recorded(([recorded.joined(separator: ", ") + "; re-run without recording"] + problems).joined(separator: "; "))
+    } else if !unreadable.isEmpty {
+      o.status = .error((unreadable + broken + problems).joined(separator: "; "))
+    } else if !broken.isEmpty || !problems.isEmpty {
+      o.status = .failed((broken + problems).joined(separator: "; "))
+    }
+    switch o.status {
+    case .passed, .recorded: break
+    case .failed, .error:
+      o.actualPath = write(png, artifact: c, suffix: "actual.png")
+      if let reportBytes { o.actualReportPath = write(reportBytes, artifact: c, suffix: "actual.report.json") }
+      if expected != nil, let bytes = try? FileIO.read(c.expectedImage) { o.expectedPath = write(bytes, artifact: c, suffix: "expected.png") }
     }
     o.seconds = monotonicSeconds() - start
     return o
   }
 
+  /// The expected report against the actual one: whether it exists, why it
+  /// cannot be read, or the summary lines of a change in what is visible
+  /// (empty when there is none) and how many changes that is.
+  private func compareReport(_ c: ImageCase, _ actual: [UInt8]) -> (exists: Bool, unreadable: String?, changes: [String], count: Int) {
+    guard FileIO.exists(c.expectedReport) else { return (false, nil, [], 0) }
+    let old: JSONValue
+    do {
+      old = try JSONParser.parse(try FileIO.read(c.expectedReport, maximumBytes: 1 << 30))
+    } catch let error as JSONSyntaxError {
+      return (true, "the expected report \(c.stem).report.json cannot be read: \(error.line):\(error.column): invalid JSON: \(error.message)", [], 0)
+    } catch {
+      return (true, "the expected report \(c.stem).report.json cannot be read: \(error)", [], 0)
+    }
+    guard let new = try? JSONParser.parse(actual) else { return (true, nil, [], 0) }
+    do throws(ReportDiffError) {
+      let d = try ReportDiff.compare(old, new)
+      guard d.changesWhatIsVisible else { return (true, nil, [], 0) }
+      return (true, nil, Array(d.summary().dropFirst()), d.changes.filter(\.changesWhatIsVisible).count)
+    } catch {
+      return (true, "the expected report \(c.stem).report.json cannot be read: \(error.path.isEmpty ? "" : error.path + ": ")\(error.message)", [], 0)
+    }
+  }
+
+  /// What a failing image leaves in `artifacts/<case>/<image>.<suffix>`.
+  static let artifactSuffixes = ["actual.png", "diff.png", "expected.png", "actual.report.json"]
+
   /// Writes an artifact file; returns its path, or nil when it cannot be written.
   private func artifactPath(_ c: ImageCase, _ suffix: String) -> String {
-    options.artifacts + "/" + c.caseName + "/" + c.stem + "." + suffix + ".png"
+    options.artifacts + "/" + c.caseName + "/" + c.stem + "." + suffix
   }
 
   private func write(_ bytes: [UInt8], artifact c: ImageCase, suffix: String) -> String? {

@@ -19,8 +19,11 @@ public struct ImageCase: Sendable {
   /// `case/stem`: what `--filter` matches and reports name.
   public var id: String { caseName + "/" + stem }
   public var expectedImage: String { directory + "/" + stem + ".png" }
-  /// The expected report, compared when it exists (`ReportDiff`).
+  /// The expected report (`ReportDiff`), compared unless `compareReports` is false.
   public var expectedReport: String { directory + "/" + stem + ".report.json" }
+  /// `golden.json`'s `reports` (true by default): the image's report is
+  /// compared with `expectedReport`, which must exist.
+  public var compareReports = true
 
   /// How a case's images are compared, in `mapsnap diff`'s terms.
   public struct Comparison: Sendable, Equatable {
@@ -36,6 +39,31 @@ public struct ImageCase: Sendable {
 
     public init() {}
 
+    public init(threshold: Double, includeAA: Bool, maxDiffPixels: Int) {
+      (self.threshold, self.includeAA, self.maxDiffPixels) = (threshold, includeAA, maxDiffPixels)
+    }
+
     public var isExact: Bool { threshold == 0 && includeAA && maxDiffPixels == 0 }
+
+    /// How pixels are compared, for messages: `exact` (`mapsnap test`'s
+    /// default), or `threshold 0.1, anti-aliased px not counted, up to 10 px`.
+    public var rule: String {
+      if isExact { return "exact" }
+      var parts = ["threshold \(Self.number(threshold))"]
+      if !includeAA { parts.append("anti-aliased px not counted") }
+      if maxDiffPixels > 0 { parts.append("up to \(maxDiffPixels) px") }
+      return parts.joined(separator: ", ")
+    }
+
+    /// The `mapsnap diff` options that count the differing pixels this way:
+    /// `--threshold 0 --include-aa` for the exact comparison.
+    public var diffOptions: String {
+      var s = "--threshold \(Self.number(threshold))"
+      if includeAA { s += " --include-aa" }
+      if maxDiffPixels > 0 { s += " --max-diff-pixels \(maxDiffPixels)" }
+      return s
+    }
+
+    private static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
   }
 }

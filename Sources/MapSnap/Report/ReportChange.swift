@@ -45,6 +45,20 @@ public struct ReportChange: Sendable, Hashable {
     }
   }
 
+  /// True when the change is in what is visible: an item shown or hidden,
+  /// or a count of what is drawn (`features.drawn`, `labels.placed`).
+  /// Changes between two hidden states and counts of hidden labels
+  /// (`labels.hidden.<reason>`) are not.
+  public var changesWhatIsVisible: Bool {
+    switch kind {
+    case .shown, .hidden: return true
+    case .reason: return false
+    case .count:
+      if case .count(_, _, let name) = item { return !name.hasPrefix("labels.hidden.") }
+      return true
+    }
+  }
+
   /// One line: the item, then each side: `label pois kiosk "Kiosk": placed →
   /// collision (blocked by pois/cafe)`.
   public var line: String { "\(item.text): \(a.text) → \(b.text)" }

@@ -1,6 +1,7 @@
 /// What became visible or hidden between two renders, read from their
 /// reports (schemaVersion 1): what `mapsnap diff A.png B.png --reports
-/// A.json B.json` lists (scene format section 8).
+/// A.json B.json` compares (scene format section 8); ``summary(verbose:limit:)``
+/// is what it prints, ``json`` what `--json` gives.
 ///
 /// **What is compared.** Layers and sublayers by their `status` (visible:
 /// `active`), labels by `outcome` (visible: `placed`), annotation texts by
@@ -51,7 +52,7 @@ public struct ReportDiff: Sendable, Equatable {
     /// `1:2000, all floors` or `1:1000, floor 2`.
     public var text: String { "1:\(number(scale)), " + (floor.map { "floor \($0.text)" } ?? "all floors") }
 
-    var json: JSONValue { ["scale": .number(scale), "floor": floor?.json ?? .null] }
+    public var json: JSONValue { ["scale": .number(scale), "floor": floor?.json ?? .null] }
   }
 
   public var a: Frame

@@ -157,6 +157,12 @@ public enum FileIO {
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
   }
 
+  /// True when `path` (through any links) is a folder.
+  public static func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+  }
+
   /// True when something exists at `path` (through any links).
   public static func exists(_ path: String) -> Bool {
     var st = stat()
