@@ -93,6 +93,29 @@ import _MapSnapTestSupport
     }
   }
 
+  /// A frame served by a larger kept read (in a batch, another frame's,
+  /// farther out) examined more features: Golden/ogr/4000 reported 1,121
+  /// labels `outOfBounds` after the 8000 frame and 726 alone. Its labels
+  /// reach as far as its own read was made for, whichever read serves it.
+  @Test func aFrameReportsTheSameWhicheverReadServesIt() throws {
+    let scene = try SceneLoader.load(path: Repository.root + "/Golden/ogr/scene.json")
+    func report(_ scale: Double, _ loader: SourceLoader) throws -> JSONValue {
+      let plan = try FramePlan.make(scene, overrides: ViewOverrides(scale: scale), sources: loader, fonts: fonts, threads: 1)
+      return ReportBuilder(plan: plan).build()
+    }
+    let alone = try report(4000, SourceLoader())
+    let shared = SourceLoader()
+    _ = try report(16000, shared)
+    let after = try report(4000, shared)
+    for i in 0..<4 {
+      for key in ["features", "labels", "status"] {
+        let a = alone["layers"]?[i]?[key]
+        let b = after["layers"]?[i]?[key]
+        #expect(a == b, "layers[\(i)].\(key) differs: \(a.map { String(describing: $0) }?.prefix(300) ?? "nil") against \(b.map { String(describing: $0) }?.prefix(300) ?? "nil")")
+      }
+    }
+  }
+
   /// A feature a view annotation names may lie anywhere: its layer is read
   /// whole, and the annotation's fate is the one the same data gives as
   /// GeoJSON (here off the frame; read only near the frame, the feature was

@@ -379,6 +379,23 @@ private struct LayerResolver {
     return annotationReach(anno, extent: OGRSource.labelTextBound, advance: ogrAdvance)
   }
 
+  /// How far a feature's label of `style` can reach (logical pixels): at
+  /// the source's largest text of the label's field; for an `ogr` source,
+  /// at the bound its read was made for (`ogrReach`), so that the features
+  /// examined do not depend on which read, the frame's own or a larger kept
+  /// one, serves the frame.
+  private func labelReach(_ style: LabelStyle, index: SourceIndex) -> Double {
+    if case .features(let source, _) = layer.content, isOGR(source) {
+      return SymbolReach.label(OGRSource.labelTextBound, style: style, advance: ogrAdvance)
+    }
+    return SymbolReach.label(index.textExtent(style.text), style: style, advance: map.maxAdvance)
+  }
+
+  private func isOGR(_ source: Source) -> Bool {
+    if case .ogr = source { return true }
+    return false
+  }
+
   /// The widest character of a text not yet read: the fonts' widest, but
   /// at most `OGRSource.labelAdvanceBound`.
   private var ogrAdvance: Double { min(map.maxAdvance, OGRSource.labelAdvanceBound) }
@@ -516,7 +533,7 @@ private struct LayerResolver {
       var reach = reaches[r]
       if let ls = rule.style.label {
         if ls.placement == .point {
-          reach = Self.farther(reach, SymbolReach.label(index.textExtent(ls.text), style: ls, advance: map.maxAdvance))
+          reach = Self.farther(reach, labelReach(ls, index: index))
         }
       }
       farthest = Self.farther(farthest, reach)
@@ -734,7 +751,13 @@ private struct LayerResolver {
         state.features.otherFloor += counts.otherFloor[s]
       }
     }
-    let farthest = annotationReach(anno, extent: index.textExtent(anno.text))
+    // An `ogr` read holds part of the dataset (and a kept read may hold more
+    // than this frame asked for): its labels reach as far as the read was
+    // made for, never as far as the texts it happens to hold, so the same
+    // frame examines the same features whichever read serves it.
+    let farthest =
+      isOGR(anno.source)
+      ? annotationReach(anno, extent: OGRSource.labelTextBound, advance: ogrAdvance) : annotationReach(anno, extent: index.textExtent(anno.text))
     let anchors = index.annotationPoints(near: frame.insetBy(-(farthest * viewport.unitsPerPixel)))
     let features = index.collection.features
     var next = 0
