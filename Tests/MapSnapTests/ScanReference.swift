@@ -246,7 +246,7 @@ struct ScanReference {
         var label: LabelRequest? = nil
         if let ls = style.label {
           let text = ls.text.text(feature.properties)
-          var request = LabelRequest(style: ls, text: text, skip: nil)
+          var request = LabelRequest(text: text, skip: nil)
           if text == nil {
             request.skip = .noText
           } else if ls.size * viewport.pixelRatio < FontLibrary.minTextSize {

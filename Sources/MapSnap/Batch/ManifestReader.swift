@@ -103,8 +103,9 @@ public struct ManifestReader: Sendable {
   }
 
   /// Calls `body` with each non-blank line's number and bytes (without the
-  /// line break); returns the number of lines. Reads with `getline`, one
-  /// line in memory at a time.
+  /// line break); returns the number of lines. One line in memory at a time,
+  /// at most `maximumLineBytes` of it (`BoundedLineReader`): a longer line
+  /// is an invalid line, found before anything is drawn.
   private func forEachLine(_ body: (Int, [UInt8]) throws(SceneError) -> Void) throws(ManifestError) -> Int {
     // Opened non-blocking and checked to be a regular file before any read
     // (a FIFO would block; a manifest is read twice: once to check it, once
@@ -118,37 +119,32 @@ public struct ManifestReader: Sendable {
     }
     let flags = fcntl(fd, F_GETFL)
     if flags != -1 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-    guard let f = fdopen(fd, "rb") else {
-      let reason = String(cString: strerror(errno))
-      close(fd)
-      throw ManifestError(file: file, kind: .unreadable(reason: reason))
-    }
-    defer { fclose(f) }
-    var buffer: UnsafeMutablePointer<CChar>? = nil
-    var capacity = 0
-    defer { free(buffer) }
+    defer { close(fd) }
+    var reader = BoundedLineReader(fd: fd, maximumLineBytes: Self.maximumLineBytes)
     var number = 0
     while true {
-      let n = getline(&buffer, &capacity, f)
-      if n < 0 { break }
-      number += 1
-      var count = n
-      buffer!.withMemoryRebound(to: UInt8.self, capacity: n) { p in
-        while count > 0 && (p[count - 1] == 10 || p[count - 1] == 13) { count -= 1 }
+      let next: BoundedLineReader.Line?
+      do {
+        next = try reader.next()
+      } catch {
+        throw ManifestError(file: file, kind: .unreadable(reason: error.reason))
       }
-      let bytes = buffer!.withMemoryRebound(to: UInt8.self, capacity: n) { Array(UnsafeBufferPointer(start: $0, count: count)) }
-      if bytes.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
+      guard let next else { break }
+      number += 1
       do throws(SceneError) {
-        if bytes.count > Self.maximumLineBytes {
-          throw SceneError(file: file, kind: .invalidValue, expected: "a line of at most \(Self.maximumLineBytes) bytes", found: "\(bytes.count) bytes")
+        switch next {
+        case .tooLong(let n):
+          throw SceneError(
+            file: file, kind: .invalidValue, expected: "a line of at most \(Self.maximumLineBytes) bytes", found: "\(n) bytes")
+        case .bytes(let bytes):
+          if bytes.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
+          try body(number, bytes)
         }
-        try body(number, bytes)
       } catch {
         // Only validate() passes a body that throws; it records problems itself.
         throw ManifestError(file: file, kind: .invalidLines, problems: [.init(line: number, error: error)])
       }
     }
-    if ferror(f) != 0 { throw ManifestError(file: file, kind: .unreadable(reason: String(cString: strerror(errno)))) }
     return number
   }
 

@@ -8,7 +8,8 @@
 /// differences red, anti-aliased pixels yellow) is held whole until it is
 /// encoded, so it is written only for images of at most
 /// `maximumDiffImagePixels` pixels. Interlaced PNGs cannot be read row by row;
-/// `PNGRowReader` holds them whole (at most its `maximumPixels`).
+/// `PNGRowReader` holds them whole, so they are compared only up to
+/// `maximumInterlacedPixels` pixels.
 public enum ImageDiff {
   /// Rows compared at a time: enough for the band workers, small in memory
   /// (256 rows of 16,384 pixels are 16 MiB per image).
@@ -18,6 +19,11 @@ public enum ImageDiff {
   public static let bandPixels = 1 << 22
   /// The largest diff image written: 2^26 pixels (8192 × 8192, 256 MiB).
   public static let maximumDiffImagePixels = 1 << 26
+  /// The largest interlaced image compared: 2^26 pixels (256 MiB of RGBA).
+  /// An Adam7-interlaced PNG cannot be read row by row and is held whole,
+  /// two of them at once: larger ones are refused from their headers
+  /// (`PNGRowReader`'s own limit, 2^28 pixels, would hold 2 GiB).
+  public static let maximumInterlacedPixels = 1 << 26
 
   /// What `compare` found.
   public struct Result: Sendable {
@@ -35,6 +41,16 @@ public enum ImageDiff {
   /// - Throws: `ImageDiffError` when a file cannot be read or decoded, the
   ///   sizes differ, or a diff image is asked for an image too large.
   public static func compare(_ a: String, _ b: String, match: PixelMatch, diffImage: Bool, threads: Int = 0) throws(ImageDiffError) -> Result {
+    for path in [a, b] {
+      do throws(PNGError) {
+        let header = try PNGHeader.read(path)
+        if header.interlaced && header.pixelCount > maximumInterlacedPixels {
+          throw PNGError.imageTooLarge(width: header.width, height: header.height, limit: maximumInterlacedPixels)
+        }
+      } catch {
+        throw ImageDiffError(file: path, kind: .unreadable(error))
+      }
+    }
     let ra: PNGRowReader
     let rb: PNGRowReader
     do {

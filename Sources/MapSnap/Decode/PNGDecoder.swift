@@ -42,8 +42,15 @@ public enum PNGDecoder {
   /// - Throws: ``PNGError/fileNotFound(path:)`` if nothing exists at `path`,
   ///   ``PNGError/fileReadFailed(path:reason:)`` if it cannot be read, and
   ///   otherwise the errors of ``decode(_:)``.
+  /// The header is read first (`PNGHeader`): a file that is not a PNG, or
+  /// whose declared image is over the limit, is refused before the rest is
+  /// read, and no more bytes are read than such an image can take.
   public static func decode(contentsOf path: String) throws(PNGError) -> DecodedImage {
-    try decode(try read(path))
+    let header = try PNGHeader.read(path)
+    guard header.pixelCount <= maximumPixelCount else {
+      throw .imageTooLarge(width: header.width, height: header.height, limit: maximumPixelCount)
+    }
+    return try decode(try read(path, maximumBytes: header.maximumFileBytes))
   }
 
   /// The bytes of the file at `path`, with the errors `decode(contentsOf:)` gives.

@@ -1,8 +1,7 @@
 /// A feature's label as resolution leaves it for placement: the text (the
-/// `label.field` property as text) and the style, or the reason it cannot be
-/// placed at all.
+/// `label.field` property as text), or the reason it cannot be placed at
+/// all. Its style is the drawable's (`Drawable.style.label`), held once.
 public struct LabelRequest: Sendable {
-  public var style: LabelStyle
   /// The text; nil when the feature has none (`skip` is then `.noText`).
   public var text: String?
   /// `noText` (the property is absent, null, an object, or only white space)

@@ -139,13 +139,19 @@ public struct TextPlacer {
 
   // MARK: - Labels
 
+  /// A label to place. Its style is its drawable's (`style(of:)`), not a
+  /// copy: a frame may hold hundreds of thousands of candidates that the
+  /// text budget then drops, each of which cost a copy of the style.
   private struct Candidate {
     var layer: Int
     var feature: FeatureKey
     var part: Int
     var point: Point
     var text: String
-    var style: LabelStyle
+    /// The drawable of `layer` whose label this is.
+    var drawable: Int
+    /// The style's `priority`, for the placement order.
+    var priority: Double
     /// Along a line: the feature's lines (and rings) in device pixels.
     var lines: [[Point]]? = nil
 
@@ -153,8 +159,11 @@ public struct TextPlacer {
     /// become spaces, no wrapping); elsewhere the text, wrapped at the
     /// style's `maxWidth`.
     var laidOutText: String { lines == nil ? text : text.replacingNewlines() }
-    var wrapWidth: Double? { lines == nil ? style.maxWidth : nil }
+    func wrapWidth(_ style: LabelStyle) -> Double? { lines == nil ? style.maxWidth : nil }
   }
+
+  /// The label style of `c`: its drawable's.
+  private func style(of c: Candidate) -> LabelStyle { state.layers[c.layer].drawables[c.drawable].style.label! }
 
   private func placeLabels(into out: inout TextPlacement, notes: Notes) {
     let v = state.viewport
@@ -163,9 +172,14 @@ public struct TextPlacer {
     var candidates: [Candidate] = []
     var obstacles: [(Rect, id: Int)] = []
     var obstacleRefs: [FeatureRef] = []
-    var skipped: [LabelOutcome] = []
+    // The labels that take no part in placement go straight into the
+    // outcomes, after those already there (`base`); the placed and dropped
+    // ones follow, and the two runs are swapped at the end: one array of
+    // outcomes, not a second for the skipped (a frame can skip hundreds of
+    // thousands past its text budget).
+    let base = out.outcomes.count
     func skip(_ layer: Int, _ feature: FeatureKey, part: Int, _ text: String?, _ style: LabelStyle, _ reason: LabelHiddenReason) {
-      skipped.append(
+      out.outcomes.append(
         LabelOutcome(
           layer: state.layers[layer].id, layerIndex: layer, feature: feature, part: part, text: text ?? "", placed: false,
           reason: reason, anchor: nil, box: nil, allowOverlap: style.allowOverlap, priority: style.priority))
@@ -181,46 +195,46 @@ public struct TextPlacer {
             obstacleRefs.append(FeatureRef(layer: layer.id, feature: drawables[i].feature))
           }
         }
-        guard let request = drawables[i].label else { continue }
+        guard let request = drawables[i].label, let style = drawables[i].style.label else { continue }
         let feature = drawables[i].feature
         guard let text = request.text, request.skip == nil else {
-          skip(li, feature, part: 0, request.text, request.style, request.skip ?? .noText)
+          skip(li, feature, part: 0, request.text, style, request.skip ?? .noText)
           continue
         }
         let g = drawables[i].geometry
-        if request.style.placement == .line {
+        if style.placement == .line {
           let lines = g.lines + g.polygons.flatMap { $0 }
           if lines.isEmpty {
-            skip(li, feature, part: 0, text, request.style, .noPosition)
+            skip(li, feature, part: 0, text, style, .noPosition)
           } else {
             let device = lines.map { $0.map(v.toDevice) }
-            candidates.append(Candidate(layer: li, feature: feature, part: 0, point: Point(0, 0), text: text, style: request.style, lines: device))
+            candidates.append(
+              Candidate(layer: li, feature: feature, part: 0, point: Point(0, 0), text: text, drawable: i, priority: style.priority, lines: device))
           }
         } else if !g.points.isEmpty {
           // Positions beyond the label's reach of the image are no candidates
           // (the rule that kept the feature: `SymbolReach.text`).
-          let style = request.style
           let reach = SymbolReach.label(text, style: style, advance: fonts?.maxAdvance ?? 1) * ratio
           let near = frame.insetBy(-reach)
           for (k, p) in g.points.enumerated() {
             let q = v.toDevice(p)
             guard q.x >= near.minX, q.x <= near.maxX, q.y >= near.minY, q.y <= near.maxY else { continue }
-            candidates.append(Candidate(layer: li, feature: feature, part: k, point: q, text: text, style: style))
+            candidates.append(Candidate(layer: li, feature: feature, part: k, point: q, text: text, drawable: i, priority: style.priority))
           }
         } else if !g.polygons.isEmpty {
           if let p = InteriorPoint.ofLargestVisible(g.polygons, within: frame, toPixels: v.toDevice) {
-            candidates.append(Candidate(layer: li, feature: feature, part: 0, point: p, text: text, style: request.style))
+            candidates.append(Candidate(layer: li, feature: feature, part: 0, point: p, text: text, drawable: i, priority: style.priority))
           } else {
-            skip(li, feature, part: 0, text, request.style, .outOfBounds)
+            skip(li, feature, part: 0, text, style, .outOfBounds)
           }
         } else {
-          skip(li, feature, part: 0, text, request.style, .noPosition)
+          skip(li, feature, part: 0, text, style, .noPosition)
         }
       }
     }
     // Higher priority first, then layers from the top down, then feature order.
     candidates.sort {
-      if $0.style.priority != $1.style.priority { return $0.style.priority > $1.style.priority }
+      if $0.priority != $1.priority { return $0.priority > $1.priority }
       if $0.layer != $1.layer { return $0.layer > $1.layer }
       if $0.feature.index != $1.feature.index { return $0.feature.index < $1.feature.index }
       return $0.part < $1.part
@@ -228,62 +242,68 @@ public struct TextPlacer {
     // Arrays of large elements are made to size (a candidate along a line
     // may keep several places; the rest keep at most one): growing them
     // copied each into fresh pages.
+    // Only the candidates the text budget lets be laid out can be kept (each
+    // costs at least one character): the arrays are made to that size, not
+    // to the number of candidates.
+    let layable = min(candidates.count, notes.characters)
     var blocks: [TextBlock] = []
     var placement: [PlacementCandidate] = []
     // Per kept candidate: its places' alternatives when it runs along a line.
     var along: [[LinePlacer.Alternative]?] = []
-    blocks.reserveCapacity(candidates.count)
-    placement.reserveCapacity(candidates.count)
-    along.reserveCapacity(candidates.count)
+    blocks.reserveCapacity(layable)
+    placement.reserveCapacity(layable)
+    along.reserveCapacity(layable)
     // A candidate whose every box misses the image could show nothing: it is
     // `outOfBounds` and takes no part (piling such boxes up would slow the grid).
     var kept: [Candidate] = []
-    kept.reserveCapacity(candidates.count)
+    kept.reserveCapacity(layable)
     if let fonts, threads != 1 {
       // The texts the loop below lays out, shaped side by side first: the
       // same budget spent in the same order decides which.
       let trial = Notes(budget: notes.characters)
       var texts: [(text: String, font: String?, maxWidth: Double?, letterSpacing: Double)] = []
       for c in candidates where trial.spend(c.text) {
-        texts.append((c.laidOutText, c.style.font, c.wrapWidth, c.style.letterSpacing))
+        let style = style(of: c)
+        texts.append((c.laidOutText, style.font, c.wrapWidth(style), style.letterSpacing))
       }
       fonts.prepareLayouts(texts, threads: threads)
     }
     for c in candidates {
+      let style = style(of: c)
       // Without fonts (a caller that gave none) nothing can be laid out.
       guard let fonts else {
-        skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)
+        skip(c.layer, c.feature, part: c.part, c.text, style, .noGlyphs)
         continue
       }
       guard notes.spend(c.text) else {
-        skip(c.layer, c.feature, part: c.part, c.text, c.style, .overBudget)
+        skip(c.layer, c.feature, part: c.part, c.text, style, .overBudget)
         continue
       }
       if let lines = c.lines {
         // Along a line: one line of text, one candidate per place
         // (`LinePlacer`).
         let block = fonts.layout(
-          c.laidOutText, font: c.style.font, size: c.style.size * ratio, maxWidth: c.wrapWidth, letterSpacing: c.style.letterSpacing)
+          c.laidOutText, font: style.font, size: style.size * ratio, maxWidth: c.wrapWidth(style), letterSpacing: style.letterSpacing)
         notes.laidOut(block)
         guard !block.glyphs.isEmpty else {
-          skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)
+          skip(c.layer, c.feature, part: c.part, c.text, style, .noGlyphs)
           continue
         }
         let placer = LinePlacer(
-          block: block, frame: frame, spacing: c.style.spacing * ratio, maxAngle: c.style.maxAngle, halo: (c.style.halo?.width ?? 0) * ratio)
+          block: block, frame: frame, spacing: style.spacing * ratio, maxAngle: style.maxAngle, halo: (style.halo?.width ?? 0) * ratio)
         // Each repetition is text laid out: the places after the first
         // spend the frame's text budget too, and stop where it runs out.
         let characters = max(1, c.text.unicodeScalars.count)
         switch placer.places(along: lines, limit: 1 + notes.characters / characters) {
         case .failure(let e):
           let reason: LabelHiddenReason = e.reason == .outOfBounds ? .outOfBounds : e.reason == .tooShort ? .lineTooShort : .tooCurved
-          skip(c.layer, c.feature, part: c.part, c.text, c.style, reason)
+          skip(c.layer, c.feature, part: c.part, c.text, style, reason)
         case .success(let places):
           notes.characters -= (places.count - 1) * characters
           for (k, alternatives) in places.enumerated() {
-            var candidate = PlacementCandidate(id: kept.count, boxes: alternatives.map(\.union), allowOverlap: c.style.allowOverlap)
+            var candidate = PlacementCandidate(id: kept.count, boxes: alternatives.map(\.union), allowOverlap: style.allowOverlap)
             candidate.parts = alternatives.map(\.boxes)
-            candidate.mustFit = c.style.avoidEdges
+            candidate.mustFit = style.avoidEdges
             var placed = c
             placed.part = k
             blocks.append(block)
@@ -295,26 +315,26 @@ public struct TextPlacer {
         continue
       }
       let block = fonts.layout(
-        c.laidOutText, font: c.style.font, size: c.style.size * ratio, align: c.style.justify, maxWidth: c.wrapWidth,
-        letterSpacing: c.style.letterSpacing)
+        c.laidOutText, font: style.font, size: style.size * ratio, align: style.justify, maxWidth: c.wrapWidth(style),
+        letterSpacing: style.letterSpacing)
       notes.laidOut(block)
       guard !block.glyphs.isEmpty else {
-        skip(c.layer, c.feature, part: c.part, c.text, c.style, .noGlyphs)
+        skip(c.layer, c.feature, part: c.part, c.text, style, .noGlyphs)
         continue
       }
-      let halo = (c.style.halo?.width ?? 0) * ratio
+      let halo = (style.halo?.width ?? 0) * ratio
       let size = (block.width + 2 * halo, block.height + 2 * halo)
-      let boxes = c.style.anchors.indices.map { k in
-        let (dx, dy) = c.style.offset(forAnchorAt: k)
-        return c.style.anchors[k].box(size: size, at: c.point, offset: Point(dx * ratio, dy * ratio))
+      let boxes = style.anchors.indices.map { k in
+        let (dx, dy) = style.offset(forAnchorAt: k)
+        return style.anchors[k].box(size: size, at: c.point, offset: Point(dx * ratio, dy * ratio))
       }
       guard boxes.contains(where: { CollisionGrid.overlaps($0, frame) }) else {
-        skip(c.layer, c.feature, part: c.part, c.text, c.style, .outOfBounds)
+        skip(c.layer, c.feature, part: c.part, c.text, style, .outOfBounds)
         continue
       }
       blocks.append(block)
-      var candidate = PlacementCandidate(id: kept.count, boxes: boxes, allowOverlap: c.style.allowOverlap)
-      candidate.mustFit = c.style.avoidEdges
+      var candidate = PlacementCandidate(id: kept.count, boxes: boxes, allowOverlap: style.allowOverlap)
+      candidate.mustFit = style.avoidEdges
       placement.append(candidate)
       along.append(nil)
       kept.append(c)
@@ -325,19 +345,21 @@ public struct TextPlacer {
     let result = MapSnap.place(placement, in: frame, mustFit: false, obstacles: obstacles)
     func logical(_ b: Rect) -> Rect { Rect(minX: b.minX / ratio, minY: b.minY / ratio, maxX: b.maxX / ratio, maxY: b.maxY / ratio) }
     var drawn: [PlacedLabel] = []
-    drawn.reserveCapacity(candidates.count)
-    out.outcomes.reserveCapacity(out.outcomes.count + candidates.count + skipped.count)
+    drawn.reserveCapacity(min(candidates.count, layable))
+    out.outcomes.reserveCapacity(out.outcomes.count + candidates.count)
+    let skippedEnd = out.outcomes.count
     for (i, c) in candidates.enumerated() {
+      let style = style(of: c)
       let placed = result.chosen[i]
       let box = placement[i].boxes[placed ?? (placement[i].boxes.count - 1)]
       var o = LabelOutcome(
         layer: state.layers[c.layer].id, layerIndex: c.layer, feature: c.feature, part: c.part, text: c.text,
-        placed: placed != nil, reason: nil, anchor: along[i] == nil ? placed.map { c.style.anchors[$0] } : nil, box: logical(box),
-        allowOverlap: c.style.allowOverlap, priority: c.style.priority)
+        placed: placed != nil, reason: nil, anchor: along[i] == nil ? placed.map { style.anchors[$0] } : nil, box: logical(box),
+        allowOverlap: style.allowOverlap, priority: style.priority)
       o.alongLine = along[i] != nil
       if placed == nil {
         let ids = result.blockedBy[i]
-        o.reason = !ids.isEmpty ? .collision : c.style.avoidEdges ? .edge : .outOfBounds
+        o.reason = !ids.isEmpty ? .collision : style.avoidEdges ? .edge : .outOfBounds
         if o.reason == .outOfBounds { o.box = nil }
         o.blockedByMore = result.blockedByMore[i]
         // Each blocking feature once, in the order first met. A label is
@@ -358,14 +380,18 @@ public struct TextPlacer {
       guard placed != nil else { continue }
       let block = blocks[i]
       notes.drawn(block)
-      let halo = (c.style.halo?.width ?? 0) * ratio
-      var run = GlyphRun(block: block, origin: Point(box.minX + halo, box.minY + halo), color: c.style.color, haloColor: c.style.halo?.color)
+      let halo = (style.halo?.width ?? 0) * ratio
+      var run = GlyphRun(block: block, origin: Point(box.minX + halo, box.minY + halo), color: style.color, haloColor: style.halo?.color)
       run.haloWidth = halo
       if let alternatives = along[i], let j = placed { run.poses = alternatives[j].poses }
-      drawn.append(PlacedLabel(run: run, outcome: out.outcomes.count - 1))
+      // Its outcome's place once the runs are swapped: after those before `base`, the i-th.
+      drawn.append(PlacedLabel(run: run, outcome: base + i))
     }
-    skipped.sort { ($0.layerIndex, $0.feature.index, $0.part) < ($1.layerIndex, $1.feature.index, $1.part) }
-    out.outcomes += skipped
+    // The skipped, in layer and feature order, after the placed and dropped.
+    out.outcomes[base..<skippedEnd].sort { ($0.layerIndex, $0.feature.index, $0.part) < ($1.layerIndex, $1.feature.index, $1.part) }
+    out.outcomes[base..<skippedEnd].reverse()
+    out.outcomes[skippedEnd...].reverse()
+    out.outcomes[base...].reverse()
     for o in out.outcomes {
       var counts = out.labelCounts[o.layerIndex] ?? LabelCounts()
       if o.placed {

@@ -77,7 +77,11 @@ public enum FileIO {
     }
     if let failure { throw failure }
     guard bytes.count == size else { return bytes }
-    // The file may have grown since fstat: read the rest, within the limit.
+    // The file may have grown since fstat: read the rest, within the limit
+    // and within `growthBytes` of the size fstat gave. A file that goes on
+    // past that is not a file being written but one whose size says
+    // nothing (`/proc/self/pagemap` reads as 0 bytes and never ends).
+    let bound = min(maximumBytes, size + growthBytes)
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       let n = chunk.withUnsafeMutableBytes { readFD(opened.fd, $0.baseAddress, $0.count) }
@@ -88,9 +92,18 @@ public enum FileIO {
       if n == 0 { break }
       bytes.append(contentsOf: chunk[0..<n])
       if bytes.count > maximumBytes { throw tooLarge(path, size: bytes.count, maximumBytes: maximumBytes, limitName: limitName) }
+      if bytes.count > bound {
+        throw .failed(
+          path: path,
+          reason: "it goes on past the \(size) bytes its size gave, by more than \(growthBytes) bytes (a file whose size says nothing, such as one in /proc)")
+      }
     }
     return bytes
   }
+
+  /// How far past the size `fstat` gave a file is read (1 MiB): a file
+  /// appended to while it is read, not one that never ends.
+  static let growthBytes = 1 << 20
 
   private static func tooLarge(_ path: String, size: Int, maximumBytes: Int, limitName: String?) -> FileError {
     .failed(path: path, reason: "\(size) bytes, more than \(limitName.map { "\($0) (\(maximumBytes))" } ?? "the limit of \(maximumBytes) bytes")")
