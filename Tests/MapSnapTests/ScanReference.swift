@@ -108,12 +108,14 @@ struct ScanReference {
       case .features(let source, let styling):
         if let c = l.load(source, sources) {
           l.checkProperties(c, styling: styling)
+          if case .rules(let rules) = styling { l.checkValues(c, rules.enumerated().map { ("rules[\($0)].where", $1.filter) }) }
           l.resolveFeatures(c, styling: styling, icons: icons)
         }
       case .annotation(let anno):
         l.print.sublayers = Array(repeating: FeatureCounts(), count: anno.sublayers.count)
         if let c = l.load(anno.source, sources) {
           l.checkProperties(c, annotation: anno)
+          l.checkValues(c, anno.sublayers.enumerated().map { ("sublayers[\($0)].where", $1.filter) })
           l.resolveAnnotations(c, anno)
         }
       default: continue
@@ -157,6 +159,7 @@ struct ScanReference {
         if c.unprojectableCount > 0, case .reprojected(_, let crs) = source {
           print.problems.append(.unprojectable(count: c.unprojectableCount, crs: crs))
         }
+        if c.notDegreesCount > 0 { print.problems.append(.notDegrees(count: c.notDegreesCount, total: c.features.count)) }
         for f in c.withoutGeometry { tie(f, .notDrawn) }
         if c.invalidCount > 0 { print.problems.append(.invalidFeatures(count: c.invalidCount, samples: c.invalidSamples)) }
         return c
@@ -210,6 +213,48 @@ struct ScanReference {
       for u in unknown {
         print.problems.append(
           .unknownProperty(key: u.keys.joined(separator: ", "), property: u.property, suggestion: closestMatch(to: u.property, in: all, maxDistance: 2)))
+      }
+    }
+
+    /// `where` values no feature holds, by a scan of every feature.
+    mutating func checkValues(_ c: FeatureCollection, _ clauses: [(key: String, filter: Filter)]) {
+      let features = c.features + c.withoutGeometry
+      guard !features.isEmpty else { return }
+      var found: [(property: String, value: JSONValue, keys: [String])] = []
+      for (key, filter) in clauses {
+        for clause in filter.clauses where features.contains(where: { $0.properties.index(forKey: clause.property) != nil }) {
+          for value in clause.values where value != .null {
+            if features.contains(where: { $0.properties[clause.property].map { Filter.equal($0, value) } ?? false }) { continue }
+            if let k = found.firstIndex(where: { $0.property == clause.property && Filter.equal($0.value, value) }) {
+              if !found[k].keys.contains(key) { found[k].keys.append(key) }
+            } else {
+              found.append((clause.property, value, [key]))
+            }
+          }
+        }
+      }
+      for f in found {
+        var suggestion: JSONValue? = nil
+        var strings: [String] = []
+        for feature in features {
+          if case .string(let s)? = feature.properties[f.property], !strings.contains(s) { strings.append(s) }
+        }
+        let held = features.compactMap { $0.properties[f.property] }
+        switch f.value {
+        case .string(let s):
+          if let n = Double(s), held.contains(where: { Filter.equal($0, .number(n)) }) {
+            suggestion = .number(n)
+          } else {
+            suggestion = closestMatch(to: s, in: strings, maxDistance: 2).map(JSONValue.string)
+          }
+        case .number(let n):
+          let t = MapResolver.text(.number(n)) ?? ""
+          if strings.contains(t) { suggestion = .string(t) }
+        case .bool(let b):
+          if strings.contains(b ? "true" : "false") { suggestion = .string(b ? "true" : "false") }
+        default: break
+        }
+        print.problems.append(.unmatchedValue(key: f.keys.joined(separator: ", "), property: f.property, value: f.value, suggestion: suggestion))
       }
     }
 

@@ -105,6 +105,7 @@ final class SourceIndex: Sendable {
     var sublayers: [SublayerKey: SublayerCounts] = [:]
     var texts: [TextTemplate: TextExtent] = [:]
     var ids: [String?: FeatureIDIndex] = [:]
+    var values: [String: HeldValues] = [:]
   }
 
   private let built = Mutex<Built>(Built())
@@ -276,6 +277,55 @@ final class SourceIndex: Sendable {
       }
       b.texts[template] = e
       return e
+    }
+  }
+
+  /// The values a source's features hold for one property: strings,
+  /// numbers and booleans, each once, compared as `Filter` compares them
+  /// (`1` equals `1.0`); the strings also in the order first met, for hints.
+  struct HeldValues: Sendable {
+    var set: Set<HeldValue> = []
+    var strings: [String] = []
+
+    /// True when a feature holds `value` (null, a missing property's value,
+    /// is held by every source).
+    func holds(_ value: JSONValue) -> Bool {
+      guard let v = HeldValue(value) else { return true }
+      return set.contains(v)
+    }
+  }
+
+  /// A string, number or boolean property value, hashable.
+  enum HeldValue: Hashable, Sendable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+
+    init?(_ value: JSONValue) {
+      switch value {
+      case .string(let s): self = .string(s)
+      // 0 and -0 are equal to `Filter`, and hashed alike here.
+      case .number(let n): self = .number(n == 0 ? 0 : n)
+      case .bool(let b): self = .bool(b)
+      default: return nil
+      }
+    }
+  }
+
+  /// The values of `property` over every feature of the source, features
+  /// without geometry included.
+  func heldValues(_ property: String) -> HeldValues {
+    built.withLock { b in
+      if let v = b.values[property] { return v }
+      var held = HeldValues()
+      for list in [collection.features, collection.withoutGeometry] {
+        for f in list {
+          guard let value = f.properties[property].flatMap(HeldValue.init), held.set.insert(value).inserted else { continue }
+          if case .string(let s) = value { held.strings.append(s) }
+        }
+      }
+      b.values[property] = held
+      return held
     }
   }
 

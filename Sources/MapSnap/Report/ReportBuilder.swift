@@ -78,6 +78,13 @@ public struct ReportBuilder {
             ]))
         ))
     }
+    if let r = l.reference {
+      pairs.append(
+        (
+          "spatialReference",
+          .object(JSONObject([("crs", .string(r.crs)), ("from", .string(r.from.rawValue)), ("overrides", r.overridden.map(JSONValue.string) ?? .null)]))
+        ))
+    }
     if l.kind == .annotation {
       pairs.append(
         (
