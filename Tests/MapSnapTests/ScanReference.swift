@@ -27,8 +27,10 @@ struct LayerPrint: Equatable, CustomStringConvertible {
     problems = l.problems
     counts = l.features
     sublayers = l.sublayers.map(\.features)
-    drawables = l.drawables.map(DrawablePrint.init)
-    annotations = l.annotations.map(AnnotationPrint.init)
+    // Keys are compared by id and position: the digest of a feature
+    // without id is `FeatureKeyDigest`'s, which the scan does not redo.
+    drawables = l.drawables.map(DrawablePrint.init).map { var d = $0; d.feature.digest = nil; return d }
+    annotations = l.annotations.map(AnnotationPrint.init).map { var a = $0; a.feature.digest = nil; return a }
     tied = l.tiedFeatures
     featureIDs = l.featureIDs
   }
@@ -321,10 +323,10 @@ struct ScanReference {
       let layerInScale = layer.scaleRange.contains(viewport.scale)
       for feature in c.features {
         guard let s = anno.sublayers.firstIndex(where: { $0.filter.matches(feature.properties) }) else { continue }
-        print.sublayers[s].total += 1
         let sub = anno.sublayers[s]
         let style = sub.style
         var hidden: AnnotationHiddenReason? = nil
+        var onOtherFloor = false
         if !sub.visible || !layer.visible {
           hidden = .notVisible
         } else if !layerInScale || !sub.scaleRange.contains(viewport.scale) {
@@ -335,10 +337,7 @@ struct ScanReference {
         if let floor = reference.floor, let field = layer.floorField,
           let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
         {
-          if draws {
-            print.sublayers[s].otherFloor += 1
-            print.counts.otherFloor += 1
-          }
+          onOtherFloor = true
           hidden = hidden ?? .floor
         }
         let text = anno.text.text(feature.properties)
@@ -367,6 +366,24 @@ struct ScanReference {
           min(SymbolReach.annotation(TextExtent(text ?? ""), style: style, factor: factor, advance: reference.maxAdvance), 65536)
           * viewport.unitsPerPixel
         let grown = frame.insetBy(-reach)
+        // A sublayer counts the features with a text listed within the
+        // bounded reach (at most 32 characters on 2 lines, 1 em each).
+        var bound = 0.0
+        for sl in anno.sublayers {
+          let b = SymbolReach.annotation(OGRSource.labelTextBound, style: sl.style, factor: factor, advance: min(reference.maxAdvance, 1))
+          bound = bound.isNaN || b.isNaN ? .nan : max(bound, min(b, 65536))
+        }
+        let counted = bound.isNaN ? nil : frame.insetBy(-(bound * viewport.unitsPerPixel))
+        if feature.geometry.points.contains(where: {
+          let box = Rect(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y)
+          return grown.intersects(box) && (counted?.intersects(box) ?? true)
+        }) {
+          print.sublayers[s].total += 1
+          if draws && onOtherFloor {
+            print.sublayers[s].otherFloor += 1
+            print.counts.otherFloor += 1
+          }
+        }
         for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
           let t = AnnotationText(
             feature: key(feature), part: part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo, hidden: hidden)

@@ -117,6 +117,7 @@ public struct MapResolver {
     case .features(let source, let styling):
       let reach = resolver.ogrReach(source, styling: styling)
       let names = resolver.propertyNames(styling)
+      resolver.keyFields = LayerResolver.fields(names).sorted()
       if let index = resolver.load(source, from: sources, loaded: loaded, reach: reach, fields: LayerResolver.fields(names)) {
         resolver.checkProperties(names, of: index)
         resolver.checkValues(LayerResolver.whereClauses(styling), of: index)
@@ -129,6 +130,7 @@ public struct MapResolver {
       resolver.startSublayers(anno)
       let reach = resolver.ogrReach(anno)
       let names = resolver.propertyNames(anno)
+      resolver.keyFields = LayerResolver.fields(names).sorted()
       if let index = resolver.load(anno.source, from: sources, loaded: loaded, reach: reach, fields: LayerResolver.fields(names)) {
         resolver.checkProperties(names, of: index)
         resolver.checkValues(anno.sublayers.enumerated().map { ("sublayers[\($0)].where", $1.filter) }, of: index)
@@ -286,6 +288,12 @@ struct LayerResolver {
   /// For a features layer: each drawable's position in the source's
   /// `features`, ascending (drawables are in feature order).
   private var drawnPositions: [Int32] = []
+  /// The properties a feature's digest key covers (`FeatureKeyDigest`).
+  var keyFields: [String] = []
+  /// True when the source's ids are an `ogr` layer's FIDs, which key nothing.
+  private var idsAreFIDs = false
+  /// How many features of this frame had each digest key so far.
+  private var digestsSeen: [String: Int] = [:]
 
   init(map: MapResolver, layer: Layer, state: LayerState, draws: Bool, tiedIDs: [FloorValue]?, icons: IconCache) {
     self.map = map
@@ -317,6 +325,7 @@ struct LayerResolver {
       return nil
     case .success(let index):
       let collection = index.collection
+      idsAreFIDs = collection.idsAreFIDs
       if key != nil { state.sourceContent = collection.content }
       state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount + collection.unprojectableCount
       state.features.invalid = collection.invalidCount
@@ -343,6 +352,7 @@ struct LayerResolver {
       return nil
     case .success(let (index, info)):
       let collection = index.collection
+      idsAreFIDs = collection.idsAreFIDs
       state.sourceContent = collection.content
       state.ogr = info
       state.features.total = info.featuresInLayer ?? info.featuresRead
@@ -378,7 +388,14 @@ struct LayerResolver {
   /// The same for an annotation layer: its largest text at the bound.
   func ogrReach(_ anno: AnnotationLayer) -> Double {
     guard case .ogr = anno.source else { return 0 }
-    return annotationReach(anno, extent: OGRSource.labelTextBound, advance: ogrAdvance)
+    return boundedReach(anno)
+  }
+
+  /// How far, in logical pixels, an annotation layer's texts of at most
+  /// `OGRSource.labelTextBound` reach: the reach of an `ogr` read, and
+  /// the one sublayer totals count within for every source kind.
+  func boundedReach(_ anno: AnnotationLayer) -> Double {
+    annotationReach(anno, extent: OGRSource.labelTextBound, advance: ogrAdvance)
   }
 
   /// The widest character of a text not yet read: the fonts' widest, but
@@ -549,7 +566,8 @@ struct LayerResolver {
         }
         label = request
       }
-      if case .drawable = add(Drawable(geometry: feature.geometry, style: style, feature: key(feature), label: label), reach: reach) {
+      let k = key(feature)
+      if case .drawable = add(Drawable(geometry: feature.geometry, style: style, feature: k, label: label), reach: reach) {
         drawnPositions.append(position)
       }
     }
@@ -648,10 +666,19 @@ struct LayerResolver {
     }
   }
 
-  /// The feature's key: the layer's `idField` property (else the GeoJSON `id`)
-  /// and its index.
-  private func key(_ f: Feature) -> FeatureKey {
-    FeatureKey(id: FeatureIDIndex.id(of: f, idField: layer.idField), index: f.index)
+  /// The feature's key (`FeatureKey`'s rule): its id, else its digest,
+  /// numbered among the layer's features keyed in this frame in read order
+  /// (features of one digest share geometry and used properties, so they
+  /// reach the frame together and in no order that matters).
+  private mutating func key(_ f: Feature) -> FeatureKey {
+    let own = idsAreFIDs ? nil : f.id
+    if let id = (layer.idField.flatMap { f.properties[$0] } ?? own).flatMap(FloorValue.init(json:)) {
+      return FeatureKey(id: id, index: f.index)
+    }
+    let digest = FeatureKeyDigest.key(f, projection: viewport.projection, fields: keyFields)
+    let n = (digestsSeen[digest] ?? 0) + 1
+    digestsSeen[digest] = n
+    return FeatureKey(id: nil, index: f.index, digest: n == 1 ? digest : "\(digest)-\(n)")
   }
 
   /// Keeps `d` when its geometry, grown by `reach` logical pixels, meets the
@@ -721,23 +748,19 @@ struct LayerResolver {
   ///
   /// Only the anchors the source's point index returns are looked at: those
   /// within the farthest any text can reach at this scale (each sublayer's
-  /// size at the source's largest text, capped as each text is). Counts per
-  /// sublayer are over the whole source, once per filters and floor.
+  /// size at the source's largest text, capped as each text is). A
+  /// sublayer's `total` counts its features that can reach the frame: a
+  /// text listed whose anchor lies within `boundedReach` of the frame, what
+  /// an `ogr` read holds, so that a file (which holds the whole source)
+  /// and a dataset count alike; `otherFloor` those of them on another
+  /// floor, where the layer draws.
   mutating func resolveAnnotations(_ index: SourceIndex, _ anno: AnnotationLayer) {
     let frame = viewport.extent
     let factor = anno.referenceScale / viewport.scale
-    let floorField = map.floor == nil ? nil : layer.floorField
-    let counts = index.sublayerCounts(anno.sublayers.map(\.filter), floorField: floorField, floor: map.floor)
-    for s in state.sublayers.indices {
-      state.sublayers[s].features.total = counts.total[s]
-      // Counted, as for features layers, only where the layer draws.
-      if draws {
-        state.sublayers[s].features.otherFloor = counts.otherFloor[s]
-        state.features.otherFloor += counts.otherFloor[s]
-      }
-    }
     let farthest = annotationReach(anno, extent: index.textExtent(anno.text))
     let anchors = index.annotationPoints(near: frame.insetBy(-(farthest * viewport.unitsPerPixel)))
+    let bound = boundedReach(anno)
+    let counted = bound.isNaN ? nil : frame.insetBy(-(bound * viewport.unitsPerPixel))
     let features = index.collection.features
     var next = 0
     while next < anchors.count {
@@ -789,13 +812,25 @@ struct LayerResolver {
         min(SymbolReach.annotation(TextExtent(text ?? ""), style: style, factor: factor, advance: map.maxAdvance), Self.maxListedReach)
         * viewport.unitsPerPixel
       let grown = frame.insetBy(-reach)
-      let key = key(feature)
+      var key: FeatureKey? = nil
+      var isCounted = false
       for a in anchors[next..<end] {
         let p = feature.geometry.points[a.part]
-        guard grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) else { continue }
+        let box = Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)
+        guard grown.intersects(box) else { continue }
+        if key == nil { key = self.key(feature) }
+        if !isCounted && counted?.intersects(box) ?? true {
+          isCounted = true
+          state.sublayers[s].features.total += 1
+          // Counted, as for features layers, only where the layer draws.
+          if draws && isOnOtherFloor(feature) {
+            state.sublayers[s].features.otherFloor += 1
+            state.features.otherFloor += 1
+          }
+        }
         state.annotations.append(
           AnnotationText(
-            feature: key, part: a.part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo,
+            feature: key!, part: a.part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo,
             hidden: hidden))
       }
     }

@@ -3,8 +3,9 @@ public struct ExplainFilter: Sendable {
   /// Only these layers (by id); empty: every layer.
   public var layers: [String]
   /// Only the labels, annotation texts and view annotations of the feature
-  /// with this id (its `FeatureKey.text`: `V-7`, or `#12` for a feature
-  /// without an id); view annotations also by their own id.
+  /// with this id (its `FeatureKey.text`: `V-7`, or its digest key
+  /// `3fa9c2b1e0d4` for a feature without an id; `#12`, its position in
+  /// its source, names it too); view annotations also by their own id.
   public var featureID: String?
 
   public init(layers: [String] = [], featureID: String? = nil) {
@@ -13,7 +14,7 @@ public struct ExplainFilter: Sendable {
   }
 
   func includes(_ layer: String) -> Bool { layers.isEmpty || layers.contains(layer) }
-  func includes(_ key: FeatureKey) -> Bool { featureID == nil || featureID == key.text }
+  func includes(_ key: FeatureKey) -> Bool { featureID == nil || featureID == key.text || featureID == "#\(key.index)" }
 }
 
 /// A frame's decisions for people: what `mapsnap explain` prints. Each layer

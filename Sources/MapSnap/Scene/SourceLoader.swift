@@ -432,6 +432,7 @@ extension SourceLoader {
     case .failure(let e): return .failure(e)
     case .success(let (raw, info)):
       var c = raw
+      c.idsAreFIDs = true
       if let transform { c = c.toWGS84(transform) }
       let entry = OGRRead(
         serial: ogrReadSerial.add(1, ordering: .relaxed).newValue, filter: wanted, fields: wantedFields, collection: c, info: info)

@@ -69,6 +69,10 @@ public struct FeatureCollection: Sendable, Equatable {
   /// use: `SourceLoader.ogr`); nil when the names are those its
   /// features have (GeoJSON).
   var schema: [String]? = nil
+  /// True when the features' `id` is an `ogr` layer's FID: the driver's
+  /// numbering of its rows, which names a feature for view annotations and
+  /// `--fit` but keys no report entry (`FeatureKey`).
+  var idsAreFIDs = false
 
   public init() {}
 
