@@ -71,6 +71,13 @@ import _MapSnapTestSupport
     #expect(try plan(#"{"geojson": "helsinki_pois.geojson"}"#).state.layers[0].problems.isEmpty)
   }
 
+  /// A file's code PROJ does not know: the layer is `error`, naming it.
+  @Test func anUnknownFileReferenceIsALayerError() throws {
+    let l = try plan(#"{"geojson": "\#(try projectedFile(member: "urn:ogc:def:crs:EPSG::999999"))"}"#).state.layers[0]
+    #expect(l.status.contains(.error))
+    #expect(l.message?.contains("EPSG:999999") == true, "\(l.message ?? "")")
+  }
+
   @Test(arguments: [
     ("urn:ogc:def:crs:EPSG::3067", "EPSG:3067"), ("EPSG:3067", "EPSG:3067"), ("urn:ogc:def:crs:OGC:1.3:CRS84", "OGC:CRS84"),
     ("urn:ogc:def:crs:OGC::CRS84", "OGC:CRS84"), ("epsg:4326", "EPSG:4326"), ("not a reference", nil), ("urn:x:3067", nil),

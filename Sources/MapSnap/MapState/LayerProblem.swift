@@ -100,7 +100,7 @@ public enum LayerProblem: Sendable, Equatable {
       return "skipped \(n) feature\(n == 1 ? "" : "s") that could not be re-projected from \(crs)"
     case .notDegrees(let n, let total):
       return "\(n) of \(total) feature\(total == 1 ? "" : "s") have coordinates that cannot be WGS84 degrees (|longitude| > 180 or |latitude| > 90), "
-        + "and neither the scene nor the file names a spatial reference (\"crs\"); they are drawn as degrees, which puts them off any map"
+        + "and neither the scene nor the file names a spatial reference (\"crs\"); read as degrees, they lie off the map"
     case .tileSource(let error):
       return error.description
     case .spatialReference(let tiles, let map):

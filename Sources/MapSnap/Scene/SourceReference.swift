@@ -11,14 +11,14 @@ extension SourceLoader {
     var c = raw
     if let crs = sceneCRS ?? declared {
       let overridden = sceneCRS != nil && declared != nil && declared!.uppercased() != crs.uppercased() ? declared : nil
+      c.reference = ReferenceNote(crs: crs, from: sceneCRS != nil ? .scene : .file, overridden: overridden)
+      // The scene's `crs` always goes through PROJ; a file's WGS84 is read as it is.
       if sceneCRS != nil || !isWGS84(crs) {
         switch CRSTransform.to84(from: crs) {
         case .failure(let e): return .failure(.crs(e))
-        case .success(let t): c = raw.toWGS84(t)
+        case .success(let t): return .success(c.toWGS84(t))
         }
       }
-      c.reference = ReferenceNote(crs: crs, from: sceneCRS != nil ? .scene : .file, overridden: overridden)
-      if sceneCRS != nil || !isWGS84(crs) { return .success(c) }
     }
     c.notDegreesCount = c.features.count { f in
       let b = f.geometry.bounds
