@@ -9,7 +9,9 @@
 /// keys nothing. A feature without an id is keyed by its `digest`: 12 hex
 /// digits of SHA-256 over its geometry (in degrees, to 1e-7°) and the
 /// properties the layer uses (`FeatureKeyDigest`), with `-2`, `-3`, … for the
-/// second, third, … feature of the same digest in read order. ``text`` is
+/// second, third, … feature of the same digest in read order; it is worked
+/// out for the features a report names (labels, annotation texts, markers
+/// that `collides`), not for every feature drawn. ``text`` is
 /// the id's text, else the digest (`#` and the index for a graphic without
 /// id). `index` is the feature's position in its source (or in the layer's
 /// `graphics`): the order features are drawn and listed in, not an identity.

@@ -566,7 +566,8 @@ struct LayerResolver {
         }
         label = request
       }
-      let k = key(feature)
+      // Only labels and `collides` markers name their feature in a report.
+      let k = key(feature, digest: label != nil || style.marker?.collides == true)
       if case .drawable = add(Drawable(geometry: feature.geometry, style: style, feature: k, label: label), reach: reach) {
         drawnPositions.append(position)
       }
@@ -666,15 +667,17 @@ struct LayerResolver {
     }
   }
 
-  /// The feature's key (`FeatureKey`'s rule): its id, else its digest,
-  /// numbered among the layer's features keyed in this frame in read order
-  /// (features of one digest share geometry and used properties, so they
-  /// reach the frame together and in no order that matters).
-  private mutating func key(_ f: Feature) -> FeatureKey {
+  /// The feature's key (`FeatureKey`'s rule): its id, else its digest
+  /// (when `digest`: the key is named by the report), numbered among the
+  /// layer's features keyed in this frame in read order (features of one
+  /// digest share geometry, style and used properties, so they reach the
+  /// frame together and in no order that matters).
+  private mutating func key(_ f: Feature, digest wanted: Bool = true) -> FeatureKey {
     let own = idsAreFIDs ? nil : f.id
     if let id = (layer.idField.flatMap { f.properties[$0] } ?? own).flatMap(FloorValue.init(json:)) {
       return FeatureKey(id: id, index: f.index)
     }
+    guard wanted else { return FeatureKey(id: nil, index: f.index) }
     let digest = FeatureKeyDigest.key(f, projection: viewport.projection, fields: keyFields)
     let n = (digestsSeen[digest] ?? 0) + 1
     digestsSeen[digest] = n
