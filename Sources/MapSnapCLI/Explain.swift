@@ -41,7 +41,7 @@ struct Explain: ParsableCommand {
     if let featureID {
       // An id no label, annotation text or view annotation of this frame has would print empty tables.
       let ids = explanation.featureIDs
-      if !ids.contains(featureID) {
+      if !explanation.has(featureID: featureID) {
         let hint = closestMatch(to: featureID, in: ids, maxDistance: 2).map { " (did you mean \(Echo.quoted($0))?)" } ?? ""
         printError(
           "error: --id: no label, annotation text or view annotation of this frame belongs to \(Echo.quoted(featureID))\(hint)"

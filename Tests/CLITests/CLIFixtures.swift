@@ -53,7 +53,7 @@ enum Fixture {
       """
       { "id": "roads", "type": "features", "source": { "geojson": "\(roadsPath)" },
         "rules": [
-          { "where": { "highway": ["primary", "secondary"] }, "style": { "stroke": "#f4a", "strokeWidth": 6, "lineCap": "round", "lineJoin": "round" } },
+          { "where": { "highway": "primary" }, "style": { "stroke": "#f4a", "strokeWidth": 6, "lineCap": "round", "lineJoin": "round" } },
           { "where": { "highway": "footway" }, "style": { "stroke": "#888", "strokeWidth": 1.5, "strokeDash": [3, 2] } },
           { "style": { "stroke": "#ccc", "strokeWidth": 3, "lineJoin": "bevel" } } ] }
       """,

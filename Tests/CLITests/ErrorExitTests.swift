@@ -175,19 +175,25 @@ struct ErrorExitTests {
     try withTemporaryDirectory { dir in
       try Files.write("SECRET_TOKEN=abc123\n", to: dir + "/env.txt")
       try Files.write(#"{"type": "SECRETTYPE", "features": []}"#, to: dir + "/odd.geojson")
-      let layers = ["env.txt", "odd.geojson"].enumerated().map { i, f in
+      try Files.write(
+        #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "SECRETGEOMETRY", "coordinates": [0, 0]}}]}"#,
+        to: dir + "/feature.geojson")
+      let layers = ["env.txt", "odd.geojson", "feature.geojson"].enumerated().map { i, f in
         ##"{"id": "l\##(i)", "type": "features", "source": {"geojson": "\##(f)"}, "style": {"fill": "#f00"}}"##
       }
       try Files.write(
         #"{"version": 1, "map": {"center": [0, 0], "scale": 2000, "size": [10, 10]}, "layers": [\#(layers.joined(separator: ", "))]}"#,
         to: dir + "/scene.json")
       let free = try CLI.run(["scene.json", "-o", "a.png"], in: dir)
-      #expect(free.stderr.contains("SECRET_TOKEN") && free.stderr.contains("SECRETTYPE"), "without --root the content helps: \(free.stderr)")
+      #expect(
+        free.stderr.contains("SECRET_TOKEN") && free.stderr.contains("SECRETTYPE") && free.stderr.contains("SECRETGEOMETRY"),
+        "without --root the content helps: \(free.stderr)")
       let rooted = try CLI.run(["scene.json", "-o", "b.png", "--root", "."], in: dir)
       #expect(rooted.status == 0, "\(rooted)")
       #expect(!rooted.stderr.contains("SECRET"), "\(rooted.stderr)")
       #expect(rooted.stderr.contains("env.txt:1:1: invalid JSON: expected a value, found something else"), "\(rooted.stderr)")
       #expect(rooted.stderr.contains("odd.geojson: type: not GeoJSON"), "\(rooted.stderr)")
+      #expect(rooted.stderr.contains("features[0].geometry.type: expected"), "\(rooted.stderr)")
       // A manifest's scene under --root: the same.
       try Files.write(#"{"scene": "env.txt", "output": "c.png"}"# + "\n", to: dir + "/m.jsonl")
       let batch = try CLI.run(["batch", "m.jsonl", "--root", "."], in: dir)

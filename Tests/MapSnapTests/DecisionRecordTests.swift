@@ -33,7 +33,8 @@ import _MapSnapTestSupport
 
   private func entries(_ plan: FramePlan, layer: String) -> [String: LabelOutcome] {
     var out: [String: LabelOutcome] = [:]
-    for o in plan.text.outcomes where o.layer == layer { out[o.feature.text] = o }
+    // A feature without id by its position (its key is a digest).
+    for o in plan.text.outcomes where o.layer == layer { out[o.feature.id?.text ?? "#\(o.feature.index)"] = o }
     return out
   }
 
@@ -106,7 +107,7 @@ import _MapSnapTestSupport
     #expect(e["#2"]?.reason == .collision)
     #expect(e["#2"]?.blockedBy == [FeatureRef(layer: "markers", feature: FeatureKey(id: FloorValue("m1"), index: 0))])
     #expect(p.text.labelCounts[1]?.dropped == 2)
-    // The report's entries carry the same, keyed by id and index.
+    // The report's entries carry the same, keyed by id, else by digest.
     let report = p.report()
     let entriesJSON = report["layers"]?[1]?["labels"]?["entries"]
     guard case .array(let list)? = entriesJSON else {
@@ -115,12 +116,16 @@ import _MapSnapTestSupport
     }
     #expect(list.count == 3)
     #expect(list[1]["id"] == .string("b"))
-    #expect(list[1]["index"] == .number(1))
+    #expect(list[1]["key"] == .string("b"))
     #expect(list[1]["outcome"] == .string("collision"))
     #expect(list[1]["blockedBy"]?[0]?["layer"] == .string("labels"))
     #expect(list[1]["blockedBy"]?[0]?["id"] == .string("a"))
     #expect(list[2]["id"] == .null)
-    #expect(list[2]["index"] == .number(2))
+    guard case .string(let digest)? = list[2]["key"] else {
+      Issue.record("no key")
+      return
+    }
+    #expect(digest.count == FeatureKeyDigest.hexDigits && digest.allSatisfy(\.isHexDigit))
     #expect(list[2]["blockedBy"]?[0]?["layer"] == .string("markers"))
   }
 
@@ -259,7 +264,7 @@ extension DecisionRecordTests {
       ], extra: #", "viewAnnotations": [{"id": "va-A", "feature": {"layer": "pts", "id": "A"}, "text": "x"}]"#)
     let p = try plan(body)
     #expect(p.text.outcomes.map(\.feature.index) == [1])
-    #expect(p.report()["layers"]?[0]?["labels"]?["entries"]?[0]?["index"] == .number(1))
+    #expect(p.report()["layers"]?[0]?["labels"]?["entries"]?[0]?["id"] == .null)
     #expect(p.viewAnnotations.outcomes[0].reason == .featureHidden)
     #expect(p.viewAnnotations.outcomes[0].problem == nil)
     #expect(p.warnings.isEmpty)

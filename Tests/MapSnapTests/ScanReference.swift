@@ -27,8 +27,10 @@ struct LayerPrint: Equatable, CustomStringConvertible {
     problems = l.problems
     counts = l.features
     sublayers = l.sublayers.map(\.features)
-    drawables = l.drawables.map(DrawablePrint.init)
-    annotations = l.annotations.map(AnnotationPrint.init)
+    // Keys are compared by id and position: the digest of a feature
+    // without id is `FeatureKeyDigest`'s, which the scan does not redo.
+    drawables = l.drawables.map(DrawablePrint.init).map { var d = $0; d.feature.digest = nil; return d }
+    annotations = l.annotations.map(AnnotationPrint.init).map { var a = $0; a.feature.digest = nil; return a }
     tied = l.tiedFeatures
     featureIDs = l.featureIDs
   }
@@ -108,12 +110,14 @@ struct ScanReference {
       case .features(let source, let styling):
         if let c = l.load(source, sources) {
           l.checkProperties(c, styling: styling)
+          if case .rules(let rules) = styling { l.checkValues(c, rules.enumerated().map { ("rules[\($0)].where", $1.filter) }) }
           l.resolveFeatures(c, styling: styling, icons: icons)
         }
       case .annotation(let anno):
         l.print.sublayers = Array(repeating: FeatureCounts(), count: anno.sublayers.count)
         if let c = l.load(anno.source, sources) {
           l.checkProperties(c, annotation: anno)
+          l.checkValues(c, anno.sublayers.enumerated().map { ("sublayers[\($0)].where", $1.filter) })
           l.resolveAnnotations(c, anno)
         }
       default: continue
@@ -157,6 +161,7 @@ struct ScanReference {
         if c.unprojectableCount > 0, case .reprojected(_, let crs) = source {
           print.problems.append(.unprojectable(count: c.unprojectableCount, crs: crs))
         }
+        if c.notDegreesCount > 0 { print.problems.append(.notDegrees(count: c.notDegreesCount, total: c.features.count)) }
         for f in c.withoutGeometry { tie(f, .notDrawn) }
         if c.invalidCount > 0 { print.problems.append(.invalidFeatures(count: c.invalidCount, samples: c.invalidSamples)) }
         return c
@@ -210,6 +215,48 @@ struct ScanReference {
       for u in unknown {
         print.problems.append(
           .unknownProperty(key: u.keys.joined(separator: ", "), property: u.property, suggestion: closestMatch(to: u.property, in: all, maxDistance: 2)))
+      }
+    }
+
+    /// `where` values no feature holds, by a scan of every feature.
+    mutating func checkValues(_ c: FeatureCollection, _ clauses: [(key: String, filter: Filter)]) {
+      let features = c.features + c.withoutGeometry
+      guard !features.isEmpty else { return }
+      var found: [(property: String, value: JSONValue, keys: [String])] = []
+      for (key, filter) in clauses {
+        for clause in filter.clauses where features.contains(where: { $0.properties.index(forKey: clause.property) != nil }) {
+          for value in clause.values where value != .null {
+            if features.contains(where: { $0.properties[clause.property].map { Filter.equal($0, value) } ?? false }) { continue }
+            if let k = found.firstIndex(where: { $0.property == clause.property && Filter.equal($0.value, value) }) {
+              if !found[k].keys.contains(key) { found[k].keys.append(key) }
+            } else {
+              found.append((clause.property, value, [key]))
+            }
+          }
+        }
+      }
+      for f in found {
+        var suggestion: JSONValue? = nil
+        var strings: [String] = []
+        for feature in features {
+          if case .string(let s)? = feature.properties[f.property], !strings.contains(s) { strings.append(s) }
+        }
+        let held = features.compactMap { $0.properties[f.property] }
+        switch f.value {
+        case .string(let s):
+          if let n = Double(s), held.contains(where: { Filter.equal($0, .number(n)) }) {
+            suggestion = .number(n)
+          } else {
+            suggestion = closestMatch(to: s, in: strings, maxDistance: 2).map(JSONValue.string)
+          }
+        case .number(let n):
+          let t = MapResolver.text(.number(n)) ?? ""
+          if strings.contains(t) { suggestion = .string(t) }
+        case .bool(let b):
+          if strings.contains(b ? "true" : "false") { suggestion = .string(b ? "true" : "false") }
+        default: break
+        }
+        print.problems.append(.unmatchedValue(key: f.keys.joined(separator: ", "), property: f.property, value: f.value, suggestion: suggestion))
       }
     }
 
@@ -276,10 +323,10 @@ struct ScanReference {
       let layerInScale = layer.scaleRange.contains(viewport.scale)
       for feature in c.features {
         guard let s = anno.sublayers.firstIndex(where: { $0.filter.matches(feature.properties) }) else { continue }
-        print.sublayers[s].total += 1
         let sub = anno.sublayers[s]
         let style = sub.style
         var hidden: AnnotationHiddenReason? = nil
+        var onOtherFloor = false
         if !sub.visible || !layer.visible {
           hidden = .notVisible
         } else if !layerInScale || !sub.scaleRange.contains(viewport.scale) {
@@ -290,10 +337,7 @@ struct ScanReference {
         if let floor = reference.floor, let field = layer.floorField,
           let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
         {
-          if draws {
-            print.sublayers[s].otherFloor += 1
-            print.counts.otherFloor += 1
-          }
+          onOtherFloor = true
           hidden = hidden ?? .floor
         }
         let text = anno.text.text(feature.properties)
@@ -322,6 +366,24 @@ struct ScanReference {
           min(SymbolReach.annotation(TextExtent(text ?? ""), style: style, factor: factor, advance: reference.maxAdvance), 65536)
           * viewport.unitsPerPixel
         let grown = frame.insetBy(-reach)
+        // A sublayer counts the features with a text listed within the
+        // bounded reach (at most 32 characters on 2 lines, 1 em each).
+        var bound = 0.0
+        for sl in anno.sublayers {
+          let b = SymbolReach.annotation(OGRSource.labelTextBound, style: sl.style, factor: factor, advance: min(reference.maxAdvance, 1))
+          bound = bound.isNaN || b.isNaN ? .nan : max(bound, min(b, 65536))
+        }
+        let counted = bound.isNaN ? nil : frame.insetBy(-(bound * viewport.unitsPerPixel))
+        if feature.geometry.points.contains(where: {
+          let box = Rect(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y)
+          return grown.intersects(box) && (counted?.intersects(box) ?? true)
+        }) {
+          print.sublayers[s].total += 1
+          if draws && onOtherFloor {
+            print.sublayers[s].otherFloor += 1
+            print.counts.otherFloor += 1
+          }
+        }
         for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
           let t = AnnotationText(
             feature: key(feature), part: part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo, hidden: hidden)

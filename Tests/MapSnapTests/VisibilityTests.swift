@@ -201,8 +201,13 @@ private let ruleCases: [RuleCase] = [
   fileprivate func ruleMatching(_ c: RuleCase) throws {
     let scene = try visibilityScene([layerJSON("l", features: [pointFeature(c.properties)], taggedRules(c.rules))])
     let state = try resolveAt(scene, scale: c.scale).layers[0]
-    // A `where` key that no feature has is a warning, nothing more.
-    let onlyUnknownNames = state.problems.allSatisfy { if case .unknownProperty = $0 { true } else { false } }
+    // A `where` key that no feature has, or a value none holds, is a warning, nothing more.
+    let onlyUnknownNames = state.problems.allSatisfy {
+      switch $0 {
+      case .unknownProperty, .unmatchedValue: true
+      default: false
+      }
+    }
     #expect(state.status.subtracting(.warning) == [.active] && onlyUnknownNames)
     #expect(state.features.total == 1)
     if let rule = c.expectedRule {

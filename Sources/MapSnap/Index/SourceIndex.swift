@@ -13,8 +13,7 @@ internal import _MapSnapRaster
 ///   feature (annotation anchors, one per part).
 /// - Aggregates, each per key it depends on: the property names
 ///   (`propertyNames`), features on another floor (`otherFloorCount`, per
-///   floor field and floor), annotation sublayer counts (`sublayerCounts`, per
-///   list of `where` filters, floor field and floor), the largest text of a
+///   floor field and floor), the values of a property (`heldValues`), the largest text of a
 ///   field (`textExtent`), and the feature ids (`featureIDs`, per id field).
 ///
 /// Everything is built on first use, under the index's lock, so threads that
@@ -38,47 +37,15 @@ final class SourceIndex: Sendable {
     var set: Set<String> = []
   }
 
-  /// Per annotation sublayer: the features its `where` takes (the first
-  /// sublayer that matches wins), and of those, the ones on another floor.
-  struct SublayerCounts: Sendable {
-    var total: [Int]
-    var otherFloor: [Int]
-  }
-
   /// One annotation anchor: `collection.features[feature].geometry.points[part]`.
   struct AnchorRef: Sendable {
     var feature: Int
     var part: Int
   }
 
-  /// `where` filters as a key: equal when every clause names the same
-  /// property with equal values, so they take the same features.
-  private struct FiltersKey: Hashable {
-    let filters: [Filter]
-
-    static func == (a: FiltersKey, b: FiltersKey) -> Bool {
-      guard a.filters.count == b.filters.count else { return false }
-      for (x, y) in zip(a.filters, b.filters) {
-        guard x.clauses.count == y.clauses.count else { return false }
-        for (c, d) in zip(x.clauses, y.clauses) where c.property != d.property || c.values != d.values { return false }
-      }
-      return true
-    }
-
-    func hash(into h: inout Hasher) {
-      h.combine(filters.count)
-      for f in filters { for c in f.clauses { h.combine(c.property) } }
-    }
-  }
-
   private struct FloorKey: Hashable {
     var field: String
     var floor: FloorValue
-  }
-
-  private struct SublayerKey: Hashable {
-    var filters: FiltersKey
-    var floor: FloorKey?
   }
 
   /// The point tree and, per entry, which feature and part it is. Entries
@@ -102,9 +69,9 @@ final class SourceIndex: Sendable {
     var points: PointIndex?
     var names: PropertyNames?
     var otherFloor: [FloorKey: Int] = [:]
-    var sublayers: [SublayerKey: SublayerCounts] = [:]
     var texts: [TextTemplate: TextExtent] = [:]
     var ids: [String?: FeatureIDIndex] = [:]
+    var values: [String: HeldValues] = [:]
   }
 
   private let built = Mutex<Built>(Built())
@@ -245,25 +212,6 @@ final class SourceIndex: Sendable {
     }
   }
 
-  /// Per sublayer (one filter each): the features with geometry it takes,
-  /// and of those the ones on another floor than `floor` by `floorField`
-  /// (none when either is nil).
-  func sublayerCounts(_ filters: [Filter], floorField: String?, floor: FloorValue?) -> SublayerCounts {
-    let floorKey: FloorKey? = if let floorField, let floor { FloorKey(field: floorField, floor: floor) } else { nil }
-    return built.withLock { b in
-      let key = SublayerKey(filters: FiltersKey(filters: filters), floor: floorKey)
-      if let c = b.sublayers[key] { return c }
-      var c = SublayerCounts(total: Array(repeating: 0, count: filters.count), otherFloor: Array(repeating: 0, count: filters.count))
-      for f in collection.features {
-        guard let s = filters.firstIndex(where: { $0.matches(f.properties) }) else { continue }
-        c.total[s] += 1
-        if let floorKey, Self.isOnOtherFloor(f, field: floorKey.field, floor: floorKey.floor) { c.otherFloor[s] += 1 }
-      }
-      b.sublayers[key] = c
-      return c
-    }
-  }
-
   /// The largest text of `field` over the features with geometry, as
   /// `MapResolver.text` reads it: the longest line of any and the most lines
   /// of any (at least an empty line, so it bounds a missing text too).
@@ -276,6 +224,55 @@ final class SourceIndex: Sendable {
       }
       b.texts[template] = e
       return e
+    }
+  }
+
+  /// The values a source's features hold for one property: strings,
+  /// numbers and booleans, each once, compared as `Filter` compares them
+  /// (`1` equals `1.0`); the strings also in the order first met, for hints.
+  struct HeldValues: Sendable {
+    var set: Set<HeldValue> = []
+    var strings: [String] = []
+
+    /// True when a feature holds `value` (null, a missing property's value,
+    /// is held by every source).
+    func holds(_ value: JSONValue) -> Bool {
+      guard let v = HeldValue(value) else { return true }
+      return set.contains(v)
+    }
+  }
+
+  /// A string, number or boolean property value, hashable.
+  enum HeldValue: Hashable, Sendable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+
+    init?(_ value: JSONValue) {
+      switch value {
+      case .string(let s): self = .string(s)
+      // 0 and -0 are equal to `Filter`, and hashed alike here.
+      case .number(let n): self = .number(n == 0 ? 0 : n)
+      case .bool(let b): self = .bool(b)
+      default: return nil
+      }
+    }
+  }
+
+  /// The values of `property` over every feature of the source, features
+  /// without geometry included.
+  func heldValues(_ property: String) -> HeldValues {
+    built.withLock { b in
+      if let v = b.values[property] { return v }
+      var held = HeldValues()
+      for list in [collection.features, collection.withoutGeometry] {
+        for f in list {
+          guard let value = f.properties[property].flatMap(HeldValue.init), held.set.insert(value).inserted else { continue }
+          if case .string(let s) = value { held.strings.append(s) }
+        }
+      }
+      b.values[property] = held
+      return held
     }
   }
 

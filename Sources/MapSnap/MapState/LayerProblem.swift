@@ -12,11 +12,19 @@ public enum LayerProblem: Sendable, Equatable {
   /// `textField`, …), `property` the name, `suggestion` the closest existing
   /// property name, if any is close.
   case unknownProperty(key: String, property: String, suggestion: String?)
+  /// A `where` gives a property a value that no feature of the source holds:
+  /// `key` is where (`rules[0].where`, several joined by ", "), `suggestion`
+  /// the closest value the source holds, if any is close.
+  case unmatchedValue(key: String, property: String, value: JSONValue, suggestion: JSONValue?)
   /// A marker icon could not be loaded; markers with it are not drawn.
   case icon(name: String, error: PNGError)
   /// Features skipped because their coordinates could not be re-projected
   /// from the source's `crs`.
   case unprojectable(count: Int, crs: String)
+  /// `count` of a GeoJSON source's `total` located features have a
+  /// coordinate that cannot be WGS84 degrees (|x| > 180 or |y| > 90), and
+  /// neither the scene nor the file names another spatial reference.
+  case notDegrees(count: Int, total: Int)
   /// A tile source could not be opened, or is not a tile set.
   case tileSource(TileError)
   /// The tiles are in another spatial reference than the map (EPSG codes).
@@ -47,8 +55,10 @@ public enum LayerProblem: Sendable, Equatable {
     case .source: return "source"
     case .invalidFeatures: return "invalidFeatures"
     case .unknownProperty: return "unknownProperty"
+    case .unmatchedValue: return "unmatchedValue"
     case .icon: return "icon"
     case .unprojectable: return "unprojectable"
+    case .notDegrees: return "notDegrees"
     case .tileSource: return "tileSource"
     case .spatialReference: return "spatialReference"
     case .incompleteTiles: return "incompleteTiles"
@@ -59,8 +69,13 @@ public enum LayerProblem: Sendable, Equatable {
 
   /// The hint, when there is one: `did you mean "status"?`.
   public var hint: String? {
-    if case .unknownProperty(_, _, let s?) = self { return "did you mean \(Echo.quoted(s))?" }
-    return nil
+    switch self {
+    case .unknownProperty(_, _, let s?): return "did you mean \(Echo.quoted(s))?"
+    case .unmatchedValue(_, _, _, let s?): return "did you mean \(Self.shown(s))?"
+    case .notDegrees:
+      return "give the source the spatial reference its coordinates are in: \"crs\": \"EPSG:3067\" (or the code of yours) beside \"geojson\""
+    default: return nil
+    }
   }
 
   /// One sentence saying what is wrong.
@@ -72,6 +87,9 @@ public enum LayerProblem: Sendable, Equatable {
       return "skipped \(n) invalid feature\(n == 1 ? "" : "s") (\(samples.joined(separator: "; ")))"
     case .unknownProperty(let key, let property, _):
       return "\(key) names the property \(Echo.quoted(property)), which no feature of the source has" + (hint.map { " (\($0))" } ?? "")
+    case .unmatchedValue(let key, let property, let value, _):
+      return "\(key) gives the property \(Echo.quoted(property)) the value \(Self.shown(value)), which no feature of the source holds"
+        + (hint.map { " (\($0))" } ?? "")
     case .icon(let name, let error):
       // File errors name the resolved path themselves; others get the name.
       switch error {
@@ -80,6 +98,9 @@ public enum LayerProblem: Sendable, Equatable {
       }
     case .unprojectable(let n, let crs):
       return "skipped \(n) feature\(n == 1 ? "" : "s") that could not be re-projected from \(crs)"
+    case .notDegrees(let n, let total):
+      return "\(n) of \(total) feature\(total == 1 ? "" : "s") have coordinates that cannot be WGS84 degrees (|longitude| > 180 or |latitude| > 90), "
+        + "and neither the scene nor the file names a spatial reference (\"crs\"); read as degrees, they lie off the map"
     case .tileSource(let error):
       return error.description
     case .spatialReference(let tiles, let map):
@@ -101,6 +122,17 @@ public enum LayerProblem: Sendable, Equatable {
       case .imagePixels: what = "\(n) feature\(n == 1 ? "" : "s")' icon markers not drawn"
       }
       return "\(what): the frame's budget of \(limit) \(kind.noun) was spent (see \"Limits\" in the README)"
+    }
+  }
+
+  /// A `where` value as the scene writes it: a string quoted, a number or
+  /// boolean bare.
+  static func shown(_ value: JSONValue) -> String {
+    switch value {
+    case .string(let t): return Echo.quoted(t)
+    case .number(let n): return MapResolver.text(.number(n)) ?? "\(n)"
+    case .bool(let b): return b ? "true" : "false"
+    default: return "null"
     }
   }
 }

@@ -38,6 +38,9 @@ public struct LayerState: Sendable {
   /// For an `ogr` source: the driver, reference, features read and whether
   /// a spatial index was used.
   public internal(set) var ogr: OGRReadInfo?
+  /// The spatial reference a GeoJSON source was read in, and who named it
+  /// (`ReferenceNote`); nil for degrees named by nothing.
+  public internal(set) var reference: ReferenceNote?
   public internal(set) var tiedFeatures: [FloorValue: TiedFeature] = [:]
   /// For layers that view annotations name: every feature id of the source
   /// (or graphic id of the layer), as text, sorted; for "did you mean" hints.

@@ -117,8 +117,10 @@ public struct MapResolver {
     case .features(let source, let styling):
       let reach = resolver.ogrReach(source, styling: styling)
       let names = resolver.propertyNames(styling)
+      resolver.keyFields = LayerResolver.fields(names).sorted()
       if let index = resolver.load(source, from: sources, loaded: loaded, reach: reach, fields: LayerResolver.fields(names)) {
         resolver.checkProperties(names, of: index)
+        resolver.checkValues(LayerResolver.whereClauses(styling), of: index)
         resolver.resolveFeatures(index, styling: styling)
         resolver.tieFeatures(of: index, styling: styling)
       }
@@ -128,8 +130,10 @@ public struct MapResolver {
       resolver.startSublayers(anno)
       let reach = resolver.ogrReach(anno)
       let names = resolver.propertyNames(anno)
+      resolver.keyFields = LayerResolver.fields(names).sorted()
       if let index = resolver.load(anno.source, from: sources, loaded: loaded, reach: reach, fields: LayerResolver.fields(names)) {
         resolver.checkProperties(names, of: index)
+        resolver.checkValues(anno.sublayers.enumerated().map { ("sublayers[\($0)].where", $1.filter) }, of: index)
         resolver.resolveAnnotations(index, anno)
         resolver.tieAnnotationFeatures(of: index)
       }
@@ -266,7 +270,7 @@ public struct MapResolver {
 
 /// The resolution of one layer: `MapResolver`'s per-layer work, with the
 /// layer's state being built.
-private struct LayerResolver {
+struct LayerResolver {
   let map: MapResolver
   let layer: Layer
   var state: LayerState
@@ -284,6 +288,12 @@ private struct LayerResolver {
   /// For a features layer: each drawable's position in the source's
   /// `features`, ascending (drawables are in feature order).
   private var drawnPositions: [Int32] = []
+  /// The properties a feature's digest key covers (`FeatureKeyDigest`).
+  var keyFields: [String] = []
+  /// True when the source's ids are an `ogr` layer's FIDs, which key nothing.
+  private var idsAreFIDs = false
+  /// How many features of this frame had each digest key so far.
+  private var digestsSeen: [String: Int] = [:]
 
   init(map: MapResolver, layer: Layer, state: LayerState, draws: Bool, tiedIDs: [FloorValue]?, icons: IconCache) {
     self.map = map
@@ -315,12 +325,13 @@ private struct LayerResolver {
       return nil
     case .success(let index):
       let collection = index.collection
+      idsAreFIDs = collection.idsAreFIDs
       if key != nil { state.sourceContent = collection.content }
       state.features.total = collection.features.count + collection.invalidCount + collection.unlocatedCount + collection.unprojectableCount
       state.features.invalid = collection.invalidCount
-      if collection.unprojectableCount > 0, case .reprojected(_, let crs) = source {
-        state.add(.unprojectable(count: collection.unprojectableCount, crs: crs))
-      }
+      state.reference = collection.reference
+      if collection.unprojectableCount > 0 { state.add(.unprojectable(count: collection.unprojectableCount, crs: collection.reference?.crs ?? "")) }
+      if collection.notDegreesCount > 0 { state.add(.notDegrees(count: collection.notDegreesCount, total: collection.features.count)) }
       if collection.invalidCount > 0 {
         state.add(.invalidFeatures(count: collection.invalidCount, samples: collection.invalidSamples))
       }
@@ -341,6 +352,7 @@ private struct LayerResolver {
       return nil
     case .success(let (index, info)):
       let collection = index.collection
+      idsAreFIDs = collection.idsAreFIDs
       state.sourceContent = collection.content
       state.ogr = info
       state.features.total = info.featuresInLayer ?? info.featuresRead
@@ -376,7 +388,14 @@ private struct LayerResolver {
   /// The same for an annotation layer: its largest text at the bound.
   func ogrReach(_ anno: AnnotationLayer) -> Double {
     guard case .ogr = anno.source else { return 0 }
-    return annotationReach(anno, extent: OGRSource.labelTextBound, advance: ogrAdvance)
+    return boundedReach(anno)
+  }
+
+  /// How far, in logical pixels, an annotation layer's texts of at most
+  /// `OGRSource.labelTextBound` reach: the reach of an `ogr` read, and
+  /// the one sublayer totals count within for every source kind.
+  func boundedReach(_ anno: AnnotationLayer) -> Double {
+    annotationReach(anno, extent: OGRSource.labelTextBound, advance: ogrAdvance)
   }
 
   /// How far a feature's label of `style` can reach (logical pixels): at
@@ -564,7 +583,9 @@ private struct LayerResolver {
         }
         label = request
       }
-      if case .drawable = add(Drawable(geometry: feature.geometry, style: style, feature: key(feature), label: label), reach: reach) {
+      // Only labels and `collides` markers name their feature in a report.
+      let k = key(feature, digest: label != nil || style.marker?.collides == true)
+      if case .drawable = add(Drawable(geometry: feature.geometry, style: style, feature: k, label: label), reach: reach) {
         drawnPositions.append(position)
       }
     }
@@ -663,10 +684,21 @@ private struct LayerResolver {
     }
   }
 
-  /// The feature's key: the layer's `idField` property (else the GeoJSON `id`)
-  /// and its index.
-  private func key(_ f: Feature) -> FeatureKey {
-    FeatureKey(id: FeatureIDIndex.id(of: f, idField: layer.idField), index: f.index)
+  /// The feature's key (`FeatureKey`'s rule): its id, else its digest
+  /// (when `digest`: the key is named by the report), numbered among the
+  /// layer's features keyed in this frame in read order (features of one
+  /// digest share geometry, style and used properties, so they reach the
+  /// frame together and in no order that matters).
+  private mutating func key(_ f: Feature, digest wanted: Bool = true) -> FeatureKey {
+    let own = idsAreFIDs ? nil : f.id
+    if let id = (layer.idField.flatMap { f.properties[$0] } ?? own).flatMap(FloorValue.init(json:)) {
+      return FeatureKey(id: id, index: f.index)
+    }
+    guard wanted else { return FeatureKey(id: nil, index: f.index) }
+    let digest = FeatureKeyDigest.key(f, projection: viewport.projection, fields: keyFields)
+    let n = (digestsSeen[digest] ?? 0) + 1
+    digestsSeen[digest] = n
+    return FeatureKey(id: nil, index: f.index, digest: n == 1 ? digest : "\(digest)-\(n)")
   }
 
   /// Keeps `d` when its geometry, grown by `reach` logical pixels, meets the
@@ -736,29 +768,23 @@ private struct LayerResolver {
   ///
   /// Only the anchors the source's point index returns are looked at: those
   /// within the farthest any text can reach at this scale (each sublayer's
-  /// size at the source's largest text, capped as each text is). Counts per
-  /// sublayer are over the whole source, once per filters and floor.
+  /// size at the source's largest text, capped as each text is). A
+  /// sublayer's `total` counts its features that can reach the frame: a
+  /// text listed whose anchor lies within `boundedReach` of the frame, what
+  /// an `ogr` read holds, so that a file (which holds the whole source)
+  /// and a dataset count alike; `otherFloor` those of them on another
+  /// floor, where the layer draws.
   mutating func resolveAnnotations(_ index: SourceIndex, _ anno: AnnotationLayer) {
     let frame = viewport.extent
     let factor = anno.referenceScale / viewport.scale
-    let floorField = map.floor == nil ? nil : layer.floorField
-    let counts = index.sublayerCounts(anno.sublayers.map(\.filter), floorField: floorField, floor: map.floor)
-    for s in state.sublayers.indices {
-      state.sublayers[s].features.total = counts.total[s]
-      // Counted, as for features layers, only where the layer draws.
-      if draws {
-        state.sublayers[s].features.otherFloor = counts.otherFloor[s]
-        state.features.otherFloor += counts.otherFloor[s]
-      }
-    }
     // An `ogr` read holds part of the dataset (and a kept read may hold more
     // than this frame asked for): its labels reach as far as the read was
     // made for, never as far as the texts it happens to hold, so the same
     // frame examines the same features whichever read serves it.
-    let farthest =
-      isOGR(anno.source)
-      ? annotationReach(anno, extent: OGRSource.labelTextBound, advance: ogrAdvance) : annotationReach(anno, extent: index.textExtent(anno.text))
+    let farthest = isOGR(anno.source) ? boundedReach(anno) : annotationReach(anno, extent: index.textExtent(anno.text))
     let anchors = index.annotationPoints(near: frame.insetBy(-(farthest * viewport.unitsPerPixel)))
+    let bound = boundedReach(anno)
+    let counted = bound.isNaN ? nil : frame.insetBy(-(bound * viewport.unitsPerPixel))
     let features = index.collection.features
     var next = 0
     while next < anchors.count {
@@ -810,13 +836,25 @@ private struct LayerResolver {
         min(SymbolReach.annotation(TextExtent(text ?? ""), style: style, factor: factor, advance: map.maxAdvance), Self.maxListedReach)
         * viewport.unitsPerPixel
       let grown = frame.insetBy(-reach)
-      let key = key(feature)
+      var key: FeatureKey? = nil
+      var isCounted = false
       for a in anchors[next..<end] {
         let p = feature.geometry.points[a.part]
-        guard grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) else { continue }
+        let box = Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)
+        guard grown.intersects(box) else { continue }
+        if key == nil { key = self.key(feature) }
+        if !isCounted && counted?.intersects(box) ?? true {
+          isCounted = true
+          state.sublayers[s].features.total += 1
+          // Counted, as for features layers, only where the layer draws.
+          if draws && isOnOtherFloor(feature) {
+            state.sublayers[s].features.otherFloor += 1
+            state.features.otherFloor += 1
+          }
+        }
         state.annotations.append(
           AnnotationText(
-            feature: key, part: a.part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo,
+            feature: key!, part: a.part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo,
             hidden: hidden))
       }
     }
@@ -825,75 +863,4 @@ private struct LayerResolver {
   /// Texts farther than this many logical pixels from the frame are not
   /// listed, whatever their size: larger than any image side.
   static let maxListedReach = 65536.0
-}
-
-extension MapResolver {
-  /// The fonts a frame draws with, loaded and checked when the map is
-  /// resolved, before any layer: `given`, or the bundled ones loaded now,
-  /// when the scene has text of any kind (a label style, an annotation layer,
-  /// view annotations, or a style naming a font), whatever the scale; nil
-  /// when it has none (even when `given`). Every font the scene names is checked.
-  /// - Throws: `SceneError` when a named font is not available or no font
-  ///   can be loaded.
-  public static func fonts(for scene: Scene, given: FontLibrary?) throws(SceneError) -> FontLibrary? {
-    // Without text no fonts take part, even when given: the frame (and its
-    // input digest) is the same whether a caller passes a library or not.
-    guard scene.hasText else { return nil }
-    let library: FontLibrary
-    if let given {
-      library = given
-    } else {
-      do {
-        library = try FontLibrary(directories: [FontLibrary.bundledDirectory])
-      } catch {
-        throw SceneError(file: scene.file, kind: .fontsUnavailable(error))
-      }
-    }
-    try library.check(scene)
-    return library
-  }
-}
-
-extension MapResolver {
-  /// The map's spatial reference (scene format 1.1): `map.spatialReference`
-  /// when the scene gives it; else, as in ArcGIS, the first layer's when it
-  /// is a `tiles` layer (its `tileMatrixSet`, else its source's; an MBTiles
-  /// file is Web Mercator; a source that cannot be opened counts as Web
-  /// Mercator and is reported on its layer); else Web Mercator (3857).
-  public static func projection(for scene: Scene, tiles: TileCache) -> MapProjection {
-    if let p = scene.map.spatialReference { return p }
-    guard let first = scene.layers.first, case .tiles(let t) = first.content else { return .webMercator }
-    var set = t.tileMatrixSet
-    if set == nil, case .success(let source) = tiles.source(t.source) { set = source.tileMatrixSet }
-    return (set ?? .webMercatorQuad) == .worldCRS84Quad ? .geographic : .webMercator
-  }
-}
-
-extension MapResolver {
-  /// Checks, before anything is drawn, that PROJ knows every source `crs` of
-  /// the scene: an unknown reference is an input error naming it (PROJ
-  /// missing on the machine is left to the layer, as a source that cannot be
-  /// read).
-  /// - Throws: `SceneError` at `layers[i].source.crs`.
-  public static func checkSpatialReferences(of scene: Scene) throws(SceneError) {
-    for (i, layer) in scene.layers.enumerated() {
-      let source: Source
-      switch layer.content {
-      case .features(let s, _): source = s
-      case .annotation(let a): source = a.source
-      default: continue
-      }
-      let given: String
-      switch source {
-      case .reprojected(_, let crs): given = crs
-      case .ogr(let o) where o.crs != nil: given = o.crs!
-      default: continue
-      }
-      guard !SourceLoader.isWGS84(given), case .failure(.unknown(_, let reason)) = CRSTransform.to84(from: given) else { continue }
-      let crs = given
-      throw SceneError(
-        file: scene.file, path: "layers[\(i)].source.crs", kind: .invalidValue,
-        expected: "a spatial reference that PROJ knows, such as \"EPSG:3067\"", found: "\(Echo.quoted(crs)) (\(reason))")
-    }
-  }
 }

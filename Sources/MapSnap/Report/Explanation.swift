@@ -3,8 +3,9 @@ public struct ExplainFilter: Sendable {
   /// Only these layers (by id); empty: every layer.
   public var layers: [String]
   /// Only the labels, annotation texts and view annotations of the feature
-  /// with this id (its `FeatureKey.text`: `V-7`, or `#12` for a feature
-  /// without an id); view annotations also by their own id.
+  /// with this id (its `FeatureKey.text`: `V-7`, or its digest key
+  /// `3fa9c2b1e0d4` for a feature without an id; `#12`, its position in
+  /// its source, names it too); view annotations also by their own id.
   public var featureID: String?
 
   public init(layers: [String] = [], featureID: String? = nil) {
@@ -13,7 +14,7 @@ public struct ExplainFilter: Sendable {
   }
 
   func includes(_ layer: String) -> Bool { layers.isEmpty || layers.contains(layer) }
-  func includes(_ key: FeatureKey) -> Bool { featureID == nil || featureID == key.text }
+  func includes(_ key: FeatureKey) -> Bool { featureID == nil || featureID == key.text || featureID == "#\(key.index)" }
 }
 
 /// A frame's decisions for people: what `mapsnap explain` prints. Each layer
@@ -138,6 +139,16 @@ public struct Explanation {
   /// features of its labels and annotation texts, its view annotations and
   /// the features they are tied to; sorted, each once. An id outside them
   /// would print empty tables (`mapsnap explain` refuses it, with a hint).
+  /// True when some label, annotation text or view annotation of this
+  /// frame belongs to `id` as `ExplainFilter.featureID` matches it (its id
+  /// or key, or `#N`).
+  public func has(featureID id: String) -> Bool {
+    let f = ExplainFilter(featureID: id)
+    if plan.text.outcomes.contains(where: { f.includes($0.feature) }) { return true }
+    if plan.state.layers.contains(where: { $0.annotations.contains { f.includes($0.feature) } }) { return true }
+    return featureIDs.contains(id)
+  }
+
   public var featureIDs: [String] {
     var ids = Set(plan.text.outcomes.map(\.feature.text))
     for l in plan.state.layers { ids.formUnion(l.annotations.map(\.feature.text)) }

@@ -1,4 +1,4 @@
-/// The parts of a report (schemaVersion 1) that `ReportDiff` compares, read
+/// The parts of a report (schemaVersion 2) that `ReportDiff` compares, read
 /// from its JSON with the path of anything missing or of the wrong type.
 /// Only the keys the comparison reads are checked; keys it does not know are
 /// ignored (later versions may add keys without changing schemaVersion).
@@ -156,7 +156,7 @@ struct ParsedReport {
     return try count(required(f, "drawn", fp, expected: "a count"), fp.key("drawn"))
   }
 
-  /// `id` (string, number or null) and `index` of a label, text or blocker.
+  /// `id` (string, number or null) and `key` of a label, text or blocker.
   private func feature(_ o: JSONObject, _ path: JSONPath) throws(ReportDiffError) -> FeatureKey {
     let idPath = path.key("id")
     let idValue = try required(o, "id", path, expected: "a string, number or null")
@@ -165,7 +165,9 @@ struct ParsedReport {
       guard let v = FloorValue(json: idValue) else { throw invalid(idPath, "a string, number or null", idValue) }
       id = v
     }
-    return FeatureKey(id: id, index: try count(required(o, "index", path, expected: "a count"), path.key("index")))
+    let keyValue = try required(o, "key", path, expected: "a feature key (a string)")
+    guard case .string(let key) = keyValue, !key.isEmpty else { throw invalid(path.key("key"), "a feature key (a string)", keyValue) }
+    return FeatureKey(id: id, index: 0, digest: key)
   }
 
   private func label(_ json: JSONValue, _ path: JSONPath) throws(ReportDiffError) -> Label {

@@ -4,7 +4,7 @@
 /// view annotations' outcomes. It prints the plan's decisions and makes none.
 public struct ReportBuilder {
   /// Bumped when a key changes meaning or is removed; adding keys does not.
-  public static let schemaVersion = 1
+  public static let schemaVersion = 2
 
   public let plan: FramePlan
   public let detail: ReportDetail
@@ -91,6 +91,13 @@ public struct ReportBuilder {
             ]))
         ))
     }
+    if let r = l.reference {
+      pairs.append(
+        (
+          "spatialReference",
+          .object(JSONObject([("crs", .string(r.crs)), ("from", .string(r.from.rawValue)), ("overrides", r.overridden.map(JSONValue.string) ?? .null)]))
+        ))
+    }
     if l.kind == .annotation {
       pairs.append(
         (
@@ -152,10 +159,8 @@ public struct ReportBuilder {
     .object(JSONObject([("kind", .string(p.kind)), ("message", .string(p.message)), ("hint", p.hint.map(JSONValue.string) ?? .null)]))
   }
 
-  /// `"id"` (the feature's id, or null) and `"index"` (its position in its source).
-  private func key(_ k: FeatureKey) -> [(String, JSONValue)] {
-    [("id", k.id?.json ?? .null), ("index", .number(Double(k.index)))]
-  }
+  /// `"id"` (the feature's id, or null) and `"key"` (`FeatureKey.text`).
+  private func key(_ k: FeatureKey) -> [(String, JSONValue)] { k.reportPairs }
 
   private func box(_ b: Rect) -> JSONValue {
     .array([b.minX, b.minY, b.width, b.height].map(JSONValue.number))

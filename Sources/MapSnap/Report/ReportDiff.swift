@@ -1,5 +1,5 @@
 /// What became visible or hidden between two renders, read from their
-/// reports (schemaVersion 1): what `mapsnap diff A.png B.png --reports
+/// reports (schemaVersion 2): what `mapsnap diff A.png B.png --reports
 /// A.json B.json` compares (scene format section 8); ``summary(verbose:limit:)``
 /// is what it prints, ``json`` what `--json` gives.
 ///
@@ -25,10 +25,10 @@
 /// - labels by (layer, feature, `part`, `text`), annotation texts by (layer,
 ///   `sublayer`, feature, `part`, `text`), where the feature is its `id` when
 ///   not null (numbers and strings by value: `7` is `"7"`, as the report
-///   writes them), else its `index` — so a feature with an id keeps its
-///   identity when its index changes, a feature without one is known only by
-///   its position, and a label whose text changed is another label (the old
-///   one absent, the new one new);
+///   writes them), else its `key` (`FeatureKey`: a digest of its geometry
+///   and used properties) — so a feature keeps its identity when its
+///   position in the source changes, and a label whose text changed is
+///   another label (the old one absent, the new one new);
 /// - items with the same key on one side (which a report should not have)
 ///   are matched in order: the first of A with the first of B, and so on.
 ///
@@ -67,7 +67,7 @@ public struct ReportDiff: Sendable, Equatable {
 
   /// The changes from report `a` to report `b`.
   /// - Throws: `ReportDiffError` when either is not a report of
-  ///   schemaVersion 1 (another version, a missing key, a value of the
+  ///   schemaVersion 2 (another version, a missing key, a value of the
   ///   wrong type), with the report and the JSON path.
   public static func compare(_ a: JSONValue, _ b: JSONValue) throws(ReportDiffError) -> ReportDiff {
     let ra = try ParsedReport(a, report: .a)
@@ -175,12 +175,12 @@ public struct ReportDiff: Sendable, Equatable {
 
   // MARK: - Matching
 
-  /// The feature as identity: its id when it has one, else its index.
+  /// The feature as identity: its id when it has one, else its key.
   private enum FeatureIdentity: Hashable {
     case id(String)
-    case index(Int)
+    case key(String)
 
-    init(_ k: FeatureKey) { self = k.id.map { .id($0.text) } ?? .index(k.index) }
+    init(_ k: FeatureKey) { self = k.id.map { .id($0.text) } ?? .key(k.text) }
   }
 
   private struct LabelKey: Hashable {

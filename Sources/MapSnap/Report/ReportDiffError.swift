@@ -1,5 +1,5 @@
 /// Why two documents cannot be compared as reports (`ReportDiff.compare`):
-/// one of them is not a mapsnap report of schemaVersion 1 — another
+/// one of them is not a mapsnap report of schemaVersion 2 — another
 /// version, a key the comparison reads is missing, or a value has the wrong
 /// type. Which report (A or B), where in it (a JSON path such as
 /// `layers[2].labels.entries[0].outcome`), what was expected and what was
@@ -36,7 +36,7 @@ public struct ReportDiffError: Error, Sendable, Equatable, CustomStringConvertib
   /// empty for the document itself.
   public var path: String
   public var kind: Kind
-  /// What a report of schemaVersion 1 holds there, such as `a string`.
+  /// What a report of schemaVersion 2 holds there, such as `a string`.
   public var expected: String
   /// What this document holds there, such as `number 3`; nil for a missing key.
   public var found: String?

@@ -2,9 +2,7 @@
 /// annotation text, a view annotation, or a count of a layer or sublayer.
 ///
 /// Features are named as the report names them (`FeatureKey`): by id when
-/// the feature has one, else by its index in its source (`#3`). A label's or
-/// annotation text's `feature.index` is report A's when the item is in A,
-/// else report B's (matched by id, the two may differ).
+/// the feature has one, else by its digest key.
 public enum ReportItem: Sendable, Hashable {
   /// A layer, by id.
   case layer(String)
@@ -51,7 +49,7 @@ public enum ReportItem: Sendable, Hashable {
   /// `viewAnnotation`, `count`) and the keys that name it, as in the report:
   /// `layer`, `sublayer`, `id`, `index`, `part`, `text`, `count`.
   var jsonPairs: [(String, JSONValue)] {
-    func key(_ k: FeatureKey) -> [(String, JSONValue)] { [("id", k.id?.json ?? .null), ("index", .number(Double(k.index)))] }
+    func key(_ k: FeatureKey) -> [(String, JSONValue)] { k.reportPairs }
     switch self {
     case .layer(let id): return [("item", "layer"), ("layer", .string(id))]
     case .sublayer(let layer, let id): return [("item", "sublayer"), ("layer", .string(layer)), ("sublayer", .string(id))]

@@ -182,28 +182,34 @@ public final class SourceLoader: Sendable {
   /// The approximate bytes of the sources kept now.
   var keptBytes: Int { state.withLock { $0.bytes } }
 
-  /// The collection of `source` in `projection` (nil: degrees), made now;
-  /// an inner file of a re-projected source comes through the cache.
+  /// The collection of `source` in `projection` (nil: degrees), made now.
   private func make(_ source: Source, projection: MapProjection?) -> Result<FeatureCollection, SourceError> {
     let degrees: Result<FeatureCollection, SourceError>
     switch source {
-    case .inline(let collection):
-      degrees = .success(collection)
-    case .file(let shown, let resolved):
-      decodes.add(1, ordering: .relaxed)
-      degrees = read(shown: shown, resolved: resolved)
+    case .inline, .file:
+      degrees = asWritten(source).flatMap { Self.inDegrees($0, sceneCRS: nil) }
     case .ogr(let o):
       degrees = ogr(o, near: nil).map(\.collection)
     case .reprojected(let inner, let crs):
-      let raw = inner.cacheKey == nil ? make(inner, projection: nil) : indexed(inner, projection: nil).map(\.collection)
-      switch (raw, CRSTransform.to84(from: crs)) {
-      case (.failure(let e), _): degrees = .failure(e)
-      case (_, .failure(let e)): degrees = .failure(.crs(e))
-      case (.success(let raw), .success(let t)): degrees = .success(raw.toWGS84(t))
-      }
+      degrees = asWritten(inner).flatMap { Self.inDegrees($0, sceneCRS: crs) }
     }
     guard let projection else { return degrees }
     return degrees.map { $0.projected(to: projection) }
+  }
+
+  /// The features of an inline or file source in the coordinates written.
+  private func asWritten(_ source: Source) -> Result<FeatureCollection, SourceError> {
+    switch source {
+    case .inline(let collection):
+      return .success(collection)
+    case .file(let shown, let resolved):
+      decodes.add(1, ordering: .relaxed)
+      return read(shown: shown, resolved: resolved)
+    case .reprojected(let inner, _):
+      return asWritten(inner)
+    case .ogr(let o):
+      return ogr(o, near: nil).map(\.collection)
+    }
   }
 
   /// The entry for `key`, made by `make` on first use (by one thread; any
@@ -289,6 +295,8 @@ public final class SourceLoader: Sendable {
       case .json(let json): collection = try GeoJSONDecoder.decodeDocument(json)
       }
       collection.contentDigest = parsed.digest
+      // Under --root, messages quote no content of the files read.
+      if confinement != nil { collection.invalidSamples = collection.invalidSamplesWithoutContent }
       return .success(collection)
     } catch {
       return .failure(
@@ -296,110 +304,6 @@ public final class SourceLoader: Sendable {
           path: shown, jsonPath: error.path.description, expected: error.expected, found: confinement == nil ? error.found : nil,
           hint: confinement == nil ? error.hint : nil))
     }
-  }
-}
-
-extension SourceLoader {
-  enum ParseFailure: Error {
-    case file(FileError)
-    case syntax(JSONSyntaxError)
-  }
-
-  /// What `parse` made of a file's bytes.
-  enum ParsedFile {
-    /// The features, read by `GeoJSONFastReader`.
-    case features(FeatureCollection)
-    /// The JSON, for `GeoJSONDecoder.decodeDocument`: the fast reader gave
-    /// up, and this reference way decides (results and messages).
-    case json(JSONValue)
-  }
-
-  /// The features (`GeoJSONFastReader`) or else the JSON of the file at
-  /// `path`, and the SHA-256 of its bytes; the bytes live only inside this
-  /// call. With `store`, the digest of a file whose identity was the same
-  /// before and after the read is taken from the store when it holds one
-  /// (`DigestStore`'s rule), and stored otherwise.
-  static func parse(_ path: String, maximumBytes: Int, confinement: Confinement?, store: DigestStore? = nil) -> Result<
-    (content: ParsedFile, digest: String), ParseFailure
-  > {
-    let bytes: [UInt8]
-    let identity: DigestStore.Identity?
-    do {
-      (bytes, identity) = try FileIO.readIdentified(path, maximumBytes: maximumBytes, limitName: "--max-source-bytes", confinement: confinement)
-    } catch {
-      return .failure(.file(error))
-    }
-    let digest: String
-    let fast: FeatureCollection?
-    if let store, let identity, let stored = store.digest(of: path, identity: identity) {
-      (digest, fast) = (stored, GeoJSONFastReader.read(bytes))
-    } else {
-      (digest, fast) = hashAndRead(bytes)
-      if let store, let identity { store.store(digest, of: path, identity: identity) }
-    }
-    if let collection = fast {
-      return .success((.features(collection), digest))
-    }
-    do {
-      return .success((.json(try JSONParser.parse(bytes)), digest))
-    } catch {
-      return .failure(.syntax(error))
-    }
-  }
-
-  /// Files at least this large are hashed on a second thread while
-  /// `GeoJSONFastReader` reads them (a 2 MB file: about 1 ms of SHA-256 out
-  /// of 4); smaller ones are not worth the hand-over.
-  static let concurrentHashBytes = 256 << 10
-
-  /// The SHA-256 of `bytes` and what `GeoJSONFastReader` reads of them.
-  /// The hash runs on a thread of its own (`PipelineThread`), not one of
-  /// Dispatch's workers: early in a process those start a few milliseconds
-  /// late, and this thread then hashed first and read after (nyc, 1.9 MB).
-  /// A file the reader reads in two halves (`GeoJSONFastReader.splitBytes`)
-  /// keeps two threads busy already: it is hashed after.
-  static func hashAndRead(_ bytes: [UInt8]) -> (digest: String, fast: FeatureCollection?) {
-    guard bytes.count >= concurrentHashBytes, bytes.count < GeoJSONFastReader.splitBytes, activeProcessorCount() > 1 else {
-      let fast = GeoJSONFastReader.read(bytes)
-      return (SHA256.hex(of: bytes), fast)
-    }
-    let digest = Mutex("")
-    let hasher = PipelineThread()
-    hasher.start {
-      let d = SHA256.hex(of: bytes)
-      digest.withLock { $0 = d }
-    }
-    let fast = GeoJSONFastReader.read(bytes)
-    hasher.wait()
-    hasher.stop()
-    return (digest.withLock { $0 }, fast)
-  }
-
-  /// For the fuzz target and tests (not API): nil when `GeoJSONFastReader`
-  /// gives up on `bytes` or reads exactly what the reference way
-  /// (`JSONParser.parse`, then `GeoJSONDecoder.decodeDocument`) reads;
-  /// otherwise what differs.
-  public static func _fastReaderDisagreement(_ bytes: [UInt8]) -> String? {
-    guard let fast = GeoJSONFastReader.read(bytes) else { return nil }
-    let reference: FeatureCollection
-    do {
-      reference = try GeoJSONDecoder.decodeDocument(try JSONParser.parse(bytes))
-    } catch {
-      return "the fast reader read \(fast.features.count) features where the reference fails: \(error)"
-    }
-    var differences: [String] = []
-    if fast.features != reference.features {
-      let common = min(fast.features.count, reference.features.count)
-      let i = (0..<common).first { fast.features[$0] != reference.features[$0] } ?? common
-      differences.append("features (\(fast.features.count) and \(reference.features.count), from [\(i)])")
-    }
-    if fast.withoutGeometry != reference.withoutGeometry { differences.append("withoutGeometry") }
-    if fast.invalidCount != reference.invalidCount { differences.append("invalidCount") }
-    if fast.invalidSamples != reference.invalidSamples { differences.append("invalidSamples") }
-    if fast.unlocatedCount != reference.unlocatedCount { differences.append("unlocatedCount") }
-    if fast.unprojectableCount != reference.unprojectableCount { differences.append("unprojectableCount") }
-    if differences.isEmpty && fast != reference { differences.append("the collections") }
-    return differences.isEmpty ? nil : "the fast reader and the reference differ in " + differences.joined(separator: ", ")
   }
 }
 
@@ -533,6 +437,7 @@ extension SourceLoader {
     case .failure(let e): return .failure(e)
     case .success(let (raw, info)):
       var c = raw
+      c.idsAreFIDs = true
       if let transform { c = c.toWGS84(transform) }
       let entry = OGRRead(
         serial: ogrReadSerial.add(1, ordering: .relaxed).newValue, filter: wanted, fields: wantedFields, collection: c, info: info)

@@ -1,6 +1,32 @@
 import Dispatch
 internal import _MapSnapRaster
 
+/// The spatial reference a GeoJSON source's coordinates are read in.
+///
+/// Rule: the scene's `crs` when it gives one, else the file's legacy `crs`
+/// member (as GDAL, QGIS and ArcGIS read it), else WGS84 degrees. When both
+/// are given and differ, the scene's wins and the report says which
+/// it overrode.
+public struct ReferenceNote: Sendable, Equatable {
+  public enum Origin: String, Sendable {
+    /// The source's `crs` in the scene.
+    case scene
+    /// The file's `crs` member.
+    case file
+  }
+  /// AUTHORITY:CODE.
+  public var crs: String
+  public var from: Origin
+  /// The file's `crs` member, when the scene's `crs` overrode a different one.
+  public var overridden: String?
+
+  public init(crs: String, from: Origin, overridden: String? = nil) {
+    self.crs = crs
+    self.from = from
+    self.overridden = overridden
+  }
+}
+
 /// The valid features of a source, in file order, and what was skipped.
 public struct FeatureCollection: Sendable, Equatable {
   public var features: [Feature] = []
@@ -8,6 +34,9 @@ public struct FeatureCollection: Sendable, Equatable {
   public var invalidCount: Int = 0
   /// The first few reasons, as `features[12]: a ring needs at least 4 positions`.
   public var invalidSamples: [String] = []
+  /// The same samples quoting none of the file's content (where and what
+  /// was expected): what messages under `--root` show.
+  public var invalidSamplesWithoutContent: [String] = []
   /// Features with a null geometry (valid GeoJSON, nothing to draw).
   public var unlocatedCount: Int = 0
   /// The features with a null or invalid geometry whose id and properties
@@ -17,6 +46,15 @@ public struct FeatureCollection: Sendable, Equatable {
   /// Features skipped because their coordinates could not be re-projected
   /// from the source's `crs`.
   public var unprojectableCount: Int = 0
+  /// The spatial reference the file's legacy `crs` member names, as
+  /// AUTHORITY:CODE (`GeoJSONDecoder.declaredReference`), or nil.
+  public var declaredCRS: String? = nil
+  /// The spatial reference the features were read in and re-projected
+  /// from, and who named it; nil when nothing named one.
+  public var reference: ReferenceNote? = nil
+  /// Features with a coordinate that cannot be degrees (|x| > 180 or
+  /// |y| > 90) in a source that names no spatial reference; 0 otherwise.
+  public var notDegreesCount: Int = 0
   /// SHA-256 of the file bytes these features were decoded from (kept
   /// through projection); empty for inline data, which the scene holds.
   /// Part of a frame's `InputDigest`: the bytes actually drawn, even when the
@@ -34,6 +72,10 @@ public struct FeatureCollection: Sendable, Equatable {
   /// use: `SourceLoader.ogr`); nil when the names are those its
   /// features have (GeoJSON).
   var schema: [String]? = nil
+  /// True when the features' `id` is an `ogr` layer's FID: the driver's
+  /// numbering of its rows, which names a feature for view annotations and
+  /// `--fit` but keys no report entry (`FeatureKey`).
+  var idsAreFIDs = false
 
   public init() {}
 

@@ -19,6 +19,7 @@ enum GeoJSONDecoder {
       throw GeoJSONIssue(path: path.key("type"), expected: "a GeoJSON \"type\" string", found: obj["type"].map(describe))
     }
     var collection = FeatureCollection()
+    collection.declaredCRS = obj["crs"].flatMap(declaredReference)
     switch type {
     case "FeatureCollection":
       guard case .array(let features)? = obj["features"] else {
@@ -38,6 +39,7 @@ enum GeoJSONDecoder {
       } catch {
         collection.invalidCount = 1
         collection.invalidSamples = [error.description]
+        collection.invalidSamplesWithoutContent = [error.descriptionWithoutContent]
         return collection
       }
       collection.features.append(Feature(id: nil, properties: JSONObject([]), geometry: geometry))
@@ -50,6 +52,34 @@ enum GeoJSONDecoder {
     return collection
   }
 
+  /// The spatial reference a document's legacy `crs` member names (GeoJSON
+  /// 2008, as `ogr2ogr` writes it: `{"type": "name", "properties": {"name":
+  /// "urn:ogc:def:crs:EPSG::3067"}}`), as AUTHORITY:CODE: `EPSG:3067` from
+  /// `urn:ogc:def:crs:EPSG::3067`, `urn:ogc:def:crs:EPSG:6.6:3067` or
+  /// `EPSG:3067`; `OGC:CRS84` (WGS84 longitude/latitude) from
+  /// `urn:ogc:def:crs:OGC:1.3:CRS84`. Nil for any other member (a `link`
+  /// crs, a name of another shape): the file then names no reference.
+  static func declaredReference(_ member: JSONValue) -> String? {
+    guard case .object(let crs) = member, case .string("name")? = crs["type"],
+      case .object(let properties)? = crs["properties"], case .string(let name)? = properties["name"]
+    else { return nil }
+    let parts = name.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    let authority: String
+    let code: String
+    if parts.count == 2 {
+      (authority, code) = (parts[0], parts[1])
+    } else if parts.count == 7, parts[0].lowercased() == "urn", parts[1].lowercased() == "ogc", parts[2].lowercased() == "def",
+      parts[3].lowercased() == "crs"
+    {
+      // urn:ogc:def:crs:AUTHORITY:VERSION:CODE, the version often empty.
+      (authority, code) = (parts[4], parts[6])
+    } else {
+      return nil
+    }
+    guard !authority.isEmpty, !code.isEmpty, !name.contains(" ") else { return nil }
+    return authority.uppercased() + ":" + code.uppercased()
+  }
+
   static let geometryTypes = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
 
   private static func decodeFeature(_ value: JSONValue, index: Int, path: JSONPath, into c: inout FeatureCollection) {
@@ -57,6 +87,7 @@ enum GeoJSONDecoder {
       c.invalidCount += 1
       if c.invalidSamples.count < 3 {
         c.invalidSamples.append(issue.description)
+        c.invalidSamplesWithoutContent.append(issue.descriptionWithoutContent)
       }
     }
     guard case .object(let obj) = value else {

@@ -14,6 +14,7 @@ internal import _MapSnapRaster
 /// - the document is one object whose `"type"` is the string
 ///   `"FeatureCollection"` and whose `"features"` is an array, with only
 ///   whitespace after it (a leading byte-order mark is skipped);
+///   its legacy `"crs"` member is read by `GeoJSONDecoder.declaredReference`;
 /// - each member of `features` is an object whose `"type"` is the string
 ///   `"Feature"`, with an optional `"id"` (string, number or null), optional
 ///   `"properties"` (object or null) and optional `"geometry"` (null, or an
@@ -54,7 +55,7 @@ struct GeoJSONFastReader {
   private var bounds = Rect.empty
 
   /// Thrown (and caught in `read`) where the input leaves the shape read here.
-  private static let offShape = JSONSyntaxError(line: 0, column: 0, message: "not a shape GeoJSONFastReader reads")
+  static let offShape = JSONSyntaxError(line: 0, column: 0, message: "not a shape GeoJSONFastReader reads")
 
   private init(_ parser: _JSONByteParser) {
     p = parser
@@ -192,6 +193,9 @@ struct GeoJSONFastReader {
         try names.see(1)
         try readFeatures(into: &collection)
         hasFeatures = true
+      case "crs":
+        try names.see(2)
+        collection.declaredCRS = GeoJSONDecoder.declaredReference(try p.parseValue())
       default:
         try names.see(k)
         _ = try p.parseValue()
@@ -554,38 +558,6 @@ struct GeoJSONFastReader {
       rings.append(copy(of: part))
     } while try nextElement()
     return rings
-  }
-}
-
-extension GeoJSONFastReader {
-  /// The keys met in one object the reader interprets: the ones it reads by
-  /// number (a bit each), any others by name. A key met twice is a syntax
-  /// error for the parser, so the reader gives up on it.
-  fileprivate struct MemberNames {
-    private var known: UInt8 = 0
-    private var others: [String] = []
-    private var otherSet: Set<String>? = nil
-
-    /// Marks the reader's key number `bit`.
-    mutating func see(_ bit: Int) throws(JSONSyntaxError) {
-      let mask: UInt8 = 1 << bit
-      guard known & mask == 0 else { throw GeoJSONFastReader.offShape }
-      known |= mask
-    }
-
-    /// Marks an ignored key, compared as the parser compares keys (String
-    /// equality): linearly while few, then in a set.
-    mutating func see(_ key: String) throws(JSONSyntaxError) {
-      if otherSet != nil {
-        guard otherSet!.insert(key).inserted else { throw GeoJSONFastReader.offShape }
-        return
-      }
-      guard !others.contains(key) else { throw GeoJSONFastReader.offShape }
-      others.append(key)
-      if others.count > JSONObject.linearSearchLimit {
-        otherSet = Set(others)
-      }
-    }
   }
 }
 

@@ -18,6 +18,13 @@ struct GeoJSONIssue: Error, Sendable, CustomStringConvertible {
 
   /// `path: message (hint)`, as a skipped feature's sample; a bare
   /// geometry document's path reads `geometry`.
+  /// `path: expected E`: the sample without what the file has there, nor a
+  /// hint drawn from it (under `--root`).
+  var descriptionWithoutContent: String {
+    let place = path.description.isEmpty ? "geometry" : path.description
+    return "\(place): expected \(expected)"
+  }
+
   var description: String {
     let place = path.description.isEmpty ? "geometry" : path.description
     return "\(place): \(message)\(hint.map { " (\($0))" } ?? "")"

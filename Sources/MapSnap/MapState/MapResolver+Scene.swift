@@ -1,0 +1,73 @@
+/// What `MapResolver` works out from the scene alone, before a frame:
+/// fonts, the map's projection, and the sources' spatial references.
+
+extension MapResolver {
+  /// The fonts a frame draws with, loaded and checked when the map is
+  /// resolved, before any layer: `given`, or the bundled ones loaded now,
+  /// when the scene has text of any kind (a label style, an annotation layer,
+  /// view annotations, or a style naming a font), whatever the scale; nil
+  /// when it has none (even when `given`). Every font the scene names is checked.
+  /// - Throws: `SceneError` when a named font is not available or no font
+  ///   can be loaded.
+  public static func fonts(for scene: Scene, given: FontLibrary?) throws(SceneError) -> FontLibrary? {
+    // Without text no fonts take part, even when given: the frame (and its
+    // input digest) is the same whether a caller passes a library or not.
+    guard scene.hasText else { return nil }
+    let library: FontLibrary
+    if let given {
+      library = given
+    } else {
+      do {
+        library = try FontLibrary(directories: [FontLibrary.bundledDirectory])
+      } catch {
+        throw SceneError(file: scene.file, kind: .fontsUnavailable(error))
+      }
+    }
+    try library.check(scene)
+    return library
+  }
+}
+
+extension MapResolver {
+  /// The map's spatial reference (scene format 1.1): `map.spatialReference`
+  /// when the scene gives it; else, as in ArcGIS, the first layer's when it
+  /// is a `tiles` layer (its `tileMatrixSet`, else its source's; an MBTiles
+  /// file is Web Mercator; a source that cannot be opened counts as Web
+  /// Mercator and is reported on its layer); else Web Mercator (3857).
+  public static func projection(for scene: Scene, tiles: TileCache) -> MapProjection {
+    if let p = scene.map.spatialReference { return p }
+    guard let first = scene.layers.first, case .tiles(let t) = first.content else { return .webMercator }
+    var set = t.tileMatrixSet
+    if set == nil, case .success(let source) = tiles.source(t.source) { set = source.tileMatrixSet }
+    return (set ?? .webMercatorQuad) == .worldCRS84Quad ? .geographic : .webMercator
+  }
+}
+
+extension MapResolver {
+  /// Checks, before anything is drawn, that PROJ knows every source `crs` of
+  /// the scene: an unknown reference is an input error naming it (PROJ
+  /// missing on the machine is left to the layer, as a source that cannot be
+  /// read).
+  /// - Throws: `SceneError` at `layers[i].source.crs`.
+  public static func checkSpatialReferences(of scene: Scene) throws(SceneError) {
+    for (i, layer) in scene.layers.enumerated() {
+      let source: Source
+      switch layer.content {
+      case .features(let s, _): source = s
+      case .annotation(let a): source = a.source
+      default: continue
+      }
+      let given: String
+      switch source {
+      case .reprojected(_, let crs): given = crs
+      case .ogr(let o) where o.crs != nil: given = o.crs!
+      default: continue
+      }
+      guard !SourceLoader.isWGS84(given), case .failure(.unknown(_, let reason)) = CRSTransform.to84(from: given) else { continue }
+      let crs = given
+      throw SceneError(
+        file: scene.file, path: "layers[\(i)].source.crs", kind: .invalidValue,
+        expected: "a spatial reference that PROJ knows, such as \"EPSG:3067\"", found: "\(Echo.quoted(crs)) (\(reason))")
+    }
+  }
+}
