@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import _MapSnapTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Outputs that must not lie, through the built binary: a process ended by
+/// SIGTERM or SIGINT leaves no temporary file and dies by that signal;
+/// `--resume` trusts only a complete PNG; one frame's PNG and report are
+/// written together or not at all.
+@Suite("outputs: signals, complete PNGs, PNG and report together (built binary)")
+struct OutputIntegrityTests {
+
+  @Test("--resume redraws a PNG that holds the right digest but is not complete; a complete one is skipped")
+  func resumeNeedsACompletePNG() throws {
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir)
+      try Files.write(#"{"scene": "scene.json", "output": "out/a.png"}"# + "\n", to: dir + "/jobs.jsonl")
+      #expect(try CLI.run(["batch", "jobs.jsonl"], in: dir).status == 0)
+      let whole = try Files.read(dir + "/out/a.png")
+      let idat = try #require((0..<(whole.count - 4)).first { Array(whole[$0..<($0 + 4)]) == Array("IDAT".utf8) })
+      var badEnd = whole
+      badEnd[whole.count - 1] ^= 0xFF
+      let cases: [(String, [UInt8])] = [
+        ("cut before its image data", Array(whole.prefix(idat - 4))),
+        ("cut inside its image data", Array(whole.prefix(idat + 20))),
+        ("without IEND", Array(whole.dropLast(12))),
+        ("IEND with a wrong CRC", badEnd),
+        ("bytes after IEND", whole + [0]),
+      ]
+      func rendered() throws -> Int {
+        let r = try CLI.run(["batch", "jobs.jsonl", "--resume", "--summary", "s.json"], in: dir)
+        #expect(r.status == 0, "\(r)")
+        let s = try JSONSerialization.jsonObject(with: Data(Files.read(dir + "/s.json"))) as? [String: Any]
+        return (s?["frames"] as? [String: Any])?["rendered"] as? Int ?? -1
+      }
+      for (what, bytes) in cases {
+        try Files.write(bytes, to: dir + "/out/a.png")
+        #expect(try rendered() == 1, "\(what): drawn again")
+        #expect(try Files.read(dir + "/out/a.png") == whole, "\(what)")
+      }
+      #expect(try rendered() == 0, "the complete PNG is skipped")
+    }
+  }
+}
