@@ -44,4 +44,28 @@ struct OutputIntegrityTests {
       #expect(try rendered() == 0, "the complete PNG is skipped")
     }
   }
+
+  @Test("two lines writing one file through a symbolic link are duplicates: the manifest is invalid")
+  func duplicatesThroughLinks() throws {
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir)
+      try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: "out")
+      try Files.write("old", to: dir + "/out/a.png")
+      try FileManager.default.createSymbolicLink(atPath: dir + "/t.png", withDestinationPath: "out/a.png")
+      let text = """
+        {"scene": "scene.json", "output": "out/a.png"}
+        {"scene": "scene.json", "output": "link/a.png"}
+        {"scene": "scene.json", "output": "t.png"}
+        {"scene": "scene.json", "output": "out/b.png", "report": "link/../out/b.png"}
+        """
+      try Files.write(text, to: dir + "/jobs.jsonl")
+      let r = try CLI.run(["batch", "jobs.jsonl"], in: dir)
+      #expect(r.status == 2, "\(r)")
+      #expect(r.stderr.contains("jobs.jsonl:2: output:") && r.stderr.contains("line 1's output too"), "\(r.stderr)")
+      #expect(r.stderr.contains("jobs.jsonl:3: output:"), "\(r.stderr)")
+      #expect(r.stderr.contains("jobs.jsonl:4: report:") && r.stderr.contains("its own output"), "\(r.stderr)")
+      #expect(try Files.read(dir + "/out/a.png") == Array("old".utf8), "nothing drawn")
+    }
+  }
 }
