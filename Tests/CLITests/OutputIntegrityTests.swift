@@ -68,4 +68,27 @@ struct OutputIntegrityTests {
       #expect(try Files.read(dir + "/out/a.png") == Array("old".utf8), "nothing drawn")
     }
   }
+
+  @Test("a PNG and its report are written together: /dev/full as either leaves the other file untouched")
+  func pngAndReportTogether() throws {
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir)
+      try Files.write("old png", to: dir + "/a.png")
+      try Files.write("old report", to: dir + "/a.json")
+      let report = try CLI.run(["scene.json", "-o", "a.png", "--report", "/dev/full"], in: dir)
+      #expect(report.status == 1 && report.stderr.contains("ENOSPC"), "\(report)")
+      #expect(try Files.read(dir + "/a.png") == Array("old png".utf8), "no PNG without its report")
+      let png = try CLI.run(["scene.json", "-o", "/dev/full", "--report", "a.json"], in: dir)
+      #expect(png.status == 1 && png.stderr.contains("ENOSPC"), "\(png)")
+      #expect(try Files.read(dir + "/a.json") == Array("old report".utf8), "no report without its PNG")
+      let fresh = try CLI.run(["scene.json", "-o", "new.png", "--report", "/dev/full"], in: dir)
+      #expect(fresh.status == 1, "\(fresh)")
+      #expect(!Files.exists(dir + "/new.png"))
+      try Files.write(#"{"scene": "scene.json", "output": "out/b.png", "report": "/dev/full"}"# + "\n", to: dir + "/jobs.jsonl")
+      let batch = try CLI.run(["batch", "jobs.jsonl", "--quiet"], in: dir)
+      #expect(batch.status == 1 && batch.stderr.contains("ENOSPC"), "\(batch)")
+      #expect(!Files.exists(dir + "/out/b.png"), "a batch line too")
+      #expect(Files.leftovers(in: dir).isEmpty, "\(Files.leftovers(in: dir))")
+    }
+  }
 }

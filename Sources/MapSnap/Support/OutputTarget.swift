@@ -303,11 +303,26 @@ public struct PendingOutput: Sendable {
     }
   }
 
-  /// Commits `outputs`, all or nothing as far as files go: every staged
-  /// file is renamed first (one failing discards the rest), then what is
-  /// written in place, in order.
+  /// Commits `outputs` together (one frame's PNG and report), so that no
+  /// file is replaced unless every output was written. The rule, in order:
+  /// 1. every staged file is already complete (written, closed);
+  /// 2. what is written in place (a device, a FIFO, standard output) is
+  ///    written, in the order given; a failure discards every staged file,
+  ///    leaving the files' previous contents untouched;
+  /// 3. the staged files are renamed over their targets, in the order
+  ///    given; a rename failing discards the ones not yet renamed (those
+  ///    before it stay: a rename cannot be undone).
+  /// What was written in place before a failure cannot be taken back.
   public static func commitAll(_ outputs: [PendingOutput]) throws(FileError) {
     let staged = outputs.filter(\.isStaged)
+    for output in outputs where !output.isStaged {
+      do throws(FileError) {
+        try output.commit()
+      } catch {
+        for file in staged { file.discard() }
+        throw error
+      }
+    }
     for (i, output) in staged.enumerated() {
       do throws(FileError) {
         try output.commit()
@@ -316,7 +331,6 @@ public struct PendingOutput: Sendable {
         throw error
       }
     }
-    for output in outputs where !output.isStaged { try output.commit() }
   }
 
   /// Writes `bytes` to a FIFO or device as it is: opened non-blocking (a
