@@ -12,6 +12,66 @@ import _MapSnapTestSupport
 /// written together or not at all.
 @Suite("outputs: signals, complete PNGs, PNG and report together (built binary)")
 struct OutputIntegrityTests {
+  /// Starts `mapsnap arguments…` in `dir`, waits until `ready()` holds
+  /// (checked every 2 ms, at most `timeout` seconds), sends `sig`, and
+  /// returns how the process ended: by a signal (its number) or by exit (its
+  /// status), and whether it was ready before it ended on its own.
+  static func interrupt(
+    _ arguments: [String], in dir: String, signal sig: Int32, timeout: Double = 120, when ready: () -> Bool
+  ) throws -> (bySignal: Bool, status: Int32, wasReady: Bool) {
+    let exe = try #require(CLI.executable)
+    let process = Process()
+    process.executableURL = exe
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: dir)
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    var wasReady = false
+    while process.isRunning && Date() < deadline {
+      if ready() {
+        wasReady = true
+        break
+      }
+      usleep(2_000)
+    }
+    if process.isRunning { kill(process.processIdentifier, sig) }
+    // A process that ignores the signal (the old code, with SIGTERM blocked)
+    // runs on: give it time to end, then kill it.
+    let stop = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < stop { usleep(10_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    return (process.terminationReason == .uncaughtSignal, process.terminationStatus, wasReady)
+  }
+
+  /// `count` frames of 1600 × 1200 logical pixels, so that a frame's
+  /// temporary file exists for a while.
+  static func bigManifest(_ count: Int) -> String {
+    (0..<count).map { #"{"scene": "scene.json", "output": "out/f\#($0).png", "size": [1600, 1200], "report": "out/f\#($0).json"}"# }
+      .joined(separator: "\n") + "\n"
+  }
+
+  @Test(
+    "a batch or a render ended by SIGTERM or SIGINT while writing leaves no temporary file and dies by the signal (143, 130)",
+    arguments: [(SIGTERM, "batch"), (SIGINT, "batch"), (SIGTERM, "render"), (SIGINT, "render")] as [(Int32, String)])
+  func signalsRemoveTemporaries(_ sig: Int32, _ command: String) throws {
+    try withTemporaryDirectory { dir in
+      try Fixture.write(in: dir)
+      try Files.write(Self.bigManifest(40), to: dir + "/jobs.jsonl")
+      let arguments =
+        command == "batch"
+        ? ["batch", "jobs.jsonl", "--jobs", "2", "--quiet"]
+        : ["scene.json", "--size", "4000x3000", "-o", "out.png", "--report", "out.json", "--threads", "1"]
+      let r = try Self.interrupt(arguments, in: dir, signal: sig) { !Files.leftovers(in: dir).isEmpty }
+      #expect(r.wasReady, "a temporary file appeared before the process ended")
+      #expect(r.bySignal && r.status == sig, "ended by signal \(sig): \(r)")
+      #expect(128 + r.status == (sig == SIGTERM ? 143 : 130), "what a shell reports")
+      #expect(Files.leftovers(in: dir).isEmpty, "\(Files.leftovers(in: dir))")
+    }
+  }
 
   @Test("--resume redraws a PNG that holds the right digest but is not complete; a complete one is skipped")
   func resumeNeedsACompletePNG() throws {
