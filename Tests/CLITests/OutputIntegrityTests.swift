@@ -27,7 +27,18 @@ struct OutputIntegrityTests {
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
+    // The child starts with the signal mask of the thread that spawns it,
+    // and the test runner's threads may block SIGTERM: spawn it with both
+    // signals deliverable, as from a shell.
+    var both = sigset_t()
+    var before = sigset_t()
+    sigemptyset(&both)
+    sigaddset(&both, SIGTERM)
+    sigaddset(&both, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &both, &before)
+    defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
     try process.run()
+    pthread_sigmask(SIG_SETMASK, &before, nil)
     let deadline = Date().addingTimeInterval(timeout)
     var wasReady = false
     while process.isRunning && Date() < deadline {
