@@ -65,12 +65,12 @@ public struct ManifestReader: Sendable {
     for i in hashes.indices.dropFirst() where hashes[i] == hashes[i - 1] { repeated.insert(hashes[i]) }
     hashes = []
     if !repeated.isEmpty {
-      var first: [String: (line: Int, key: String)] = [:]
+      var first: [String: (line: Int, key: String, path: String)] = [:]
       _ = try forEachLine { number, bytes in
         guard let line = try? decode(bytes, number: number) else { return }
         for w in written.of(line) where repeated.contains(Self.hash(w.file)) {
           guard let earlier = first[w.file] else {
-            first[w.file] = (number, w.key)
+            first[w.file] = (number, w.key, w.path)
             continue
           }
           let whose = earlier.line == number ? "its own \(earlier.key)" : "line \(earlier.line)'s \(earlier.key)"
@@ -78,7 +78,7 @@ public struct ManifestReader: Sendable {
             number,
             SceneError(
               file: file, path: w.key, kind: .invalidValue, expected: "a file no other output or report of the manifest writes",
-              found: "\(Echo.quoted(w.path)), which is \(whose) too\(w.path == w.file ? "" : " (both lead to \(Echo.quoted(w.file)))")"))
+              found: "\(Echo.quoted(w.path)), which is \(whose) too\(w.path == earlier.path ? "" : " (the same file by another name)")"))
         }
       }
       problems.sort { $0.line < $1.line }

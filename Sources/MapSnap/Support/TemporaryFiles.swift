@@ -65,9 +65,6 @@ public enum TemporaryFiles {
     registry.state.withLock { _ = $0.entries.removeValue(forKey: token) }
   }
 
-  /// Temporary files recorded now (tests).
-  static var count: Int { registry.state.withLock { $0.entries.count } }
-
   /// Blocks SIGTERM and SIGINT (those not ignored) in the calling thread,
   /// and so in every thread it starts later, and starts the thread that
   /// waits for them (see the rule above). Call once, first thing, before
@@ -119,9 +116,10 @@ public enum TemporaryFiles {
     }
   }
 
+  /// True when `sig`'s disposition is to be ignored (read, not changed).
   private static func isIgnored(_ sig: Int32) -> Bool {
-    let old = signal(sig, SIG_IGN)
-    signal(sig, old)
-    return old.map { unsafeBitCast($0, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) } ?? false
+    var now = sigaction()
+    guard sigaction(sig, nil, &now) == 0, let handler = now.__sigaction_handler.sa_handler else { return false }
+    return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
   }
 }
