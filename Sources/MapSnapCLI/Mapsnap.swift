@@ -41,13 +41,18 @@ struct Mapsnap: ParsableCommand {
   )
 
   /// A write to a closed pipe is an error reported with its exit status
-  /// (EPIPE), not a silent death by SIGPIPE. A plain render is read by
+  /// (EPIPE), not a silent death by SIGPIPE; SIGTERM and SIGINT end the
+  /// process by that signal with no temporary file left
+  /// (`TemporaryFiles`). A plain render is read by
   /// `QuickRender` and run as ArgumentParser would run it; everything else
   /// goes through ArgumentParser. Freed memory stays with the process for
   /// the next frame (`MemoryPolicy`), and Dispatch's workers start at once
   /// (`WorkerThreads`).
   static func main() {
     signal(SIGPIPE, SIG_IGN)
+    // Before any other thread starts: SIGTERM and SIGINT are then waited
+    // for by one thread, which removes the temporary files first.
+    TemporaryFiles.removeOnSignals()
     MemoryPolicy.keepFreedMemory()
     WorkerThreads.startEarly()
     if let render = QuickRender.settings(from: Array(CommandLine.arguments.dropFirst())) {

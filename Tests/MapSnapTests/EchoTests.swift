@@ -68,4 +68,23 @@ import Testing
       #expect(text.contains("…"))
     }
   }
+
+  /// A source's path is echoed once or twice (as named, and where it was
+  /// looked for when that differs), each cut: a 6 KB path gives a short line.
+  @Test func aLongSourcePathIsCutWhereverItIsEchoed() {
+    let name = String(repeating: "d/", count: 3_000) + "x.geojson"
+    let errors: [SourceError] = [
+      .missing(path: name, resolvedPath: "/srv/" + name),
+      .unreadable(path: name, resolvedPath: "/srv/" + name, reason: "not a regular file (a FIFO)"),
+      .syntax(path: name, line: 1, column: 1, message: "expected a value"),
+      .notGeoJSON(path: name, jsonPath: "", expected: "an object", found: nil, hint: nil),
+      .ogr(path: name, message: "m"), .ogrLayer(path: name, layer: "a", layers: ["b"]),
+    ]
+    for error in errors {
+      #expect(error.description.count < 2 * Echo.limit + 120, "\(error.description.count) characters")
+    }
+    let missing = SourceError.missing(path: name, resolvedPath: "/srv/" + name).description
+    #expect(missing == Echo.escaped(name) + " (" + Echo.escaped("/srv/" + name) + "): no such file")
+    #expect(SourceError.missing(path: "a\u{1B}.json", resolvedPath: "a\u{1B}.json").description == "a\\u{1B}.json: no such file")
+  }
 }

@@ -148,11 +148,17 @@ public final class BatchRunner: Sendable {
     return plan
   }
 
-  /// True when the PNG at `path` holds `digest` in its `mapsnap-inputs`
-  /// chunk (read from the first 64 KiB: the chunk follows the header).
+  /// True when the file at `path` is a complete PNG (`CompletePNG`) holding
+  /// `digest` in its `mapsnap-inputs` chunk (read from the first 64 KiB:
+  /// the chunk follows the header). One file opened once; only its first
+  /// 64 KiB and its chunk headers are read.
   static func holds(_ digest: String, at path: String, confinement: Confinement? = nil) -> Bool {
-    guard let head = try? FileIO.readPrefix(path, count: 1 << 16, confinement: confinement) else { return false }
-    return PNGTextChunk.text(keyword: PNGTextChunk.inputsKeyword, in: head) == digest
+    guard let opened = try? FileIO.openForReading(path, confinement: confinement) else { return false }
+    defer { close(opened.fd) }
+    var head = [UInt8](repeating: 0, count: min(opened.size, 1 << 16))
+    let n = head.withUnsafeMutableBytes { pread(opened.fd, $0.baseAddress, $0.count, 0) }
+    guard n == head.count, PNGTextChunk.text(keyword: PNGTextChunk.inputsKeyword, in: head) == digest else { return false }
+    return CompletePNG.check(fd: opened.fd, size: opened.size)
   }
 
   /// The scene at `path`, parsed once (failures too) and kept.

@@ -7,8 +7,9 @@
 /// length (a manifest of millions of lines is read twice, never held).
 ///
 /// `validate()` checks every line before anything is drawn: a line that is
-/// not a JSON object, has an unknown key or a bad value, or names an output
-/// (or report) that another line names too, makes the manifest invalid.
+/// not a JSON object, has an unknown key or a bad value, or writes an output
+/// (or report) to a file that another line writes too (compared as
+/// `WrittenPaths` resolves them: links followed), makes the manifest invalid.
 /// Blank lines (only spaces or tabs) are skipped but counted: line N
 /// (1-based) has index N − 1 for `--shard`.
 public struct ManifestReader: Sendable {
@@ -42,10 +43,11 @@ public struct ManifestReader: Sendable {
     var frames = 0
     var inShard = 0
     // Written paths are compared in two steps so that memory stays at 8
-    // bytes per path for millions of lines: a 64-bit hash of each normalized
+    // bytes per path for millions of lines: a 64-bit hash of each resolved
     // path, sorted; only paths whose hash repeats are compared exactly, in a
     // second reading.
     var hashes: [UInt64] = []
+    var written = WrittenPaths()
     func problem(_ line: Int, _ error: SceneError) {
       if problems.count < Self.maximumListedProblems { problems.append(.init(line: line, error: error)) } else { unlisted += 1 }
     }
@@ -53,7 +55,7 @@ public struct ManifestReader: Sendable {
       frames += 1
       if (number - 1) % shard.count == shard.index { inShard += 1 }
       do throws(SceneError) {
-        for w in try decode(bytes, number: number).writtenPaths { hashes.append(Self.hash(w.path)) }
+        for w in written.of(try decode(bytes, number: number)) { hashes.append(Self.hash(w.file)) }
       } catch {
         problem(number, error)
       }
@@ -63,20 +65,20 @@ public struct ManifestReader: Sendable {
     for i in hashes.indices.dropFirst() where hashes[i] == hashes[i - 1] { repeated.insert(hashes[i]) }
     hashes = []
     if !repeated.isEmpty {
-      var first: [String: (line: Int, key: String)] = [:]
+      var first: [String: (line: Int, key: String, path: String)] = [:]
       _ = try forEachLine { number, bytes in
         guard let line = try? decode(bytes, number: number) else { return }
-        for w in line.writtenPaths where repeated.contains(Self.hash(w.path)) {
-          guard let earlier = first[w.path] else {
-            first[w.path] = (number, w.key)
+        for w in written.of(line) where repeated.contains(Self.hash(w.file)) {
+          guard let earlier = first[w.file] else {
+            first[w.file] = (number, w.key, w.path)
             continue
           }
           let whose = earlier.line == number ? "its own \(earlier.key)" : "line \(earlier.line)'s \(earlier.key)"
           problem(
             number,
             SceneError(
-              file: file, path: w.key, kind: .invalidValue, expected: "a path no other output or report of the manifest has",
-              found: "\(Echo.quoted(w.path)), which is \(whose) too"))
+              file: file, path: w.key, kind: .invalidValue, expected: "a file no other output or report of the manifest writes",
+              found: "\(Echo.quoted(w.path)), which is \(whose) too\(w.path == earlier.path ? "" : " (the same file by another name)")"))
         }
       }
       problems.sort { $0.line < $1.line }
@@ -213,35 +215,5 @@ public struct ManifestReader: Sendable {
       h = h &* 0x100_0000_01b3
     }
     return h
-  }
-}
-
-extension ManifestLine {
-  /// The output and report, as absolute paths with `.` and `..` and repeated
-  /// slashes removed (lexically: two spellings through a symbolic link are
-  /// not caught).
-  var writtenPaths: [(key: String, path: String)] {
-    [("output", Self.normalized(output))] + (report.map { [("report", Self.normalized($0))] } ?? [])
-  }
-
-  static func normalized(_ path: String) -> String {
-    var absolute = path
-    if !path.hasPrefix("/") {
-      var buf = [CChar](repeating: 0, count: 4096)
-      if getcwd(&buf, buf.count) != nil {
-        let bytes = buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        absolute = String(decoding: bytes, as: UTF8.self) + "/" + path
-      }
-    }
-    var parts: [Substring] = []
-    for p in absolute.split(separator: "/") {
-      if p == "." { continue }
-      if p == ".." {
-        if !parts.isEmpty { parts.removeLast() }
-        continue
-      }
-      parts.append(p)
-    }
-    return "/" + parts.joined(separator: "/")
   }
 }

@@ -190,15 +190,20 @@ public enum FrameStream {
   }
 
   /// Writes `plan`'s JSON report (of `reportDetail`, when `report` names a
-  /// file) and its PNG to `output`, all or nothing: each file is staged next
-  /// to its target and renamed into place only when every one was written;
-  /// devices, FIFOs and standard output are written after (`OutputTarget`'s
-  /// rule). The report is committed first and the PNG last, since
-  /// `mapsnap batch --resume` trusts a PNG holding its digest and it must
-  /// never stand beside a stale report. Paths follow `OutputTarget` (with
-  /// `confinement`, inside its root; with `createDirectories`, missing
-  /// folders are made). What `mapsnap render` and `mapsnap batch` write.
-  /// - Throws: `FileError` or `FrameWriteError`; nothing is left behind.
+  /// file) and its PNG to `output`, together or not at all
+  /// (`PendingOutput.commitAll`): both files are staged complete beside
+  /// their targets first; then devices, FIFOs and standard output are
+  /// written (the report before the PNG), and only when all of that
+  /// succeeded are the files renamed into place, the report first and the
+  /// PNG last (`mapsnap batch --resume` trusts a PNG holding its digest, so
+  /// it never stands beside a report that failed or is stale). A report
+  /// that cannot be written (`--report /dev/full`) leaves no PNG file, and
+  /// a PNG that cannot be written no report file. Paths follow
+  /// `OutputTarget` (with `confinement`, inside its root; with
+  /// `createDirectories`, missing folders are made). What `mapsnap render`
+  /// and `mapsnap batch` write.
+  /// - Throws: `FileError` or `FrameWriteError`; no temporary file is left
+  ///   behind.
   public static func writeFiles(
     _ plan: FramePlan, output: String, report: String?, reportDetail: ReportDetail, options: RenderOptions,
     encoding: PNGEncodingOptions, inputDigest: String, confinement: Confinement? = nil, createDirectories: Bool = false

@@ -3,7 +3,8 @@
 ///
 /// ``description`` is shaped like every mapsnap error: the file as the scene
 /// names it (and where it was looked for, when that differs), then what was
-/// expected or what happened, then a hint in parentheses.
+/// expected or what happened, then a hint in parentheses. Every path in it
+/// is echoed as input is (`Echo.escaped`: escaped, cut to `Echo.limit`).
 public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
   /// No file at `path` (as the scene names it), looked for at `resolvedPath`.
   case missing(path: String, resolvedPath: String)
@@ -35,14 +36,14 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .missing(let path, let resolved):
-      return "\(Self.place(path, resolved)): no such file"
-    case .unreadable(let path, let resolved, let reason):
-      return "\(Self.place(path, resolved)): cannot read: \(reason)"
-    case .syntax(let path, let line, let column, let message):
-      return "\(path):\(line):\(column): invalid JSON: \(message)"
-    case .notGeoJSON(let path, let jsonPath, let expected, let found, let hint):
-      var s = "\(path): \(jsonPath.isEmpty ? "" : jsonPath + ": ")not GeoJSON: expected \(expected)"
+    case .missing(let name, let resolved):
+      return "\(Self.place(name, resolved)): no such file"
+    case .unreadable(let name, let resolved, let reason):
+      return "\(Self.place(name, resolved)): cannot read: \(reason)"
+    case .syntax(let name, let line, let column, let message):
+      return "\(Self.shown(name)):\(line):\(column): invalid JSON: \(message)"
+    case .notGeoJSON(let name, let jsonPath, let expected, let found, let hint):
+      var s = "\(Self.shown(name)): \(jsonPath.isEmpty ? "" : jsonPath + ": ")not GeoJSON: expected \(expected)"
       if let found { s += ", found \(found)" }
       if let hint { s += " (\(hint))" }
       return s
@@ -50,28 +51,33 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
       return "crs \(error)"
     case .ogrUnavailable(let reason):
       return "ogr: \(reason)"
-    case .ogr(let path, let message):
-      return "\(path): GDAL: \(message)"
-    case .database(let path, let message):
-      return "\(path): PostgreSQL: \(message)"
-    case .ogrLayer(let path, let layer, let layers):
+    case .ogr(let name, let message):
+      return "\(Self.shown(name)): GDAL: \(message)"
+    case .database(let name, let message):
+      return "\(Self.shown(name)): PostgreSQL: \(message)"
+    case .ogrLayer(let name, let layer, let layers):
       let list = layers.map { Echo.quoted($0) }.joined(separator: ", ")
       guard let layer else {
         return layers.isEmpty
-          ? "\(path): the dataset has no layer" : "\(path): the dataset has \(layers.count) layers (\(list)); name one with \"layer\""
+          ? "\(Self.shown(name)): the dataset has no layer" : "\(Self.shown(name)): the dataset has \(layers.count) layers (\(list)); name one with \"layer\""
       }
       let hint = closestMatch(to: layer, in: layers).map { " (did you mean \(Echo.quoted($0))?)" } ?? ""
-      return "\(path): no layer \(Echo.quoted(layer)) in the dataset; its layers: \(list)\(hint)"
-    case .ogrNoReference(let path, let layer):
+      return "\(Self.shown(name)): no layer \(Echo.quoted(layer)) in the dataset; its layers: \(list)\(hint)"
+    case .ogrNoReference(let name, let layer):
       return
-        "\(path): layer \(Echo.quoted(layer)) has no spatial reference: give the source a \"crs\" (such as \"EPSG:3067\"), or add one to the dataset (a .prj beside a Shapefile, its SRID in PostGIS)"
-    case .ogrDatabaseUnderRoot(let path):
-      return "\(path): a database connection is not allowed under --root (only dataset files inside the root are read)"
+        "\(Self.shown(name)): layer \(Echo.quoted(layer)) has no spatial reference: give the source a \"crs\" (such as \"EPSG:3067\"), or add one to the dataset (a .prj beside a Shapefile, its SRID in PostGIS)"
+    case .ogrDatabaseUnderRoot(let name):
+      return "\(Self.shown(name)): a database connection is not allowed under --root (only dataset files inside the root are read)"
     }
   }
 
-  /// The file as the scene names it, and where it was looked for when that differs.
+  /// The file as the scene names it, and where it was looked for only when
+  /// that differs; each echoed (`shown`).
   private static func place(_ path: String, _ resolved: String) -> String {
-    path == resolved ? path : "\(path) (\(resolved))"
+    path == resolved ? shown(path) : "\(shown(path)) (\(shown(resolved)))"
   }
+
+  /// A path as messages echo it: escaped and cut to `Echo.limit` (a 6 KB
+  /// path must not make a 6 KB line).
+  private static func shown(_ path: String) -> String { Echo.escaped(path) }
 }

@@ -23,7 +23,8 @@
 ///
 /// Every write error (ENOSPC from `/dev/full`, EPIPE, a short write, an error
 /// from `close`) is an error naming the path and the errno; a temporary file
-/// is removed on every failure. With a `Confinement`, the path (resolved,
+/// is removed on every failure, and when the process is ended by SIGTERM or
+/// SIGINT (`TemporaryFiles`). With a `Confinement`, the path (resolved,
 /// links included) must be inside the root, and the folder written in is
 /// opened and checked once, then used by descriptor (`openat`, `renameat`),
 /// so it cannot be swapped for a link after the check.
@@ -206,19 +207,24 @@ public struct OutputTarget: Sendable, Equatable {
         throw error
       }
     }
-    var fd: Int32 = -1
-    var temporary = ""
-    for _ in 0..<100 {
-      temporary = ".mapsnap-" + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
-      fd = openat(dirfd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-      if fd >= 0 || errno != EEXIST { break }
+    // Created and recorded in one step (`TemporaryFiles`), so that a
+    // process ended by SIGTERM or SIGINT removes it.
+    let made = TemporaryFiles.create(in: dirfd) { () -> (fd: Int32, name: String) in
+      var fd: Int32 = -1
+      var temporary = ""
+      for _ in 0..<100 {
+        temporary = ".mapsnap-" + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
+        fd = openat(dirfd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fd >= 0 || errno != EEXIST { break }
+      }
+      return (fd, temporary)
     }
-    if fd < 0 {
-      let error = FileError.fromErrno(shown, naming: true)
+    guard let made, made.fd >= 0 else {
+      let error = made == nil ? FileError.failed(path: shown, reason: "the process is ending (a signal)") : FileError.fromErrno(shown, naming: true)
       close(dirfd)
       throw error
     }
-    return Staging(directory: dirfd, fd: fd, temporary: temporary, name: name, shown: shown)
+    return Staging(directory: dirfd, fd: made.fd, temporary: made.name, token: made.token, name: name, shown: shown)
   }
 
   /// A temporary file being written beside its target.
@@ -226,6 +232,8 @@ public struct OutputTarget: Sendable, Equatable {
     let directory: Int32
     let fd: Int32
     let temporary: String
+    /// Its record in `TemporaryFiles`.
+    let token: Int
     let name: String
     let shown: String
 
@@ -246,16 +254,18 @@ public struct OutputTarget: Sendable, Equatable {
       if close(fd) != 0 {
         let error = FileError.fromErrno(shown, naming: true)
         unlinkat(directory, temporary, 0)
+        TemporaryFiles.forget(token)
         close(directory)
         throw error
       }
-      return PendingOutput(action: .staged(directory: directory, temporary: temporary, name: name, shown: shown))
+      return PendingOutput(action: .staged(directory: directory, temporary: temporary, token: token, name: name, shown: shown))
     }
 
     /// Closes and removes the temporary file.
     func abandon() {
       close(fd)
       unlinkat(directory, temporary, 0)
+      TemporaryFiles.forget(token)
       close(directory)
     }
   }
@@ -267,7 +277,7 @@ public struct OutputTarget: Sendable, Equatable {
 public struct PendingOutput: Sendable {
   enum Action: Sendable {
     /// A complete temporary file in the folder open as `directory`.
-    case staged(directory: Int32, temporary: String, name: String, shown: String)
+    case staged(directory: Int32, temporary: String, token: Int, name: String, shown: String)
     case stream(path: String, shown: String, bytes: [UInt8], confinement: Confinement?)
     case descriptor(Int32, shown: String, bytes: [UInt8])
   }
@@ -281,8 +291,11 @@ public struct PendingOutput: Sendable {
   /// Renames the staged file over its target, or writes in place.
   public func commit() throws(FileError) {
     switch action {
-    case .staged(let dirfd, let temporary, let name, let shown):
-      defer { close(dirfd) }
+    case .staged(let dirfd, let temporary, let token, let name, let shown):
+      defer {
+        TemporaryFiles.forget(token)
+        close(dirfd)
+      }
       if renameat(dirfd, temporary, dirfd, name) != 0 {
         let error = FileError.fromErrno(shown, naming: true)
         unlinkat(dirfd, temporary, 0)
@@ -297,17 +310,33 @@ public struct PendingOutput: Sendable {
 
   /// Removes a staged file; nothing to do for the others.
   public func discard() {
-    if case .staged(let dirfd, let temporary, _, _) = action {
+    if case .staged(let dirfd, let temporary, let token, _, _) = action {
       unlinkat(dirfd, temporary, 0)
+      TemporaryFiles.forget(token)
       close(dirfd)
     }
   }
 
-  /// Commits `outputs`, all or nothing as far as files go: every staged
-  /// file is renamed first (one failing discards the rest), then what is
-  /// written in place, in order.
+  /// Commits `outputs` together (one frame's PNG and report), so that no
+  /// file is replaced unless every output was written. The rule, in order:
+  /// 1. every staged file is already complete (written, closed);
+  /// 2. what is written in place (a device, a FIFO, standard output) is
+  ///    written, in the order given; a failure discards every staged file,
+  ///    leaving the files' previous contents untouched;
+  /// 3. the staged files are renamed over their targets, in the order
+  ///    given; a rename failing discards the ones not yet renamed (those
+  ///    before it stay: a rename cannot be undone).
+  /// What was written in place before a failure cannot be taken back.
   public static func commitAll(_ outputs: [PendingOutput]) throws(FileError) {
     let staged = outputs.filter(\.isStaged)
+    for output in outputs where !output.isStaged {
+      do throws(FileError) {
+        try output.commit()
+      } catch {
+        for file in staged { file.discard() }
+        throw error
+      }
+    }
     for (i, output) in staged.enumerated() {
       do throws(FileError) {
         try output.commit()
@@ -316,7 +345,6 @@ public struct PendingOutput: Sendable {
         throw error
       }
     }
-    for output in outputs where !output.isStaged { try output.commit() }
   }
 
   /// Writes `bytes` to a FIFO or device as it is: opened non-blocking (a
