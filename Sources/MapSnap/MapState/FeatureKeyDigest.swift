@@ -25,10 +25,21 @@ enum FeatureKeyDigest {
     let g = feature.geometry
     out.reserveCapacity(64 + g.pointCount * 16)
     func int(_ n: Int) { withUnsafeBytes(of: Int64(n).littleEndian) { out.append(contentsOf: $0) } }
+    // Degrees to 1e-7; a coordinate too large for that (GeoJSON allows any
+    // finite magnitude) is taken by its bits, marked so that the two never meet.
+    func degrees(_ x: Double) {
+      let v = (x * 1e7).rounded()
+      if let n = Int64(exactly: v), n != .min {
+        int(Int(n))
+      } else {
+        int(Int(Int64.min))
+        int(Int(Int64(bitPattern: x.bitPattern)))
+      }
+    }
     func position(_ p: Point) {
       let d = projection.unproject(p)
-      int(Int((d.lon * 1e7).rounded()))
-      int(Int((d.lat * 1e7).rounded()))
+      degrees(d.lon)
+      degrees(d.lat)
     }
     func positions(_ list: [Point]) {
       int(list.count)
