@@ -72,9 +72,29 @@ final class SourceIndex: Sendable {
     var texts: [TextTemplate: TextExtent] = [:]
     var ids: [String?: FeatureIDIndex] = [:]
     var values: [String: HeldValues] = [:]
+    /// Per set of fields and map, the digest keys made so far, by position.
+    var digests: [DigestSet: [Int32: String]] = [:]
+  }
+
+  /// What a feature's digest key depends on besides the feature.
+  struct DigestSet: Hashable, Sendable {
+    var fields: [String]
+    var projection: Int
   }
 
   private let built = Mutex<Built>(Built())
+
+  /// The digest key of the feature at `position` over `fields` on a map in
+  /// `projection` (`FeatureKeyDigest.key`), made once per index: a batch's
+  /// frames over one source hash each feature they name once, not once a
+  /// frame.
+  func digestKey(_ position: Int, fields: [String], projection: MapProjection) -> String {
+    let set = DigestSet(fields: fields, projection: projection.code)
+    if let hit = built.withLock({ $0.digests[set]?[Int32(position)] }) { return hit }
+    let made = FeatureKeyDigest.key(collection.features[position], projection: projection, fields: fields)
+    built.withLock { $0.digests[set, default: [:]][Int32(position)] = made }
+    return made
+  }
 
   init(_ collection: FeatureCollection, transient: Bool = false) {
     self.collection = collection

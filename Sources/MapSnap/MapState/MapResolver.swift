@@ -583,8 +583,10 @@ struct LayerResolver {
         }
         label = request
       }
-      // Only labels and `collides` markers name their feature in a report.
-      let k = key(feature, digest: label != nil || style.marker?.collides == true)
+      // Only labels and `collides` markers name their feature in a report,
+      // and only a feature that reaches the frame is keyed.
+      guard meetsFrame(feature.geometry, reach) else { continue }
+      let k = key(feature, at: Int(position), in: index, digest: label != nil || style.marker?.collides == true)
       if case .drawable = add(Drawable(geometry: feature.geometry, style: style, feature: k, label: label), reach: reach) {
         drawnPositions.append(position)
       }
@@ -689,16 +691,22 @@ struct LayerResolver {
   /// layer's features keyed in this frame in read order (features of one
   /// digest share geometry, style and used properties, so they reach the
   /// frame together and in no order that matters).
-  private mutating func key(_ f: Feature, digest wanted: Bool = true) -> FeatureKey {
+  private mutating func key(_ f: Feature, at position: Int, in index: SourceIndex, digest wanted: Bool = true) -> FeatureKey {
     let own = idsAreFIDs ? nil : f.id
     if let id = (layer.idField.flatMap { f.properties[$0] } ?? own).flatMap(FloorValue.init(json:)) {
       return FeatureKey(id: id, index: f.index)
     }
     guard wanted else { return FeatureKey(id: nil, index: f.index) }
-    let digest = FeatureKeyDigest.key(f, projection: viewport.projection, fields: keyFields)
+    let digest = index.digestKey(position, fields: keyFields, projection: viewport.projection)
     let n = (digestsSeen[digest] ?? 0) + 1
     digestsSeen[digest] = n
     return FeatureKey(id: nil, index: f.index, digest: n == 1 ? digest : "\(digest)-\(n)")
+  }
+
+  /// True when `g`, grown by `reach` logical pixels, meets the frame: the
+  /// exact test `add` makes.
+  private func meetsFrame(_ g: Geometry, _ reach: Double) -> Bool {
+    !g.isEmpty && g.bounds.insetBy(-reach * viewport.unitsPerPixel).intersects(viewport.extent)
   }
 
   /// Keeps `d` when its geometry, grown by `reach` logical pixels, meets the
@@ -842,7 +850,7 @@ struct LayerResolver {
         let p = feature.geometry.points[a.part]
         let box = Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)
         guard grown.intersects(box) else { continue }
-        if key == nil { key = self.key(feature) }
+        if key == nil { key = self.key(feature, at: Int(position), in: index) }
         if !isCounted && counted?.intersects(box) ?? true {
           isCounted = true
           state.sublayers[s].features.total += 1
