@@ -178,6 +178,17 @@ public struct TextPlacer {
     // outcomes, not a second for the skipped (a frame can skip hundreds of
     // thousands past its text budget).
     let base = out.outcomes.count
+    // Every labelled drawable gives one outcome, a point label one per
+    // position: the arrays are made to that size once (grown by doubling,
+    // a frame of 700,000 labels held two copies of each at a time).
+    var expected = 0
+    for layer in state.layers where layer.status.contains(.active) {
+      for d in layer.drawables where d.label != nil {
+        expected += d.style.label?.placement == .point ? max(1, d.geometry.points.count) : 1
+      }
+    }
+    out.outcomes.reserveCapacity(base + expected)
+    candidates.reserveCapacity(expected)
     func skip(_ layer: Int, _ feature: FeatureKey, part: Int, _ text: String?, _ style: LabelStyle, _ reason: LabelHiddenReason) {
       out.outcomes.append(
         LabelOutcome(
