@@ -74,6 +74,13 @@ struct BoundedInputTests {
       let r = try CLI.run(["diff", "a.png", "b.png"], in: dir)
       #expect(r.status == 2, "\(r)")
       #expect(r.stderr.contains("at most 67108864 pixels"), "\(r.stderr)")
+      // Sides past the PNG limit (2^31 − 1) are refused from the header, not multiplied.
+      var huge: [UInt8] = []
+      for _ in 0..<2 { huge += PNG.bigEndian(0xFFFF_FFFF) }
+      huge += [8, 6, 0, 0, 1]
+      try Files.write(PNG.signature + PNG.chunk("IHDR", huge) + PNG.chunk("IEND", []), to: dir + "/c.png")
+      let overflow = try CLI.run(["diff", "c.png", "c.png"], in: dir)
+      #expect(overflow.status == 2 && overflow.stderr.contains("1 to 2147483647"), "\(overflow)")
     }
   }
 

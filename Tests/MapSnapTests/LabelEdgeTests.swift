@@ -62,6 +62,11 @@ import _MapSnapTestSupport
     #expect(o.placed && o.anchor == .right)
     // The point is at x = 128 + 110; the right anchor's box ends 6 px before it, not 6 px past it.
     #expect(abs((o.box?.maxX ?? 0) - (238 - 6)) < 1e-6, "\(String(describing: o.box))")
+    // A point 60 px left of the image whose only anchor's offset brings the label 80 px right:
+    // the label's reach counts each anchor's offset, so the feature is examined and labelled.
+    let far = try plan(
+      body(#"{"field": "name", "anchors": [{"anchor": "left", "offset": [80, 0]}]}"#, points: [(-128 - 60, 0)]))
+    #expect(far.text.outcomes.first?.placed == true, "\(String(describing: far.text.outcomes.first))")
     let style = LabelStyle(field: "name")
     var radial = style
     radial.anchors = [.left, .topLeft, .center, .bottom]

@@ -108,7 +108,7 @@ import _MapSnapTestSupport
     _ = try report(16000, shared)
     let after = try report(4000, shared)
     for i in 0..<4 {
-      for key in ["features", "labels", "status"] {
+      for key in ["features", "labels", "status", "problems"] {
         let a = alone["layers"]?[i]?[key]
         let b = after["layers"]?[i]?[key]
         #expect(a == b, "layers[\(i)].\(key) differs: \(a.map { String(describing: $0) }?.prefix(300) ?? "nil") against \(b.map { String(describing: $0) }?.prefix(300) ?? "nil")")

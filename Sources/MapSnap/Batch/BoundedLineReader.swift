@@ -60,7 +60,7 @@ struct BoundedLineReader {
     }
     guard sawAny else { return nil }
     if count > maximumLineBytes { return .tooLong(byteCount: count) }
-    if line.last == 13 { line.removeLast() }
+    while line.last == 13 { line.removeLast() }
     return .bytes(line)
   }
 

@@ -102,7 +102,8 @@ public final class CaseRunner: Sendable {
       return o
     }
     o.warnings = plan.warnings + (plan.missingCodePointsWarning.map { [$0] } ?? [])
-    o.icons = Array(plan.state.iconDigests.keys).sorted()
+    // Every icon the scene names, drawn at this scale or not, is the case's.
+    o.icons = Array(Set(plan.state.iconDigests.keys).union(plan.scene.namedIconPaths)).sorted()
     let snapshot = Snapshot.render(plan, options: RenderOptions(threads: 1))
     var encoding = PNGEncodingOptions.fast
     encoding.threads = 1

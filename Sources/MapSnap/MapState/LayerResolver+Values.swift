@@ -18,12 +18,20 @@ extension LayerResolver {
   /// A value used by several keys
   /// is one problem naming every key. The source's values are an aggregate
   /// of its index, gathered once per property (`SourceIndex.heldValues`).
-  /// An `ogr` source is checked only when the frame's read holds every
-  /// feature of its layer: a read of part of it is not the whole source.
+  /// An `ogr` source is checked only when every feature of its layer lies
+  /// within what this frame asked to read (all of them, or their bounds
+  /// meet the frame grown by the read's reach): a read of part of it is
+  /// not the whole source, and a larger read kept from another frame (in a
+  /// batch) must not decide for this one.
   mutating func checkValues(_ clauses: [(key: String, filter: Filter)], of index: SourceIndex) {
     let collection = index.collection
     guard !collection.features.isEmpty || !collection.withoutGeometry.isEmpty else { return }
-    if let o = state.ogr, o.featuresInLayer != o.featuresRead { return }
+    if let o = state.ogr {
+      guard let total = o.featuresInLayer, let reach = ogrRequestReach else { return }
+      let asked = reach.isNaN ? collection.features.count + collection.withoutGeometry.count
+        : index.features(near: viewport.extent, reach: reach * viewport.unitsPerPixel).count
+      guard asked == total else { return }
+    }
     let names = index.propertyNames().set
     var unmatched: [(property: String, value: JSONValue, keys: [String])] = []
     for (key, filter) in clauses {

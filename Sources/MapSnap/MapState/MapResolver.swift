@@ -294,6 +294,9 @@ struct LayerResolver {
   private var idsAreFIDs = false
   /// How many features of this frame had each digest key so far.
   private var digestsSeen: [String: Int] = [:]
+  /// The reach (logical pixels; NaN: the whole layer) this frame's `ogr`
+  /// read was asked for, whichever read served it.
+  var ogrRequestReach: Double? = nil
 
   init(map: MapResolver, layer: Layer, state: LayerState, draws: Bool, tiedIDs: [FloorValue]?, icons: IconCache) {
     self.map = map
@@ -304,7 +307,7 @@ struct LayerResolver {
     self.icons = icons
   }
 
-  private var viewport: Viewport { map.viewport }
+  var viewport: Viewport { map.viewport }
 
   // MARK: - Sources and names
 
@@ -345,6 +348,7 @@ struct LayerResolver {
   /// frame only. `features.total` counts the layer's features when the
   /// driver knows them cheaply, else those read.
   private mutating func loadOGR(_ o: OGRSource, from sources: SourceLoader, reach: Double, fields: Set<String>?) -> SourceIndex? {
+    ogrRequestReach = reach
     switch sources.ogrIndexed(o, near: map.ogrNear(reach: reach), fields: fields, projection: viewport.projection) {
     case .failure(let error):
       state.add(.source(error))

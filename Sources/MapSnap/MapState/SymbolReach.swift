@@ -74,7 +74,7 @@ public enum SymbolReach {
     guard style.placement == .point else { return 0 }
     guard advance >= 0 else { return .nan }
     return self.text(
-      extent.wrapped(style.maxWidth), size: style.size, halo: style.halo?.width ?? 0, offset: style.offset,
+      extent.wrapped(style.maxWidth), size: style.size, halo: style.halo?.width ?? 0, offset: (style.offsetReach, 0),
       advance: advance + max(0, style.letterSpacing))
   }
 

@@ -178,14 +178,14 @@ public struct TextPlacer {
     // outcomes, not a second for the skipped (a frame can skip hundreds of
     // thousands past its text budget).
     let base = out.outcomes.count
-    // Every labelled drawable gives one outcome, a point label one per
-    // position: the arrays are made to that size once (grown by doubling,
-    // a frame of 700,000 labels held two copies of each at a time).
+    // Every labelled drawable gives at least one outcome: the arrays are
+    // made to that size once (grown by doubling, a frame of 700,000 labels
+    // held two copies of each at a time); a MultiPoint's further positions
+    // grow them. Read in place, not a copy of each drawable.
     var expected = 0
     for layer in state.layers where layer.status.contains(.active) {
-      for d in layer.drawables where d.label != nil {
-        expected += d.style.label?.placement == .point ? max(1, d.geometry.points.count) : 1
-      }
+      let drawables = layer.drawables
+      for i in drawables.indices where drawables[i].label != nil { expected += 1 }
     }
     out.outcomes.reserveCapacity(base + expected)
     candidates.reserveCapacity(expected)

@@ -67,6 +67,16 @@ public struct LabelStyle: Sendable {
     return length == 0 ? (0, 0) : (dx / length * r, dy / length * r)
   }
 
+  /// The farthest any anchor's offset moves the label's box (`|dx| + |dy|`
+  /// logical pixels, over `offset(forAnchorAt:)`): what its reach adds for
+  /// the offset (`SymbolReach.label`).
+  public var offsetReach: Double {
+    anchors.indices.reduce(abs(offset.0) + abs(offset.1)) { m, i in
+      let (dx, dy) = offset(forAnchorAt: i)
+      return max(m, abs(dx) + abs(dy))
+    }
+  }
+
   /// A label of the property `field`.
   public init(field: String) {
     text = TextTemplate(field: field)

@@ -43,3 +43,22 @@ public struct Scene: Sendable {
     return false
   }
 }
+
+extension Scene {
+  /// The paths of every marker icon the scene names (features layers' styles
+  /// and rules, graphics), whether or not a frame at some scale draws it:
+  /// what `mapsnap test` keeps when it lists obsolete files.
+  public var namedIconPaths: Set<String> {
+    var out = Set<String>()
+    func add(_ style: Style) { if let icon = style.marker?.icon { out.insert(icon) } }
+    for layer in layers {
+      switch layer.content {
+      case .features(_, .single(let style)): add(style)
+      case .features(_, .rules(let rules)): rules.forEach { add($0.style) }
+      case .graphics(let graphics): graphics.forEach { add($0.style) }
+      default: break
+      }
+    }
+    return out
+  }
+}
