@@ -718,8 +718,7 @@ struct LayerResolver {
   @discardableResult
   private mutating func add(_ d: Drawable, reach: Double) -> TiedFeature {
     guard !d.geometry.isEmpty else { return .notDrawn }
-    let grown = d.geometry.bounds.insetBy(-reach * viewport.unitsPerPixel)
-    guard grown.intersects(viewport.extent) else { return .offFrame }
+    guard meetsFrame(d.geometry, reach) else { return .offFrame }
     state.drawables.append(d)
     return .drawable(state.drawables.count - 1)
   }

@@ -6,12 +6,18 @@ internal import _MapSnapRaster
 /// of zero size (a single point) keeps the given scale. When a scale is
 /// kept instead (`ViewFitting` says when), only the centre comes from the box.
 enum ViewFit {
+  /// The centre of `box` (map units), in WGS84: a fitted view's centre,
+  /// whether its scale is fitted or kept.
+  static func center(of box: Rect, projection: MapProjection) -> (lon: Double, lat: Double) {
+    projection.unproject(Point((box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2))
+  }
+
   /// The fitted centre (WGS84) and scale (nil for a box of zero size).
   /// - Throws: `SceneError` when the padding leaves no room.
   static func fit(
     _ box: Rect, size: (width: Int, height: Int), padding p: Padding, dpi: Double, projection: MapProjection, file: String
   ) throws(SceneError) -> (center: (lon: Double, lat: Double), scale: Double?) {
-    let c = projection.unproject(Point((box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2))
+    let c = center(of: box, projection: projection)
     let width = Double(size.width) - p.left - p.right
     let height = Double(size.height) - p.top - p.bottom
     guard width > 0, height > 0 else {

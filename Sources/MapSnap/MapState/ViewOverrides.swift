@@ -57,7 +57,7 @@ public struct ViewOverrides: Sendable {
       // the scene's box only when no scale is given anywhere.
       let keep: Double? = kind == .sceneBounds ? given : lineScale
       if let keep {
-        center = projection.unproject(Point((box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2))
+        center = ViewFit.center(of: box, projection: projection)
         scale = keep
         fitting = ViewFitting(box: kind, keptBecause: kind == .sceneBounds ? .scaleGiven : .sameLineGivesScale)
       } else {
