@@ -8,6 +8,7 @@
 #                PNG8 against pngquant (installs Debian's pngquant, for the bench only)
 #   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
 #   make check-reports  validate every golden case's report against docs/report.schema.json
+#   make check-docs     every scene-format section the code cites exists, every document link resolves
 #   make test-cluster   batch shards on a one-node Slurm cluster and GNU parallel (root)
 #   make test-postgis   ogr sources from a PostGIS server started in a temporary folder (root)
 #   make bench-postgis  the 1,000-thumbnail batch from PostGIS against the GeoPackage (root)
@@ -31,7 +32,7 @@ BROWSER_PACKAGES := chromium chromium-driver
 BENCH_PACKAGES := pngquant
 
 .PHONY: bench-deps
-.PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser postgis-deps test-postgis bench-postgis
+.PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports check-docs bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser postgis-deps test-postgis bench-postgis
 
 # Installs the Debian packages $(1) that are missing (root, or sudo when
 # needed), else says "$(2) present: …". One rule for every *-deps target.
@@ -109,6 +110,12 @@ test-report-browser: browser-deps build
 # Needs Python's jsonschema (python3 -m pip install jsonschema).
 check-reports: build
 	python3 scripts/validate-reports.py .build/release/mapsnap
+
+# Every "scene format section N" cited in Sources/, Tests/ and the documents is a
+# heading of docs/scene-format.md, and every relative link in README.md,
+# BENCHMARKS.md and docs/ names a file and heading that exist (scripts/check-docs.py).
+check-docs:
+	python3 scripts/check-docs.py
 
 bench-deps:
 	@$(call apt-install,$(BENCH_PACKAGES),benchmark tools)
