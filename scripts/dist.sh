@@ -11,7 +11,8 @@
 #
 #   bin/mapsnap                  the static-stdlib release binary (RUNPATH $ORIGIN/../lib)
 #   share/mapsnap/Fonts/         the bundled fonts and their licences
-#   share/doc/mapsnap/           LICENSE, THIRD_PARTY_NOTICES.md, README.md
+#   share/doc/mapsnap/           LICENSE, THIRD_PARTY_NOTICES.md, README.md and docs/ (the
+#                                pages and images the README links to)
 #   lib/                         dist only: the C libraries it links (libpng, zlib,
 #                                FreeType with brotli, SQLite, libjpeg-turbo, ISA-L), so a node
 #                                needs only glibc, libstdc++ and libgcc_s
@@ -34,6 +35,9 @@ layout() {  # layout ROOT
   install -m 755 "$binary" "$root/bin/mapsnap"
   install -m 644 Fonts/*.ttf Fonts/*-LICENSE.txt Fonts/README.md "$root/share/mapsnap/Fonts/"
   install -m 644 LICENSE THIRD_PARTY_NOTICES.md README.md "$root/share/doc/mapsnap/"
+  install -d "$root/share/doc/mapsnap/docs/images"
+  install -m 644 docs/*.md docs/*.json "$root/share/doc/mapsnap/docs/"
+  install -m 644 docs/images/* "$root/share/doc/mapsnap/docs/images/"
 }
 
 case $mode in

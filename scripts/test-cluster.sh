@@ -128,7 +128,7 @@ slurmd -D -f "$SLURM_CONF" >/dev/null 2>&1 & PIDS+=($!)
 for _ in $(seq 100); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; sleep 0.2; done
 sinfo -h -o %T | grep -q idle || { tail -5 "$WORK/slurm/slurmctld.log" "$WORK/slurm/slurmd.log" >&2; fail "the Slurm node is not idle"; }
 
-# The array job: one task per shard, as the README shows.
+# The array job: one task per shard, as docs/guide-batch.md shows.
 cat > "$WORK/shard.sbatch" <<JOB
 #!/bin/bash
 #SBATCH --job-name=mapsnap-batch

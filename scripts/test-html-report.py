@@ -12,7 +12,7 @@ checks that
   label says ("actual left, expected right");
 - the toggle buttons show the expected, actual and diff images in turn;
 
-and keeps a screenshot (the CI artifact, also the README's picture).
+and keeps a screenshot (the CI artifact, also docs/images/test-report.png).
 
 Usage: scripts/test-html-report.py path/to/mapsnap [screenshot.png]
 Needs: Debian's chromium and chromium-driver, and selenium (PyPI)

@@ -151,7 +151,7 @@ struct ErrorExitTests {
     }
   }
 
-  /// Issue 37, item 19: the README's "Numbers" said exit 2 for every value
+  /// Issue 37, item 19: the "Numbers" rule (docs/scene-format.md section 9) said exit 2 for every value
   /// out of range; a command-line option's is a usage error (64).
   @Test("a number out of range: exit 2 from a scene or a manifest line, 64 from a command-line option")
   func numberStatuses() throws {
