@@ -298,12 +298,12 @@ final class GeoPackageReader: @unchecked Sendable {
 
   /// The features of `table` whose envelopes meet `filter` (nil: all), in
   /// FID order, in the table's reference, with the columns in `fields` as
-  /// properties (`OGRLayerReader.makes`; the others are not selected). `scan`
+  /// properties (`FeatureReadBuilder.makes`; the others are not selected). `scan`
   /// overrides `scans` (for the tests).
   func read(_ table: Table, filter: Rect?, fields: Set<String>? = nil, source: OGRSource, scan: Bool? = nil) -> Result<
-    (FeatureCollection, OGRReadInfo), SourceError
+    FeatureRead<OGRReadInfo>, SourceError
   > {
-    let made = table.columns.filter { OGRLayerReader.makes($0.name, of: fields) }
+    let made = table.columns.filter { FeatureReadBuilder.makes($0.name, of: fields) }
     return connections.with { db in
       let q = Self.quoted
       let columns = ([table.fid, table.geometry] + made.map(\.name)).map(q).joined(separator: ", ")
@@ -321,16 +321,13 @@ final class GeoPackageReader: @unchecked Sendable {
       }
       defer { sqlite3_finalize(statement) }
       for (i, b) in bindings.enumerated() { sqlite3_bind_double(statement, Int32(i + 1), b) }
-      var c = FeatureCollection()
-      c.schema = table.columns.map(\.name)
+      var features = FeatureReadBuilder(schema: table.columns.map(\.name))
       // A read of the whole table, or of most of it (a planned scan), makes
       // room for its features at once, as many as the file says it holds
       // (bounded: the count is the file's word, not a measure).
       if filter == nil || (table.rtree != nil && !indexed), let n = table.count, n > 0 {
-        c.features.reserveCapacity(min(n, Self.reservedFeaturesLimit))
+        features.reserve(min(n, Self.reservedFeaturesLimit))
       }
-      var read = 0
-      var digest = FeatureDigest()
       // A table's column names are unique (SQLite refuses a repeated one),
       // so every feature's properties share one key index (built only past
       // `JSONObject.linearSearchLimit` columns) instead of checking their
@@ -373,33 +370,20 @@ final class GeoPackageReader: @unchecked Sendable {
         // A feature with a geometry that does not parse is not hashed; the
         // others' bytes are gathered for the digest as their properties are
         // made.
-        if issue == nil { digest.begin(fid: fid, geometry: bytes) }
+        if issue == nil { features.beginDigest(fid: fid, geometry: bytes) }
         var pairs: [(key: String, value: JSONValue)] = []
         pairs.reserveCapacity(names.count)
         for k in names.indices {
           let value = Self.value(statement, Int32(k + 2), boolean: booleans[k])
-          if issue == nil { digest.property(names[k], value) }
+          if issue == nil { features.digestProperty(names[k], value) }
           pairs.append((names[k], value))
         }
-        let properties = JSONObject(uniquePairs: pairs, index: keyIndex)
-        read += 1
-        if let issue {
-          c.invalidCount += 1
-          if c.invalidSamples.count < 3 { c.invalidSamples.append("FID \(fid): \(issue.message)") }
-        }
-        guard issue == nil, let g = consume geometry, !g.isEmpty else {
-          if issue == nil { c.unlocatedCount += 1 }
-          c.withoutGeometry.append(Feature(id: .number(Double(fid)), properties: properties, geometry: Geometry(), index: fid))
-          continue
-        }
-        c.features.append(Feature(id: .number(Double(fid)), properties: properties, geometry: g, index: fid))
+        features.add(fid: fid, properties: JSONObject(uniquePairs: pairs, index: keyIndex), geometry: geometry, issue: issue)
       }
-      c.content = digest.finish()
-      let info = OGRReadInfo(
-        driver: "GPKG", layer: table.name,
-        spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: table.reference), featuresRead: read,
-        featuresInLayer: table.count, scan: .reason(filter: filter, indexed: table.rtree != nil, scanned: !indexed))
-      return .success((c, info))
+      return .success(
+        features.finish(
+          driver: "GPKG", layer: table.name, reference: table.reference, source: source, featuresInLayer: table.count,
+          scan: .reason(filter: filter, indexed: table.rtree != nil, scanned: !indexed)))
     }
   }
 
