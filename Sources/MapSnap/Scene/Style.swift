@@ -8,7 +8,8 @@ public struct Style: Sendable {
   public var stroke: Color?
   /// Stroke width; a stroke with no width given is 1 px wide.
   public var strokeWidth: Double = 1
-  /// Dash pattern [on, off, …]; nil draws a solid line.
+  /// Dash pattern [on, off, …] in logical pixels, an odd-length list
+  /// repeated once (`dashPattern`); nil draws a solid line.
   public var strokeDash: [Double]?
   public var lineJoin: LineJoin = .miter
   public var miterLimit: Double = 4
@@ -18,4 +19,8 @@ public struct Style: Sendable {
   public var label: LabelStyle?
 
   public init() {}
+
+  /// `strokeDash` as it is drawn (`DashPattern`: made even, its period and
+  /// on length); nil for a solid line.
+  var dashPattern: DashPattern? { strokeDash.map(DashPattern.init) }
 }
