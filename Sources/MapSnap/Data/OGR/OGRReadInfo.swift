@@ -6,6 +6,7 @@ public struct OGRReadInfo: Sendable, Equatable {
   /// GDAL's driver (`GPKG`, `ESRI Shapefile`, `FlatGeobuf`, `OpenFileGDB`,
   /// `PostgreSQL`).
   public var driver: String
+  /// The layer read, as its dataset names it.
   public var layer: String
   /// The reference features were read in: `EPSG:3067`, the scene's `crs`,
   /// or `WKT` for a reference without an authority code.

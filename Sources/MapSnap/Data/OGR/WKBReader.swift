@@ -147,6 +147,7 @@ struct WKBReader {
 /// For the `wkb` fuzz target: reads `wkb` as an `ogr` source's geometry is
 /// read, giving its position count, or nil when it is refused. Not API.
 package enum _WKBProbe {
+  /// The positions in a WKB geometry, or nil when it does not parse.
   package static func positions(_ wkb: UnsafeRawBufferPointer) -> Int? {
     (try? WKBReader.geometry(wkb))?.pointCount
   }
