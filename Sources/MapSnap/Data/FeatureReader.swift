@@ -3,7 +3,8 @@ internal import _MapSnapRaster
 /// A source of features opened for reading: a GeoJSON file
 /// (`GeoJSONFileReader`) or a layer of an `ogr` dataset (`LayerReader`: a
 /// GeoPackage table through SQLite, a PostGIS table through libpq, anything
-/// else through GDAL). `SourceLoader` reads every source through it.
+/// else through GDAL). `SourceLoader` reads every file and dataset source
+/// through it (inline data is the scene's, not read).
 ///
 /// Rules every reader keeps: the features come in the source's order (for a
 /// dataset, FID order), in the coordinates written (the source's reference);
