@@ -115,7 +115,7 @@ let package = Package(
     // PROJ (sources with a `crs`) is deliberately not a system library
     // target: SwiftPM would link it through pkg-config, and libproj pulls in
     // some 45 shared libraries at start-up. It is opened with dlopen on first
-    // use instead (Sources/MapSnap/Scene/CRSTransform.swift); `make setup`
+    // use instead (Sources/MapSnap/Data/CRSTransform.swift); `make setup`
     // installs Debian's libproj25 and proj-data.
     /// SQLite, for MBTiles tile sets and GeoPackages (opened read-only).
     .systemLibrary(name: "CSQLite"),

@@ -532,8 +532,8 @@ import _MapSnapTestSupport
       let x = e.minX + (next() * 1.2 - 0.1) * e.width
       let y = e.minY + (next() * 1.2 - 0.1) * e.height
       let f = Rect(minX: x, minY: y, maxX: x + next() * e.width / 2, maxY: y + next() * e.height / 2)
-      let (a, ai) = try reader.read(table, filter: f, source: source, scan: false).get()
-      let (b, bi) = try reader.read(table, filter: f, source: source, scan: true).get()
+      let (a, ai) = try reader.read(table, filter: f, source: source, scan: false).get().pair
+      let (b, bi) = try reader.read(table, filter: f, source: source, scan: true).get().pair
       #expect(ai.scan == nil && bi.scan == .mostOfLayer)
       #expect(ai.featuresRead == bi.featuresRead, "\(f)")
       #expect(a.features.map(\.index) == b.features.map(\.index), "\(f)")
@@ -562,13 +562,13 @@ import _MapSnapTestSupport
     var unindexed = table
     unindexed.rtree = nil
     #expect(GeoPackageReader.scans(unindexed, filter: less))
-    let (_, info) = try reader.read(table, filter: wide, source: source).get()
+    let (_, info) = try reader.read(table, filter: wide, source: source).get().pair
     #expect(info.scan == .mostOfLayer && !info.spatialIndex && info.featuresRead == table.count)
-    let (_, small) = try reader.read(table, filter: less, source: source).get()
+    let (_, small) = try reader.read(table, filter: less, source: source).get().pair
     #expect(small.scan == nil && small.spatialIndex && small.featuresRead < table.count!)
-    let (_, whole) = try reader.read(table, filter: nil, source: source).get()
+    let (_, whole) = try reader.read(table, filter: nil, source: source).get().pair
     #expect(whole.scan == .everyFeature && whole.featuresRead == table.count)
-    let (_, bare) = try reader.read(unindexed, filter: less, source: source).get()
+    let (_, bare) = try reader.read(unindexed, filter: less, source: source).get().pair
     #expect(bare.scan == .noIndex && bare.featuresRead == small.featuresRead)
   }
 
@@ -589,12 +589,12 @@ import _MapSnapTestSupport
       process.waitUntilExit()
       try #require(process.terminationStatus == 0)
       let (reader, table, source) = try Self.geoPackage(path, layer: "pois")
-      let (all, allInfo) = try reader.read(table, filter: nil, source: source).get()
+      let (all, allInfo) = try reader.read(table, filter: nil, source: source).get().pair
       #expect(all.unlocatedCount == 2 && all.invalidCount == 0 && allInfo.featuresRead == 1607)
       let e = try #require(table.extent)
       let wide = Rect(minX: e.minX - 1, minY: e.minY - 1, maxX: e.maxX + 1, maxY: e.maxY + 1)
       for scan in [false, true] {
-        let (c, info) = try reader.read(table, filter: wide, source: source, scan: scan).get()
+        let (c, info) = try reader.read(table, filter: wide, source: source, scan: scan).get().pair
         #expect(c.unlocatedCount == 0 && info.featuresRead == 1605 && c.features.count == 1605, "scan \(scan)")
       }
     }
@@ -807,4 +807,9 @@ import _MapSnapTestSupport
     #expect(throws: WKBReader.Issue.self) { try wkb(le(1, [1, 2]) + [0]) }
     #expect(throws: WKBReader.Issue.self) { try wkb(le(1, [.infinity, 2])) }
   }
+}
+
+extension FeatureRead {
+  /// The features and what the read found, to destructure.
+  fileprivate var pair: (FeatureCollection, Info) { (collection, info) }
 }

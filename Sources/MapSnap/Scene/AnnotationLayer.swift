@@ -1,6 +1,7 @@
 /// An annotation layer: text with a fixed place and a fixed geographic size,
 /// never moved or dropped for collisions.
 public struct AnnotationLayer: Sendable {
+  /// The features whose text is drawn.
   public var source: Source
   /// Each feature's text: the property `textField`, or the template `text`
   /// (`"{id} {status}"`).
@@ -9,5 +10,6 @@ public struct AnnotationLayer: Sendable {
   public var angleField: String?
   /// The scale at which each sublayer's `size` holds.
   public var referenceScale: Double
+  /// The classes of annotation, each with its filter and style.
   public var sublayers: [AnnotationSublayer]
 }

@@ -127,24 +127,19 @@ public enum ColorParser {
     return isPercentage ? .percentage(value) : .number(value)
   }
 
-  private static func channel(_ component: Component) -> UInt8? {
-    switch component {
-    case .number(let v):
-      guard v <= 255 else { return nil }
-      return UInt8(v.rounded())
-    case .percentage(let p):
-      guard p <= 100 else { return nil }
-      return UInt8((p * 255 / 100).rounded())
-    case .none:
-      return 0
-    }
-  }
+  /// A colour channel: a number 0–255 or a percentage.
+  private static func channel(_ component: Component) -> UInt8? { byte(component, numberLimit: 255, numberScale: 1) }
 
-  private static func alpha(_ component: Component) -> UInt8? {
+  /// An alpha: a number 0–1 or a percentage.
+  private static func alpha(_ component: Component) -> UInt8? { byte(component, numberLimit: 1, numberScale: 255) }
+
+  /// The rule both follow: a number up to `numberLimit` times `numberScale`,
+  /// a percentage up to 100 of 255, rounded; `none` is 0; beyond the limit nil.
+  private static func byte(_ component: Component, numberLimit: Double, numberScale: Double) -> UInt8? {
     switch component {
     case .number(let v):
-      guard v <= 1 else { return nil }
-      return UInt8((v * 255).rounded())
+      guard v <= numberLimit else { return nil }
+      return UInt8((v * numberScale).rounded())
     case .percentage(let p):
       guard p <= 100 else { return nil }
       return UInt8((p * 255 / 100).rounded())

@@ -2,8 +2,10 @@
 /// of the values of an array. Numbers compare as numbers (`1` equals `1.0`);
 /// a string never equals a number.
 public struct Filter: Sendable {
+  /// Each property and the values it may equal; none: every feature matches.
   public var clauses: [(property: String, values: [JSONValue])] = []
 
+  /// A `where` of these clauses (none by default: it matches everything).
   public init(clauses: [(property: String, values: [JSONValue])] = []) {
     self.clauses = clauses
   }

@@ -1,11 +1,16 @@
 /// One inline geometry of a `graphics` layer.
 public struct Graphic: Sendable {
+  /// Its `id`, by which view annotations and `explain` name it; nil: none.
   public var id: String?
+  /// Its geometry, in WGS84 degrees.
   public var geometry: Geometry
+  /// How it is drawn.
   public var style: Style
-  public var floor: FloorValue?
+  /// The floor it is on (section 5); nil: every floor.
+  public var floor: ScalarKey?
 
-  public init(id: String?, geometry: Geometry, style: Style, floor: FloorValue?) {
+  /// A graphic with these members.
+  public init(id: String?, geometry: Geometry, style: Style, floor: ScalarKey?) {
     self.id = id
     self.geometry = geometry
     self.style = style

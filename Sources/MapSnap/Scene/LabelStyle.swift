@@ -17,9 +17,11 @@ public struct LabelStyle: Sendable {
   public var justify: TextAlign = .center
   /// Em size in logical pixels.
   public var size: Double = 12
+  /// The text's colour.
   public var color: Color = Color(r: 0x22, g: 0x22, b: 0x22)
   /// A face's full name or family; nil uses DejaVu Sans.
   public var font: String?
+  /// An outline under the glyphs; nil: none.
   public var halo: Halo?
   /// Candidate anchors, tried in order; the anchor names the point of the
   /// label box that sits on the feature's point plus `offset`.
@@ -42,6 +44,7 @@ public struct LabelStyle: Sendable {
   /// image (`avoidEdges`, as Mapnik's `avoid-edges` keeps labels inside the
   /// image it renders); an anchor whose box crosses the edge is passed over.
   public var avoidEdges = false
+  /// True: placed even over labels placed before (and not blocking them).
   public var allowOverlap = false
   /// Higher is placed first.
   public var priority: Double = 0

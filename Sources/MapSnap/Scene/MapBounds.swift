@@ -2,36 +2,20 @@
 /// scene format 7): west, south, east, north, with west ≤ east and
 /// south ≤ north (no box across the antimeridian).
 public struct MapBounds: Sendable, Hashable {
+  /// The western edge, degrees of longitude.
   public var west: Double
+  /// The southern edge, degrees of latitude.
   public var south: Double
+  /// The eastern edge, degrees of longitude.
   public var east: Double
+  /// The northern edge, degrees of latitude.
   public var north: Double
 
+  /// The box with these edges.
   public init(west: Double, south: Double, east: Double, north: Double) {
     self.west = west
     self.south = south
     self.east = east
     self.north = north
   }
-}
-
-/// Logical pixels kept free around a fitted box (`map.padding`,
-/// `--padding`): one number for every side, or top, right, bottom, left
-/// (CSS order).
-public struct Padding: Sendable, Hashable {
-  public var top: Double
-  public var right: Double
-  public var bottom: Double
-  public var left: Double
-
-  public init(top: Double, right: Double, bottom: Double, left: Double) {
-    self.top = top
-    self.right = right
-    self.bottom = bottom
-    self.left = left
-  }
-
-  public init(_ all: Double) { self.init(top: all, right: all, bottom: all, left: all) }
-
-  public static let zero = Padding(0)
 }

@@ -9,16 +9,18 @@
 /// in order, with the id `@overlay-N` (N from 1): always visible at every
 /// scale, reported like any layer.
 public struct Overlay: Sendable {
+  /// What the overlay draws.
   public enum Target: Sendable {
     /// A point in degrees, with an optional label beside the marker.
     case marker(lon: Double, lat: Double, label: String?)
     /// Every feature of a features or graphics layer whose id (the layer's
     /// `idField`, else the GeoJSON `id`) is `id`.
-    case highlight(layer: String, id: FloorValue)
+    case highlight(layer: String, id: ScalarKey)
     /// GeoJSON: a file, or inline data.
     case geojson(Source)
   }
 
+  /// What it draws.
   public var target: Target
   /// The style it is drawn in (`OverlayDecoder` fills in the defaults).
   public var style: Style

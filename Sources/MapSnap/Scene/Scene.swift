@@ -2,8 +2,11 @@
 /// Sources named by path are loaded separately (`SourceLoader`), so that a
 /// missing file marks its layer `error` instead of failing the scene.
 public struct Scene: Sendable {
+  /// The format version the file declares.
   public var version: Int
+  /// The `map` block: the view and the frame.
   public var map: MapSettings
+  /// The layers, drawn bottom-up in list order.
   public var layers: [Layer]
   /// Boxes drawn above the map, resolved without overlaps (section 4).
   public var viewAnnotations: [ViewAnnotation]
@@ -18,6 +21,7 @@ public struct Scene: Sendable {
   /// frame's `InputDigest`.
   public var contentDigest = ""
 
+  /// A scene built in code (no digest, no font references).
   public init(version: Int = 1, map: MapSettings, layers: [Layer], viewAnnotations: [ViewAnnotation] = [], file: String, baseDirectory: String) {
     self.version = version
     self.map = map

@@ -1,6 +1,7 @@
 /// A `tiles` layer (scene format 3.4): a raster tile set drawn under or over
 /// the map, from an MBTiles file or an XYZ/TMS folder.
 public struct TileLayer: Sendable {
+  /// Where the tiles come from.
   public var source: TileSourceSpec
   /// The tiling scheme; nil: the source's (`tiles.json`), else WebMercatorQuad.
   public var tileMatrixSet: TileMatrixSet?
@@ -8,8 +9,10 @@ public struct TileLayer: Sendable {
   public var tileSize: Int?
   /// The levels that exist; nil: the source's metadata, else 0 and 22.
   public var minZoom: Int?
+  /// The most detailed level that exists; nil: as for `minZoom`.
   public var maxZoom: Int?
 
+  /// A layer of the tiles of `source`, the rest from its metadata.
   public init(source: TileSourceSpec) {
     self.source = source
   }

@@ -2,29 +2,6 @@ import Dispatch
 import Synchronization
 internal import _TextShims
 
-/// One line of text shaped in ems: glyphs in visual order (left to right on
-/// screen), each with its face, glyph id and pen position from the line's
-/// start (x right, y down from the baseline), and the line's advance.
-struct ShapedLine: Sendable {
-  struct Glyph: Sendable {
-    var face: Int32
-    var glyph: UInt32
-    var x: Double
-    var y: Double
-    /// The pen's advance after the glyph (letter spacing included).
-    var advance: Double
-  }
-  var glyphs: [Glyph] = []
-  var width: Double = 0
-}
-
-/// Text shaped once per font chain, in ems, so that every size is a scale of
-/// it: its lines, and the code points no face in the chain covers.
-struct ShapedText: Sendable {
-  var lines: [ShapedLine] = []
-  var missing: [Unicode.Scalar] = []
-}
-
 /// Shapes text the way Mapnik's text pipeline does, one stage after another:
 ///
 /// 1. **Itemise.** Lines break at `\n` (each is a bidi paragraph); `\r` is
@@ -464,34 +441,6 @@ final class TextShaper {
     let made = HarfBuzzFonts.font(faces[face].path)
     fonts[face] = made
     return made
-  }
-}
-
-/// HarfBuzz fonts, one per font file for the whole process: a HarfBuzz font
-/// is immutable once made and may shape on many threads at once (each with
-/// its own buffer), and the OpenType tables it builds on first use are then
-/// built once, not once per frame or per batch worker. Never released.
-enum HarfBuzzFonts {
-  private static let made = Mutex<[String: OpaquePointer?]>([:])
-
-  /// The font of the file at `path`, opened on first use (checked as a
-  /// regular file first, as `FontFace` does); nil when it cannot be read.
-  static func font(_ path: String) -> OpaquePointer? {
-    made.withLock { made in
-      if let hit = made[path] { return hit }
-      var font: OpaquePointer? = nil
-      if let opened = try? FileIO.openForReading(path) {
-        #if os(Linux)
-          let name = "/proc/self/fd/\(opened.fd)"
-        #else
-          let name = path
-        #endif
-        font = mapsnap_text_font_create(name, 0).map(OpaquePointer.init)
-        close(opened.fd)
-      }
-      made[path] = font
-      return font
-    }
   }
 }
 

@@ -46,21 +46,21 @@ public func dashed(
   return out
 }
 
-/// Walks contours through a validated, even-length dash pattern.
+/// Walks contours through a walkable dash pattern (`DashPattern`).
 private struct DashWalker {
   let pattern: [Double]
   let total: Double
+  let dashPattern: DashPattern
   private var pts: [Point] = []
 
   static let maxDashes = 1_000_000.0
 
   init?(pattern raw: [Double]) {
-    guard !raw.isEmpty, raw.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
-    let p = raw.count % 2 == 1 ? raw + raw : raw
-    let sum = p.reduce(0, +)
-    guard sum > 0, sum.isFinite else { return nil }
-    pattern = p
-    total = sum
+    let p = DashPattern(raw)
+    guard p.isWalkable else { return nil }
+    pattern = p.lengths
+    total = p.period
+    dashPattern = p
   }
 
   /// The interval index and the length left in it, `phase` px into the pattern.
@@ -98,7 +98,7 @@ private struct DashWalker {
       if idx % 2 == 0 { out.move(to: pts[0]) }
       return
     }
-    if length / total * Double(pattern.count / 2) > Self.maxDashes {
+    if dashPattern.dashes(along: length) > Self.maxDashes {
       out.addContour(pts, closed: closed)
       return
     }

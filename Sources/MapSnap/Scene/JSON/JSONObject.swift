@@ -149,6 +149,7 @@ public struct JSONObject: Sendable, Equatable {
     _index = built
   }
 
+  /// Equal when they hold the same keys with equal values, in the same order.
   public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
     guard lhs._pairs.count == rhs._pairs.count else { return false }
     for (l, r) in zip(lhs._pairs, rhs._pairs) where l.key != r.key || l.value != r.value {

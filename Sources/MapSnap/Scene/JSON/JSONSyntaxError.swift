@@ -6,8 +6,11 @@
 /// counted). Lines end at "\n", "\r\n" or a lone "\r". An error at the end of
 /// the input points just past the last character.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The 1-based line of the error.
   public let line: Int
+  /// The 1-based column, in Unicode scalars.
   public let column: Int
+  /// What was expected and what was found (quoting the input).
   public let message: String
   /// The message without any of the input quoted (`expected a value, found
   /// something else` for `… found 'SECRET'`): what messages about files read

@@ -30,6 +30,7 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
   ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
   ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+  /// Literals read as the JSON value they write: `nil` is null, an integer a number.
   public init(nilLiteral: ()) { self = .null }
   public init(booleanLiteral value: Bool) { self = .bool(value) }
   public init(integerLiteral value: Int) { self = .number(Double(value)) }

@@ -21,6 +21,7 @@ public struct JSONWriter: Sendable {
   /// Write without any whitespace between tokens.
   public var compact: Bool
 
+  /// A writer, compact or not.
   public init(compact: Bool = false) {
     self.compact = compact
   }

@@ -8,6 +8,7 @@ internal import _MapSnapRaster
 /// are given and differ, the scene's wins and the report says which
 /// it overrode.
 public struct ReferenceNote: Sendable, Equatable {
+  /// Who named the reference.
   public enum Origin: String, Sendable {
     /// The source's `crs` in the scene.
     case scene
@@ -16,10 +17,12 @@ public struct ReferenceNote: Sendable, Equatable {
   }
   /// AUTHORITY:CODE.
   public var crs: String
+  /// Who named it: the scene wins over the file.
   public var from: Origin
   /// The file's `crs` member, when the scene's `crs` overrode a different one.
   public var overridden: String?
 
+  /// A reference `crs` named by `from`, overriding the file's `overridden`.
   public init(crs: String, from: Origin, overridden: String? = nil) {
     self.crs = crs
     self.from = from
@@ -29,6 +32,7 @@ public struct ReferenceNote: Sendable, Equatable {
 
 /// The valid features of a source, in file order, and what was skipped.
 public struct FeatureCollection: Sendable, Equatable {
+  /// The features with a geometry to draw, in source order.
   public var features: [Feature] = []
   /// Features skipped because their geometry was invalid.
   public var invalidCount: Int = 0
@@ -77,6 +81,7 @@ public struct FeatureCollection: Sendable, Equatable {
   /// `--fit` but keys no report entry (`FeatureKey`).
   var idsAreFIDs = false
 
+  /// A collection with no feature and nothing skipped.
   public init() {}
 
   /// The features re-projected from `transform`'s reference to WGS84

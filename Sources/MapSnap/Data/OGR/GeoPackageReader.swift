@@ -298,12 +298,12 @@ final class GeoPackageReader: @unchecked Sendable {
 
   /// The features of `table` whose envelopes meet `filter` (nil: all), in
   /// FID order, in the table's reference, with the columns in `fields` as
-  /// properties (`OGRLayerReader.makes`; the others are not selected). `scan`
+  /// properties (`FeatureReadBuilder.makes`; the others are not selected). `scan`
   /// overrides `scans` (for the tests).
   func read(_ table: Table, filter: Rect?, fields: Set<String>? = nil, source: OGRSource, scan: Bool? = nil) -> Result<
-    (FeatureCollection, OGRReadInfo), SourceError
+    FeatureRead<OGRReadInfo>, SourceError
   > {
-    let made = table.columns.filter { OGRLayerReader.makes($0.name, of: fields) }
+    let made = table.columns.filter { FeatureReadBuilder.makes($0.name, of: fields) }
     return connections.with { db in
       let q = Self.quoted
       let columns = ([table.fid, table.geometry] + made.map(\.name)).map(q).joined(separator: ", ")
@@ -321,16 +321,13 @@ final class GeoPackageReader: @unchecked Sendable {
       }
       defer { sqlite3_finalize(statement) }
       for (i, b) in bindings.enumerated() { sqlite3_bind_double(statement, Int32(i + 1), b) }
-      var c = FeatureCollection()
-      c.schema = table.columns.map(\.name)
+      var features = FeatureReadBuilder(schema: table.columns.map(\.name))
       // A read of the whole table, or of most of it (a planned scan), makes
       // room for its features at once, as many as the file says it holds
       // (bounded: the count is the file's word, not a measure).
       if filter == nil || (table.rtree != nil && !indexed), let n = table.count, n > 0 {
-        c.features.reserveCapacity(min(n, Self.reservedFeaturesLimit))
+        features.reserve(min(n, Self.reservedFeaturesLimit))
       }
-      var read = 0
-      var digest = FeatureDigest()
       // A table's column names are unique (SQLite refuses a repeated one),
       // so every feature's properties share one key index (built only past
       // `JSONObject.linearSearchLimit` columns) instead of checking their
@@ -373,33 +370,20 @@ final class GeoPackageReader: @unchecked Sendable {
         // A feature with a geometry that does not parse is not hashed; the
         // others' bytes are gathered for the digest as their properties are
         // made.
-        if issue == nil { digest.begin(fid: fid, geometry: bytes) }
+        if issue == nil { features.beginDigest(fid: fid, geometry: bytes) }
         var pairs: [(key: String, value: JSONValue)] = []
         pairs.reserveCapacity(names.count)
         for k in names.indices {
           let value = Self.value(statement, Int32(k + 2), boolean: booleans[k])
-          if issue == nil { digest.property(names[k], value) }
+          if issue == nil { features.digestProperty(names[k], value) }
           pairs.append((names[k], value))
         }
-        let properties = JSONObject(uniquePairs: pairs, index: keyIndex)
-        read += 1
-        if let issue {
-          c.invalidCount += 1
-          if c.invalidSamples.count < 3 { c.invalidSamples.append("FID \(fid): \(issue.message)") }
-        }
-        guard issue == nil, let g = consume geometry, !g.isEmpty else {
-          if issue == nil { c.unlocatedCount += 1 }
-          c.withoutGeometry.append(Feature(id: .number(Double(fid)), properties: properties, geometry: Geometry(), index: fid))
-          continue
-        }
-        c.features.append(Feature(id: .number(Double(fid)), properties: properties, geometry: g, index: fid))
+        features.add(fid: fid, properties: JSONObject(uniquePairs: pairs, index: keyIndex), geometry: geometry, issue: issue)
       }
-      c.content = digest.finish()
-      let info = OGRReadInfo(
-        driver: "GPKG", layer: table.name,
-        spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: table.reference), featuresRead: read,
-        featuresInLayer: table.count, scan: .reason(filter: filter, indexed: table.rtree != nil, scanned: !indexed))
-      return .success((c, info))
+      return .success(
+        features.finish(
+          driver: "GPKG", layer: table.name, reference: table.reference, source: source, featuresInLayer: table.count,
+          scan: .reason(filter: filter, indexed: table.rtree != nil, scanned: !indexed)))
     }
   }
 
@@ -464,58 +448,4 @@ final class GeoPackageReader: @unchecked Sendable {
 
   /// SQLITE_TRANSIENT: SQLite copies the bound text.
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-}
-
-/// A GeoPackage geometry blob (OGC 12-128r18, 2.1.3): `GP`, a version, a
-/// flags byte (bit 0 byte order of the header, bits 1–3 the envelope's
-/// kind: none, xy, xyz, xym, xyzm; bit 4 empty; bit 5 an extension type,
-/// not read), the srs_id, the envelope, then the geometry as WKB.
-enum GeoPackageGeometry {
-  /// The blob's geometry (nil for GeoPackage's empty flag) and bounds (the
-  /// header's envelope, or the geometry's), returned as made: a reader
-  /// that took them from a struct copied the geometry (a retain and a
-  /// release per array) for every row.
-  static func parse(_ blob: UnsafeRawBufferPointer) throws(WKBReader.Issue) -> (Geometry?, Rect?) {
-    let h = try header(blob)
-    var bounds = h.envelope
-    if h.empty { return (nil, bounds) }
-    let g = try WKBReader.geometry(UnsafeRawBufferPointer(rebasing: blob[h.start...]))
-    if bounds == nil && !g.isEmpty { bounds = g.bounds }
-    return (g, bounds)
-  }
-
-  /// The header's envelope, read without the geometry: nil when the blob
-  /// has none (GeoPackage writers leave it out of points) or is not a
-  /// GeoPackage geometry (`parse` says why).
-  static func envelope(_ blob: UnsafeRawBufferPointer) -> Rect? {
-    do throws(WKBReader.Issue) { return try header(blob).envelope } catch { return nil }
-  }
-
-  /// What the header says: the envelope (xy; nil when absent), whether the
-  /// geometry is empty, and where its WKB starts.
-  private static func header(_ blob: UnsafeRawBufferPointer) throws(WKBReader.Issue) -> (envelope: Rect?, empty: Bool, start: Int) {
-    guard blob.count >= 8, blob[0] == 0x47, blob[1] == 0x50 else { throw WKBReader.Issue(message: "not a GeoPackage geometry (no GP header)") }
-    let flags = blob[3]
-    guard flags & 0x20 == 0 else { throw WKBReader.Issue(message: "an extended GeoPackage geometry type") }
-    let little = flags & 1 == 1
-    let envelopeDoubles: Int
-    switch (flags >> 1) & 7 {
-    case 0: envelopeDoubles = 0
-    case 1: envelopeDoubles = 4
-    case 2, 3: envelopeDoubles = 6
-    case 4: envelopeDoubles = 8
-    default: throw WKBReader.Issue(message: "an unknown GeoPackage envelope kind")
-    }
-    let start = 8 + 8 * envelopeDoubles
-    guard blob.count >= start else { throw WKBReader.Issue(message: "a GeoPackage geometry shorter than its header") }
-    var envelope: Rect? = nil
-    if envelopeDoubles > 0 {
-      func d(_ k: Int) -> Double {
-        let v = blob.loadUnaligned(fromByteOffset: 8 + 8 * k, as: UInt64.self)
-        return Double(bitPattern: little ? UInt64(littleEndian: v) : UInt64(bigEndian: v))
-      }
-      envelope = Rect(minX: d(0), minY: d(2), maxX: d(1), maxY: d(3))
-    }
-    return (envelope, flags & 0x10 != 0, start)
-  }
 }

@@ -146,14 +146,15 @@ struct WKBReader {
 
 /// For the `wkb` fuzz target: reads `wkb` as an `ogr` source's geometry is
 /// read, giving its position count, or nil when it is refused. Not API.
-public enum _WKBProbe {
-  public static func positions(_ wkb: UnsafeRawBufferPointer) -> Int? {
+package enum _WKBProbe {
+  /// The positions in a WKB geometry, or nil when it does not parse.
+  package static func positions(_ wkb: UnsafeRawBufferPointer) -> Int? {
     (try? WKBReader.geometry(wkb))?.pointCount
   }
 
   /// The same for a GeoPackage geometry blob (`GP` header, then WKB); an
   /// empty geometry counts 0.
-  public static func geoPackagePositions(_ blob: UnsafeRawBufferPointer) -> Int? {
+  package static func geoPackagePositions(_ blob: UnsafeRawBufferPointer) -> Int? {
     guard let (g, _) = try? GeoPackageGeometry.parse(blob) else { return nil }
     return g?.pointCount ?? 0
   }

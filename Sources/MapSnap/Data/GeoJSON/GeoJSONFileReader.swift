@@ -2,7 +2,62 @@ import Synchronization
 
 internal import _MapSnapRaster
 
-extension SourceLoader {
+/// A GeoJSON file source (scene format 3.1) opened for reading: read
+/// whole, every property kept (the loader keeps the features for every
+/// frame and layer that uses the file), its digest the SHA-256 of its bytes.
+struct GeoJSONFileReader: FeatureReader {
+  /// The file as the scene names it (what messages show).
+  var shown: String
+  /// Where it is read from.
+  var resolved: String
+  /// The largest file read (`SourceLoader.maximumSourceBytes`).
+  var maximumBytes: Int
+  /// With `--root`: the file must resolve inside it, and messages quote no
+  /// content of it.
+  var confinement: Confinement?
+  /// Where digests are kept between processes, or nil.
+  var digestStore: DigestStore?
+
+  /// Reads and decodes the file, whole (`filter` and `fields` are not
+  /// used: the features serve every frame). The file is read into one buffer
+  /// of its `fstat` size (`FileIO.read`, bounded by `maximumBytes`)
+  /// and hashed; `GeoJSONFastReader` reads the features straight from it,
+  /// or, when it gives up, the buffer is parsed to JSON in place and
+  /// released before `GeoJSONDecoder` decodes the features (the reference
+  /// way, whose results and messages the fast reader never changes). The
+  /// bytes are held once and never copied.
+  func read(filter: Rect?, fields: Set<String>?) -> Result<FeatureRead<Void>, SourceError> {
+    let parsed: (content: ParsedFile, digest: String)
+    switch Self.parse(resolved, maximumBytes: maximumBytes, confinement: confinement, store: digestStore) {
+    case .failure(.file(let error)):
+      switch error {
+      case .notFound: return .failure(.missing(path: shown, resolvedPath: resolved))
+      case .isDirectory, .failed: return .failure(.unreadable(path: shown, resolvedPath: resolved, reason: error.reason))
+      }
+    case .failure(.syntax(let error)):
+      // Under --root, messages quote no content of the files read.
+      return .failure(.syntax(path: shown, line: error.line, column: error.column, message: error.message(quotingContent: confinement == nil)))
+    case .success(let p):
+      parsed = p
+    }
+    do {
+      var collection: FeatureCollection
+      switch parsed.content {
+      case .features(let read): collection = read
+      case .json(let json): collection = try GeoJSONDecoder.decodeDocument(json)
+      }
+      collection.contentDigest = parsed.digest
+      // Under --root, messages quote no content of the files read.
+      if confinement != nil { collection.invalidSamples = collection.invalidSamplesWithoutContent }
+      return .success(FeatureRead(collection: collection, info: ()))
+    } catch {
+      return .failure(
+        .notGeoJSON(
+          path: shown, jsonPath: error.path.description, expected: error.expected, found: confinement == nil ? error.found : nil,
+          hint: confinement == nil ? error.hint : nil))
+    }
+  }
+
   enum ParseFailure: Error {
     case file(FileError)
     case syntax(JSONSyntaxError)
@@ -77,12 +132,14 @@ extension SourceLoader {
     hasher.stop()
     return (digest.withLock { $0 }, fast)
   }
+}
 
+extension SourceLoader {
   /// For the fuzz target and tests (not API): nil when `GeoJSONFastReader`
   /// gives up on `bytes` or reads exactly what the reference way
   /// (`JSONParser.parse`, then `GeoJSONDecoder.decodeDocument`) reads;
   /// otherwise what differs.
-  public static func _fastReaderDisagreement(_ bytes: [UInt8]) -> String? {
+  package static func _fastReaderDisagreement(_ bytes: [UInt8]) -> String? {
     guard let fast = GeoJSONFastReader.read(bytes) else { return nil }
     let reference: FeatureCollection
     do {

@@ -321,21 +321,17 @@ final class PostGISReader: @unchecked Sendable {
 
   /// The features of `table` whose bounding boxes meet `filter` (nil: all),
   /// in FID order, in the table's reference, with the columns in `fields`
-  /// as properties (`OGRLayerReader.makes`; the query still fetches them
+  /// as properties (`FeatureReadBuilder.makes`; the query still fetches them
   /// all, so that each table has one prepared query). After a failed read the table
   /// is looked up afresh by the next one (it may have been altered).
-  func read(_ table: Table, filter: Rect?, fields: Set<String>? = nil, source: OGRSource) -> Result<
-    (FeatureCollection, OGRReadInfo), SourceError
-  > {
+  func read(_ table: Table, filter: Rect?, fields: Set<String>? = nil, source: OGRSource) -> Result<FeatureRead<OGRReadInfo>, SourceError> {
     let result = readRows(table, filter: filter, fields: fields, source: source)
     if case .failure = result { tables.withLock { $0 = $0.filter { $0.value?.serial != table.serial } } }
     return result
   }
 
-  private func readRows(_ table: Table, filter: Rect?, fields: Set<String>?, source: OGRSource) -> Result<
-    (FeatureCollection, OGRReadInfo), SourceError
-  > {
-    connections.with { c -> Result<(FeatureCollection, OGRReadInfo), SourceError> in
+  private func readRows(_ table: Table, filter: Rect?, fields: Set<String>?, source: OGRSource) -> Result<FeatureRead<OGRReadInfo>, SourceError> {
+    connections.with { c -> Result<FeatureRead<OGRReadInfo>, SourceError> in
       let count: Int
       if let known = counts.withLock({ $0[table.serial] }) {
         count = known
@@ -361,11 +357,10 @@ final class PostGISReader: @unchecked Sendable {
             path: source.name,
             message: "table \(Echo.quoted(table.name)) changed while it was being read (its columns' types are not those it had); it is looked up again on the next read"))
       }
-      let collection = Self.decode(result, table, fields: fields)
-      let info = OGRReadInfo(
-        driver: "PostgreSQL", layer: table.name, spatialReference: OGRReadInfo.referenceName(crs: source.crs, layer: table.reference),
-        featuresRead: Int(PQntuples(result)), featuresInLayer: count, scan: .reason(filter: filter, indexed: table.indexed))
-      return .success((collection, info))
+      return .success(
+        Self.decode(result, table, fields: fields).finish(
+          driver: "PostgreSQL", layer: table.name, reference: table.reference, source: source, featuresInLayer: count,
+          scan: .reason(filter: filter, indexed: table.indexed)))
     }
   }
 
@@ -397,12 +392,10 @@ final class PostGISReader: @unchecked Sendable {
 
   /// The rows of a result in binary format as features, as `OGRDataset`
   /// makes them from GDAL's.
-  private static func decode(_ result: OpaquePointer, _ table: Table, fields: Set<String>?) -> FeatureCollection {
-    var c = FeatureCollection()
-    c.schema = table.columns.map(\.name)
-    var digest = FeatureDigest()
+  private static func decode(_ result: OpaquePointer, _ table: Table, fields: Set<String>?) -> FeatureReadBuilder {
+    var features = FeatureReadBuilder(schema: table.columns.map(\.name))
     // The result's column of each property made.
-    let made = table.columns.indices.filter { OGRLayerReader.makes(table.columns[$0].name, of: fields) }
+    let made = table.columns.indices.filter { FeatureReadBuilder.makes(table.columns[$0].name, of: fields) }
     let keyIndex: [String: Int]? =
       made.count > JSONObject.linearSearchLimit
       ? Dictionary(uniqueKeysWithValues: made.enumerated().map { (table.columns[$0.element].name, $0.offset) }) : nil
@@ -415,16 +408,13 @@ final class PostGISReader: @unchecked Sendable {
         let i = Int32(k + 2)
         pairs.append((column.name, PQgetisnull(result, row, i) == 1 ? .null : value(PQgetvalue(result, row, i), length: Int(PQgetlength(result, row, i)), column.kind)))
       }
-      let feature = Feature(id: .number(Double(fid)), properties: JSONObject(uniquePairs: pairs, index: keyIndex), geometry: Geometry(), index: fid)
       let wkb =
         PQgetisnull(result, row, 1) == 1
         ? UnsafeRawBufferPointer(start: nil, count: 0)
         : UnsafeRawBufferPointer(start: PQgetvalue(result, row, 1), count: Int(PQgetlength(result, row, 1)))
-      digest.add(fid: fid, geometry: wkb, properties: feature.properties)
-      c.add(feature, wkb: wkb)
+      features.add(fid: fid, properties: JSONObject(uniquePairs: pairs, index: keyIndex), wkb: wkb)
     }
-    c.content = digest.finish()
-    return c
+    return features
   }
 
   /// A big-endian integer of `bytes` bytes (2, 4 or 8), sign-extended.

@@ -15,6 +15,7 @@ public struct Geometry: Sendable, Equatable {
   /// Bounds of every position.
   public var bounds: Rect = .empty
 
+  /// An empty geometry (no parts, empty bounds).
   public init() {}
 
   /// The geometry in `projection`'s map units (degrees stay as they are).
@@ -32,6 +33,7 @@ public struct Geometry: Sendable, Equatable {
     return g
   }
 
+  /// True when it has no part: the feature is unlocated, nothing is drawn.
   public var isEmpty: Bool { points.isEmpty && lines.isEmpty && polygons.isEmpty }
 
   /// Number of positions in all parts (a measure of the work to draw it).
