@@ -20,24 +20,26 @@ struct ViewSettings: Equatable {
   var maxPixels: Int = FrameSizeLimit.defaultMaxPixels
   var fontDirs: [String] = []
 
+  /// The view's parameters by `ViewParameter`'s rules (the scene's and a
+  /// manifest line's), then what only the command line has.
   func validate() throws {
-    if let s = scale, !Viewport.scaleRange.contains(s) {
-      throw ValidationError("--scale must be a scale denominator from 0.000001 to 1e12 (2000 means 1:2000), got \(s)")
-    }
-    if let z = zoom, !(z >= 0 && z <= 30) { throw ValidationError("--zoom must be between 0 and 30, got \(z)") }
+    if let s = scale, !ViewParameter.isScale(s) { throw invalid(.scale, "\(s)") }
+    if let z = zoom, !ViewParameter.isZoom(z) { throw invalid(.zoom, "\(z)") }
     if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
-    if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (longitude within ±180, latitude within ±90), got \(Echo.quoted(c))") }
-    if let s = size, parseSize(s) == nil { throw ValidationError("--size must be WxH in whole logical pixels (1…32768), got \(Echo.quoted(s))") }
+    if let c = center, parseCenter(c) == nil { throw invalid(.center, Echo.quoted(c)) }
+    if let s = size, parseSize(s) == nil { throw invalid(.size, Echo.quoted(s)) }
     if !(1...FrameSizeLimit.absoluteMaxPixels).contains(maxPixels) {
       throw ValidationError("--max-pixels must be 1 to \(FrameSizeLimit.absoluteMaxPixels) (2^36), got \(maxPixels)")
     }
-    if let r = pixelRatio, !(r > 0 && r <= 16) { throw ValidationError("--pixel-ratio must be > 0 and <= 16, got \(r)") }
-    if let b = bounds, parseBounds(b) == nil {
-      throw ValidationError("--bounds must be west,south,east,north in degrees (west ≤ east, south ≤ north, within ±180 and ±90), got \(Echo.quoted(b))")
+    if let r = pixelRatio, !ViewParameter.isPixelRatio(r) { throw invalid(.pixelRatio, "\(r)") }
+    if let b = bounds {
+      switch boundsCheck(b) {
+      case .box: break
+      case .outOfRange: throw invalid(.bounds, Echo.quoted(b))
+      case .wrongOrder: throw ValidationError("--bounds must have \(ViewParameter.boundsOrder), got \(Echo.quoted(b))")
+      }
     }
-    if let p = padding, parsePadding(p) == nil {
-      throw ValidationError("--padding must be one number of logical pixels ≥ 0, or top,right,bottom,left, got \(Echo.quoted(p))")
-    }
+    if let p = padding, parsePadding(p) == nil { throw invalid(.padding, Echo.quoted(p)) }
     if let f = fit, parseFit(f) == nil { throw ValidationError("--fit must be LAYER:ID (split at the first ':'), got \(Echo.quoted(f))") }
     if bounds != nil && fit != nil { throw ValidationError("give either --bounds or --fit, not both") }
     do {
@@ -45,6 +47,11 @@ struct ViewSettings: Equatable {
     } catch {
       throw ValidationError("\(error.path): \(error.message)\(error.hint.map { " (\($0))" } ?? "")")
     }
+  }
+
+  /// The usage error of a value `parameter` refuses: "--option must be …, got …".
+  private func invalid(_ parameter: ViewParameter, _ found: String) -> ValidationError {
+    ValidationError("\(parameter.option ?? parameter.key) must be \(parameter.expected(.commandLine)), got \(found)")
   }
 
   /// The overlays of `--geojson`, `--highlight` and `--marker`, in that
