@@ -56,7 +56,7 @@ struct RenderSettings: Equatable {
     KeptUntilExit.keep(plan)
     if strict, plan.state.layers.contains(where: { $0.status.contains(.error) }) {
       printError("error: --strict: a layer's source could not be loaded; no output written")
-      throw ExitStatus.renderFailed
+      throw ExitStatus.failed.code
     }
     // All or nothing (`FrameStream.writeFiles`); the PNG is drawn and
     // compressed a strip at a time straight into its staged file, so the
@@ -71,7 +71,7 @@ struct RenderSettings: Equatable {
         options: RenderOptions(threads: threads, tileRows: tileRows), encoding: encoding, inputDigest: digest)
     } catch {
       printError("error: \(error)")
-      throw ExitStatus.renderFailed
+      throw ExitStatus.failed.code
     }
   }
 }

@@ -84,17 +84,17 @@ struct TestCommand: ParsableCommand {
         }
       } else {
         printError("error: MAPSNAP_RECORD must be missing, failed or all, got \(Echo.quoted(env))")
-        throw ExitCode.validationFailure
+        throw ExitStatus.usage.code
       }
     }
     if removeObsolete && mode == nil {
       printError("error: --remove-obsolete deletes expected files only when recording (--record or MAPSNAP_RECORD)")
-      throw ExitCode.validationFailure
+      throw ExitStatus.usage.code
     }
     var st = stat()
     guard stat(cases, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
       printError("error: \(cases): not a folder of cases")
-      throw ExitStatus.invalidScene
+      throw ExitStatus.invalidInput.code
     }
     let started = monotonicSeconds()
     let loader = CaseLoader(root: cases)
@@ -108,7 +108,7 @@ struct TestCommand: ParsableCommand {
     }
     if images.isEmpty && problems.isEmpty {
       printError("error: \(cases): no case matches (a case is a folder with golden.json\(filter.isEmpty ? "" : " and an image matching --filter"))")
-      throw ExitStatus.invalidScene
+      throw ExitStatus.invalidInput.code
     }
     var options = CaseRunner.Options()
     options.record = mode
@@ -176,8 +176,8 @@ struct TestCommand: ParsableCommand {
     if !html.isEmpty { summary += "; report: \(html)" }
     printError(summary)
     // A report CI cannot read is as bad as a case that cannot run.
-    if report.errors > 0 || unwritten { throw ExitStatus.invalidScene }
-    if report.failed > 0 || (strict && !notices.isEmpty) { throw ExitStatus.renderFailed }
+    if report.errors > 0 || unwritten { throw ExitStatus.invalidInput.code }
+    if report.failed > 0 || (strict && !notices.isEmpty) { throw ExitStatus.failed.code }
   }
 }
 

@@ -86,7 +86,7 @@ struct ViewSettings: Equatable {
       loaded = try loaded.adding(try overlays(), sources: sources)
     } catch {
       printError("error: \(error)")
-      throw ExitStatus.invalidScene
+      throw ExitStatus.invalidInput.code
     }
     // The viewport is decided once, by the plan, through the confined
     // loader (a `--fit` layer's source outside `--root` is never opened).
@@ -98,13 +98,13 @@ struct ViewSettings: Equatable {
     } catch let error as SceneError {
       if let usage = imageSizeUsageError(error) {
         printError("error: \(usage)")
-        throw ExitCode.validationFailure
+        throw ExitStatus.usage.code
       }
       printError("error: \(error)")
-      throw ExitStatus.invalidScene
+      throw ExitStatus.invalidInput.code
     } catch {
       printError("error: \(error)")
-      throw ExitStatus.invalidScene
+      throw ExitStatus.invalidInput.code
     }
     for w in plan.warnings { printError("warning: \(w)") }
     if let w = plan.missingCodePointsWarning { printError("warning: \(w)") }
