@@ -49,26 +49,26 @@ struct RenderSettings: Equatable {
     try validate()
   }
 
-  /// Renders the scene to the PNG (and the report), all or nothing.
+  /// Renders the scene to the PNG (and the report), all or nothing,
+  /// through a one-frame `RenderSession`: plan → warnings → strict →
+  /// digest → write.
   func run() throws {
-    let digests = FileDigests(store: DigestStore.standard)
-    let plan = try view.plan(sceneAt: scene, threads: threads, files: files, digests: digests)
+    let (plan, session) = try view.plan(sceneAt: scene, threads: threads, files: files, strict: strict)
     KeptUntilExit.keep(plan)
-    if strict, plan.state.layers.contains(where: { $0.status.contains(.error) }) {
-      printError("error: --strict: a layer's source could not be loaded; no output written")
+    if let refused = session.strictFailure(of: plan) {
+      printError("error: \(refused)")
       throw ExitStatus.failed.code
     }
-    // All or nothing (`FrameStream.writeFiles`); the PNG is drawn and
-    // compressed a strip at a time straight into its staged file, so the
-    // frame is never held whole.
+    // The PNG is drawn and compressed a strip at a time straight into its
+    // staged file, so the frame is never held whole.
     do {
       let detail: ReportDetail = reportDetail == .full ? .full : .counts
       var encoding = palette.applied(to: compression.encoding)
       encoding.threads = threads
-      let digest = InputDigest.of(plan, encoding: encoding, report: report == nil ? nil : detail, files: digests)
-      try FrameStream.writeFiles(
-        plan, output: output ?? defaultOutput(for: scene), report: report, reportDetail: detail,
-        options: RenderOptions(threads: threads, tileRows: tileRows), encoding: encoding, inputDigest: digest)
+      let digest = session.digest(of: plan, encoding: encoding, report: report == nil ? nil : detail)
+      try session.write(
+        plan, output: output ?? defaultOutput(for: scene), report: report, reportDetail: detail, encoding: encoding,
+        render: RenderOptions(threads: threads, tileRows: tileRows), digest: digest, fromManifest: false)
     } catch {
       printError("error: \(error)")
       throw ExitStatus.failed.code

@@ -72,43 +72,44 @@ struct ViewSettings: Equatable {
       padding: padding.flatMap(parsePadding), fit: fit.flatMap(parseFit), maxPixels: maxPixels)
   }
 
-  /// Loads the scene at `path` and resolves its frame with these options,
-  /// printing what goes wrong to standard error: an invalid scene exits 2, an
-  /// image made too large by the options exits 64. Warnings (missing sources,
-  /// code points no font covers) are printed and the plan returned.
-  func plan(sceneAt path: String, threads: Int = 0, files: FileSettings, digests: FileDigests? = nil) throws -> FramePlan {
-    var loaded: Scene
-    let confinement = try files.confinement(exempt: FileSettings.paths(of: try overlays()))
-    let sources = SourceLoader(maximumSourceBytes: files.maxSourceBytes, confinement: confinement, digestStore: DigestStore.standard)
-    KeptUntilExit.keep(sources)
+  /// Loads the scene at `path` and plans its frame with these options in
+  /// a one-frame `RenderSession` (the sequence `batch` and `test` draw
+  /// through), printing what goes wrong to standard error: an invalid scene
+  /// exits 2, an image made too large by the options exits 64. Warnings
+  /// (missing sources, code points no font covers) are printed and the plan
+  /// returned with its session, which is kept until the process exits.
+  func plan(sceneAt path: String, threads: Int = 0, files: FileSettings, strict: Bool = false) throws -> (FramePlan, RenderSession) {
+    let overlays = try overlays()
+    var options = RenderSession.Options()
+    // The command line's own files (the scene, overlay files) are the operator's: not confined.
+    options.root = try files.confinement(exempt: FileSettings.paths(of: overlays))
+    options.maximumSourceBytes = files.maxSourceBytes
+    let overrides = self.overrides
+    options.maxPixels = overrides.maxPixels
+    options.strict = strict
+    let session: RenderSession
     do {
-      loaded = try SceneLoader.load(path: path, maximumBytes: files.maxSourceBytes)
-      loaded = try loaded.adding(try overlays(), sources: sources)
+      session = try RenderSession(options: options, fonts: .shared(directories: fontDirs))
     } catch {
       printError("error: \(error)")
-      throw ExitStatus.invalidInput.code
+      throw ExitStatus.of(error).code
     }
+    KeptUntilExit.keep(session)
     // The viewport is decided once, by the plan, through the confined
     // loader (a `--fit` layer's source outside `--root` is never opened).
     let plan: FramePlan
-    do {
-      plan = try FramePlan.make(
-        loaded, overrides: overrides, sources: sources, fonts: try fonts(), icons: IconCache(confinement: confinement),
-        tiles: TileCache(confinement: confinement), threads: threads, digests: digests)
-    } catch let error as SceneError {
+    do throws(SceneError) {
+      plan = try session.plan(scene: path, overrides: overrides, overlays: overlays, threads: threads)
+    } catch {
       if let usage = imageSizeUsageError(error) {
         printError("error: \(usage)")
         throw ExitStatus.usage.code
       }
       printError("error: \(error)")
-      throw ExitStatus.invalidInput.code
-    } catch {
-      printError("error: \(error)")
-      throw ExitStatus.invalidInput.code
+      throw ExitStatus.of(error).code
     }
-    for w in plan.warnings { printError("warning: \(w)") }
-    if let w = plan.missingCodePointsWarning { printError("warning: \(w)") }
-    return plan
+    for w in RenderSession.warnings(of: plan) { printError("warning: \(w)") }
+    return (plan, session)
   }
 
   /// The usage error for a frame made too large by these options: a size
@@ -121,12 +122,5 @@ struct ViewSettings: Equatable {
       return nil
     }
     return "--size/--pixel-ratio: \(error.message)\(error.hint.map { " (\($0))" } ?? "")"
-  }
-
-  /// The fonts to draw with: `--font-dir` folders before the bundled ones;
-  /// nil (load on demand) without `--font-dir`.
-  func fonts() throws(TextError) -> FontLibrary? {
-    guard !fontDirs.isEmpty else { return nil }
-    return try FontLibrary(directories: fontDirs + [FontLibrary.bundledDirectory])
   }
 }
