@@ -23,15 +23,10 @@ internal import _MapSnapRaster
 /// `<image>.diff.png` (when sizes match), `<image>.expected.png` and
 /// `<image>.actual.report.json` (when reports are compared).
 ///
-/// Record mode writes expected files instead of failing: `missing` (only
-/// images and reports that do not exist), `failed` (and those that differ
-/// or cannot be read), `all` (every one); each recorded image's report is
-/// recorded with it. A recorded image fails its case with "recorded …;
-/// re-run", so a recording run never passes.
+/// Recording (`RecordMode`) writes expected files instead of failing; each
+/// recorded image's report is recorded with it. A recorded image fails its
+/// case with "recorded …; re-run", so a recording run never passes.
 public final class CaseRunner: Sendable {
-  public enum RecordMode: String, Sendable, CaseIterable {
-    case missing, failed, all
-  }
 
   public struct Options: Sendable {
     public var record: RecordMode?
