@@ -28,7 +28,7 @@ struct Explain: ParsableCommand {
   var featureID: String?
 
   func run() throws {
-    let (plan, _) = try view.settings.plan(sceneAt: scene, files: files.settings)
+    let plan = try view.settings.plan(sceneAt: scene, files: files.settings)
     KeptUntilExit.keep(plan)
     let known = plan.state.layers.map(\.id)
     for id in layers where !known.contains(id) {

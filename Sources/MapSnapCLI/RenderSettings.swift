@@ -49,27 +49,29 @@ struct RenderSettings: Equatable {
     try validate()
   }
 
-  /// Renders the scene to the PNG (and the report), all or nothing,
-  /// through a one-frame `RenderSession`: plan → warnings → strict →
-  /// digest → write.
+  /// Renders the scene to the PNG (and the report), all or nothing, by
+  /// the sequence `batch` follows (`RenderSession.render`). The PNG is
+  /// drawn and compressed a strip at a time straight into its staged file,
+  /// so the frame is never held whole.
   func run() throws {
-    let (plan, session) = try view.plan(sceneAt: scene, threads: threads, files: files, strict: strict)
-    KeptUntilExit.keep(plan)
-    if let refused = session.strictFailure(of: plan) {
-      printError("error: \(refused)")
+    let session = try view.session(files: files, strict: strict)
+    let detail: ReportDetail = reportDetail == .full ? .full : .counts
+    var encoding = palette.applied(to: compression.encoding)
+    encoding.threads = threads
+    let frame = RenderSession.Frame(
+      scene: scene, overrides: view.overrides, overlays: try view.overlays(), output: output ?? defaultOutput(for: scene), report: report,
+      reportDetail: detail, encoding: encoding, render: RenderOptions(threads: threads, tileRows: tileRows), fromManifest: false)
+    let result = session.render(frame, planned: { plan, warnings in
+      KeptUntilExit.keep(plan)
+      for w in warnings { printError("warning: \(w)") }
+    })
+    switch result {
+    case .written, .skipped: return
+    case .invalid(let error): throw view.failure(error)
+    case .refused(let why):
+      printError("error: \(why)")
       throw ExitStatus.failed.code
-    }
-    // The PNG is drawn and compressed a strip at a time straight into its
-    // staged file, so the frame is never held whole.
-    do {
-      let detail: ReportDetail = reportDetail == .full ? .full : .counts
-      var encoding = palette.applied(to: compression.encoding)
-      encoding.threads = threads
-      let digest = session.digest(of: plan, encoding: encoding, report: report == nil ? nil : detail)
-      try session.write(
-        plan, output: output ?? defaultOutput(for: scene), report: report, reportDetail: detail, encoding: encoding,
-        render: RenderOptions(threads: threads, tileRows: tileRows), digest: digest, fromManifest: false)
-    } catch {
+    case .unwritten(let error):
       printError("error: \(error)")
       throw ExitStatus.failed.code
     }

@@ -72,19 +72,14 @@ struct ViewSettings: Equatable {
       padding: padding.flatMap(parsePadding), fit: fit.flatMap(parseFit), maxPixels: maxPixels)
   }
 
-  /// Loads the scene at `path` and plans its frame with these options in
-  /// a one-frame `RenderSession` (the sequence `batch` and `test` draw
-  /// through), printing what goes wrong to standard error: an invalid scene
-  /// exits 2, an image made too large by the options exits 64. Warnings
-  /// (missing sources, code points no font covers) are printed and the plan
-  /// returned with its session, which is kept until the process exits.
-  func plan(sceneAt path: String, threads: Int = 0, files: FileSettings, strict: Bool = false) throws -> (FramePlan, RenderSession) {
-    let overlays = try overlays()
+  /// The one-frame `RenderSession` of this command line (the session
+  /// `batch` and `test` draw through), kept until the process exits: the
+  /// `--root` confinement with the command line's own overlay files left
+  /// out (they are the operator's), the `--font-dir` fonts, `--max-pixels`.
+  func session(files: FileSettings, strict: Bool = false) throws -> RenderSession {
     var options = RenderSession.Options()
-    // The command line's own files (the scene, overlay files) are the operator's: not confined.
-    options.root = try files.confinement(exempt: FileSettings.paths(of: overlays))
+    options.root = try files.confinement(exempt: FileSettings.paths(of: try overlays()))
     options.maximumSourceBytes = files.maxSourceBytes
-    let overrides = self.overrides
     options.maxPixels = overrides.maxPixels
     options.strict = strict
     let session: RenderSession
@@ -95,21 +90,36 @@ struct ViewSettings: Equatable {
       throw ExitStatus.of(error).code
     }
     KeptUntilExit.keep(session)
+    return session
+  }
+
+  /// Loads the scene at `path` and plans its frame with these options,
+  /// printing what goes wrong (`failure`) and the warnings (missing
+  /// sources, code points no font covers) to standard error.
+  func plan(sceneAt path: String, files: FileSettings) throws -> FramePlan {
+    let session = try session(files: files)
     // The viewport is decided once, by the plan, through the confined
     // loader (a `--fit` layer's source outside `--root` is never opened).
     let plan: FramePlan
     do throws(SceneError) {
-      plan = try session.plan(scene: path, overrides: overrides, overlays: overlays, threads: threads)
+      plan = try session.plan(scene: path, overrides: overrides, overlays: try overlays(), threads: 0)
     } catch {
-      if let usage = imageSizeUsageError(error) {
-        printError("error: \(usage)")
-        throw ExitStatus.usage.code
-      }
-      printError("error: \(error)")
-      throw ExitStatus.of(error).code
+      throw failure(error)
     }
     for w in RenderSession.warnings(of: plan) { printError("warning: \(w)") }
-    return (plan, session)
+    return plan
+  }
+
+  /// Prints why no frame could be planned and returns the exit: an image
+  /// made too large by the options is a usage error (64), anything else an
+  /// invalid scene (2).
+  func failure(_ error: SceneError) -> ExitCode {
+    if let usage = imageSizeUsageError(error) {
+      printError("error: \(usage)")
+      return ExitStatus.usage.code
+    }
+    printError("error: \(error)")
+    return ExitStatus.of(error).code
   }
 
   /// The usage error for a frame made too large by these options: a size

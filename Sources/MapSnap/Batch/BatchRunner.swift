@@ -92,33 +92,22 @@ public final class BatchRunner: Sendable {
 
   private func draw(_ line: ManifestLine) -> FrameOutcome {
     var outcome = FrameOutcome(line: line.number, output: line.output, status: .rendered, seconds: 0)
-    let plan: FramePlan
-    do throws(SceneError) {
-      plan = try session.plan(scene: line.scene, overrides: line.overrides, overlays: line.overlays)
-    } catch {
-      outcome.status = .failed(error.description)
-      return outcome
-    }
-    outcome.warnings = RenderSession.warnings(of: plan)
-    if let refused = session.strictFailure(of: plan) {
-      outcome.status = .failed(refused)
-      return outcome
-    }
     var encoding = options.encoding
     encoding.threads = 1
-    let digest = session.digest(of: plan, encoding: encoding, report: line.report == nil ? nil : options.reportDetail)
-    if options.resume, Self.holds(digest, at: line.output, confinement: options.root),
-      line.report.map(FileIO.isRegularFile) ?? true
-    {
-      outcome.status = .skipped
-      return outcome
-    }
-    do {
-      try session.write(
-        plan, output: line.output, report: line.report, reportDetail: options.reportDetail, encoding: encoding,
-        render: RenderOptions(threads: 1), digest: digest, fromManifest: true)
-    } catch {
-      outcome.status = .failed("cannot write: \(error)")
+    let frame = RenderSession.Frame(
+      scene: line.scene, overrides: line.overrides, overlays: line.overlays, output: line.output, report: line.report,
+      reportDetail: options.reportDetail, encoding: encoding, render: RenderOptions(threads: 1), fromManifest: true)
+    let result = session.render(
+      frame, planned: { _, warnings in outcome.warnings = warnings },
+      skip: { digest in
+        options.resume && Self.holds(digest, at: line.output, confinement: options.root) && (line.report.map(FileIO.isRegularFile) ?? true)
+      })
+    switch result {
+    case .written: break
+    case .skipped: outcome.status = .skipped
+    case .invalid(let error): outcome.status = .failed(error.description)
+    case .refused(let why): outcome.status = .failed(why)
+    case .unwritten(let error): outcome.status = .failed("cannot write: \(error)")
     }
     return outcome
   }

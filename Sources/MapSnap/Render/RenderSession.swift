@@ -7,9 +7,10 @@ import Synchronization
 /// (`TileCache`), file digests (`FileDigests`), and fonts.
 ///
 /// A frame's output does not depend on the session it is drawn in: the
-/// caches hold what files give, never a decision about a frame. Each step is
-/// a method, so that a command takes those it needs (`test` compares the
-/// planned frame instead of writing it).
+/// caches hold what files give, never a decision about a frame. `render`
+/// runs the whole sequence (`mapsnap render` and `batch`); `test` takes its
+/// first steps (`plan`, `warnings`) and compares the planned frame instead
+/// of writing it.
 public final class RenderSession: Sendable {
   /// What the session may read and how large a frame may be.
   public struct Options: Sendable {
@@ -109,7 +110,7 @@ public final class RenderSession: Sendable {
 
   /// Why `--strict` refuses to write the frame (a layer whose source could
   /// not be loaded), nil when it may be written or the session is not strict.
-  public func strictFailure(of plan: FramePlan) -> String? {
+  func strictFailure(of plan: FramePlan) -> String? {
     guard options.strict, let bad = plan.state.layers.first(where: { $0.status.contains(.error) }) else { return nil }
     return "--strict: layer \(Echo.quoted(bad.id)) could not be loaded; no output written"
   }
@@ -118,7 +119,7 @@ public final class RenderSession: Sendable {
 
   /// The frame's `InputDigest` for `encoding`, with the report's detail
   /// when a report is written.
-  public func digest(of plan: FramePlan, encoding: PNGEncodingOptions, report: ReportDetail?) -> String {
+  func digest(of plan: FramePlan, encoding: PNGEncodingOptions, report: ReportDetail?) -> String {
     InputDigest.of(plan, encoding: encoding, report: report, files: files)
   }
 
@@ -126,13 +127,82 @@ public final class RenderSession: Sendable {
   /// (`FrameStream.writeFiles`), with `digest` in its `mapsnap-inputs`
   /// chunk. With `fromManifest` the paths are a manifest's: confined to
   /// `options.root`, missing folders created.
-  public func write(
+  func write(
     _ plan: FramePlan, output: String, report: String?, reportDetail: ReportDetail, encoding: PNGEncodingOptions,
     render: RenderOptions, digest: String, fromManifest: Bool
   ) throws {
     try FrameStream.writeFiles(
       plan, output: output, report: report, reportDetail: reportDetail, options: render, encoding: encoding, inputDigest: digest,
       confinement: fromManifest ? options.root : nil, createDirectories: fromManifest)
+  }
+
+  // MARK: - the sequence
+
+  /// One frame to draw and write.
+  public struct Frame: Sendable {
+    /// The scene file (`-`: standard input).
+    public var scene: String
+    public var overrides: ViewOverrides
+    /// Drawn above the scene's layers.
+    public var overlays: [Overlay]
+    /// The PNG to write, and the report (nil: none) with its detail.
+    public var output: String
+    public var report: String?
+    public var reportDetail: ReportDetail
+    public var encoding: PNGEncodingOptions
+    /// Threads and tile rows; the frame is planned on as many threads.
+    public var render: RenderOptions
+    /// Whether the paths are a manifest's (`write`).
+    public var fromManifest: Bool
+
+    public init(
+      scene: String, overrides: ViewOverrides, overlays: [Overlay], output: String, report: String?, reportDetail: ReportDetail,
+      encoding: PNGEncodingOptions, render: RenderOptions, fromManifest: Bool
+    ) {
+      (self.scene, self.overrides, self.overlays, self.output, self.report) = (scene, overrides, overlays, output, report)
+      (self.reportDetail, self.encoding, self.render, self.fromManifest) = (reportDetail, encoding, render, fromManifest)
+    }
+  }
+
+  /// How a frame's sequence ended: the step that stopped it, with why.
+  public enum Outcome {
+    /// The PNG (and report) written.
+    case written
+    /// `skip` found the output holding this frame's digest already.
+    case skipped
+    /// No valid frame: the scene, the overrides or the overlays.
+    case invalid(SceneError)
+    /// `--strict` refused to write it (`strictFailure`).
+    case refused(String)
+    /// The PNG or report could not be written; nothing was left.
+    case unwritten(any Error)
+  }
+
+  /// The frame's sequence, the one every command follows: plan, hand the
+  /// plan and its warnings to `planned` (before anything is drawn), refuse
+  /// it when `--strict` says so, digest it, skip it when `skip` says the
+  /// digest is written already, then draw and write it.
+  public func render(
+    _ frame: Frame, planned: (FramePlan, [String]) -> Void = { _, _ in }, skip: (String) -> Bool = { _ in false }
+  ) -> Outcome {
+    let plan: FramePlan
+    do throws(SceneError) {
+      plan = try self.plan(scene: frame.scene, overrides: frame.overrides, overlays: frame.overlays, threads: frame.render.threads)
+    } catch {
+      return .invalid(error)
+    }
+    planned(plan, Self.warnings(of: plan))
+    if let refused = strictFailure(of: plan) { return .refused(refused) }
+    let digest = digest(of: plan, encoding: frame.encoding, report: frame.report == nil ? nil : frame.reportDetail)
+    if skip(digest) { return .skipped }
+    do {
+      try write(
+        plan, output: frame.output, report: frame.report, reportDetail: frame.reportDetail, encoding: frame.encoding, render: frame.render,
+        digest: digest, fromManifest: frame.fromManifest)
+    } catch {
+      return .unwritten(error)
+    }
+    return .written
   }
 
   // MARK: - shared
