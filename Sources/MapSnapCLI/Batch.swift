@@ -62,10 +62,8 @@ struct Batch: ParsableCommand {
   @OptionGroup var files: FileOptions
 
   mutating func validate() throws {
-    if !(1...FrameSizeLimit.absoluteMaxPixels).contains(maxPixels) {
-      throw ValidationError("--max-pixels must be 1 to \(FrameSizeLimit.absoluteMaxPixels) (2^36), got \(maxPixels)")
-    }
-    if !(0...maximumWorkers).contains(jobs) { throw ValidationError("--jobs must be 0 (one per processor) to \(maximumWorkers), got \(jobs)") }
+    try CountOptions.checkMaxPixels(maxPixels)
+    try CountOptions.checkWorkers("--jobs", jobs)
     if let s = shard, parseShard(s) == nil {
       throw ValidationError("--shard must be I/N with 0 ≤ I < N (for example 0/4 … 3/4), got \(Echo.quoted(s))")
     }

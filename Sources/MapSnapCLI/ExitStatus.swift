@@ -35,14 +35,6 @@ enum ExitStatus: Int32 {
   }
 }
 
-/// The most worker threads `--threads` and frames `--jobs` may ask for: each
-/// worker holds buffers and a font library, so a typo such as 1000000 must
-/// not start a million of them.
-let maximumWorkers = 1024
-
-/// The tallest band `--tile-rows` may ask for: the tallest frame.
-let maximumTileRows = 32768 * 16
-
 /// Writes one line to standard error, with no control character from input
 /// left in it (`Echo.terminalSafe`).
 func printError(_ message: String) {

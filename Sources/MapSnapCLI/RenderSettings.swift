@@ -20,8 +20,8 @@ struct RenderSettings: Equatable {
   /// The checks of the render options themselves (ArgumentParser runs the
   /// option groups' own; `validateAll` runs every one).
   func validate() throws {
-    if !(0...maximumWorkers).contains(threads) { throw ValidationError("--threads must be 0 (one per processor) to \(maximumWorkers), got \(threads)") }
-    if !(1...maximumTileRows).contains(tileRows) { throw ValidationError("--tile-rows must be 1 to \(maximumTileRows), got \(tileRows)") }
+    try CountOptions.checkWorkers("--threads", threads)
+    try CountOptions.checkTileRows(tileRows)
     if output == "-" && report == "-" { throw ValidationError("only one of --output and --report can be '-'") }
     if scene == "-" && output == nil { throw ValidationError("a scene read from standard input ('-') needs -o (a .png file, or '-')") }
     var targets: [OutputTarget] = []

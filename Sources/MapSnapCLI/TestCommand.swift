@@ -64,7 +64,7 @@ struct TestCommand: ParsableCommand {
   @OptionGroup var files: FileOptions
 
   mutating func validate() throws {
-    if !(0...maximumWorkers).contains(jobs) { throw ValidationError("--jobs must be 0 (one per processor) to \(maximumWorkers), got \(jobs)") }
+    try CountOptions.checkWorkers("--jobs", jobs)
     if record != nil && RecordMode.inCI { throw ValidationError("--record is refused when CI is set: goldens are recorded on a developer's machine and committed") }
   }
 

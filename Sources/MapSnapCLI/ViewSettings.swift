@@ -28,9 +28,7 @@ struct ViewSettings: Equatable {
     if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
     if let c = center, parseCenter(c) == nil { throw invalid(.center, Echo.quoted(c)) }
     if let s = size, parseSize(s) == nil { throw invalid(.size, Echo.quoted(s)) }
-    if !(1...FrameSizeLimit.absoluteMaxPixels).contains(maxPixels) {
-      throw ValidationError("--max-pixels must be 1 to \(FrameSizeLimit.absoluteMaxPixels) (2^36), got \(maxPixels)")
-    }
+    try CountOptions.checkMaxPixels(maxPixels)
     if let r = pixelRatio, !ViewParameter.isPixelRatio(r) { throw invalid(.pixelRatio, "\(r)") }
     if let b = bounds {
       switch boundsCheck(b) {
