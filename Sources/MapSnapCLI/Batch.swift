@@ -62,10 +62,8 @@ struct Batch: ParsableCommand {
   @OptionGroup var files: FileOptions
 
   mutating func validate() throws {
-    if !(1...FrameSizeLimit.absoluteMaxPixels).contains(maxPixels) {
-      throw ValidationError("--max-pixels must be 1 to \(FrameSizeLimit.absoluteMaxPixels) (2^36), got \(maxPixels)")
-    }
-    if !(0...maximumWorkers).contains(jobs) { throw ValidationError("--jobs must be 0 (one per processor) to \(maximumWorkers), got \(jobs)") }
+    try CountOptions.checkMaxPixels(maxPixels)
+    try CountOptions.checkWorkers("--jobs", jobs)
     if let s = shard, parseShard(s) == nil {
       throw ValidationError("--shard must be I/N with 0 ≤ I < N (for example 0/4 … 3/4), got \(Echo.quoted(s))")
     }
@@ -91,7 +89,7 @@ struct Batch: ParsableCommand {
     } catch {
       printError(error.description)
       if let summary { writeSummary(BatchSummary(manifest: manifest, options: options, invalid: error), to: summary) }
-      throw ExitStatus.invalidScene
+      throw ExitStatus.invalidInput.code
     }
     let progress = BatchProgress(total: counted.inShard, manifest: manifest, quiet: quiet)
     let runner = BatchRunner(manifest: reader, options: options)
@@ -99,7 +97,7 @@ struct Batch: ParsableCommand {
       try runner.run { outcome in progress.record(outcome) }
     } catch {
       printError(error.description)
-      throw ExitStatus.renderFailed
+      throw ExitStatus.failed.code
     }
     let result = progress.finish(seconds: monotonicSeconds() - started)
     var written = true
@@ -108,7 +106,7 @@ struct Batch: ParsableCommand {
         BatchSummary(manifest: manifest, options: options, frames: counted.frames, outcomes: result.outcomes, seconds: result.seconds), to: summary)
     }
     // A summary that could not be written is a failure of the work too.
-    if result.failed > 0 || !written { throw ExitStatus.renderFailed }
+    if result.failed > 0 || !written { throw ExitStatus.failed.code }
   }
 
   /// Writes the summary (staged and renamed); false, with the error printed, when it cannot.

@@ -93,8 +93,7 @@ struct Diff: ParsableCommand {
       result = try ImageDiff.compare(a, b, match: match, diffImage: output != nil)
     } catch {
       printError("error: \(error)")
-      if case .diffImageTooLarge = error.kind { throw ExitCode.validationFailure }
-      throw ExitStatus.invalidScene
+      throw ExitStatus.of(error).code
     }
     var changes: ReportDiff? = nil
     if reports.count == 2 {
@@ -103,10 +102,10 @@ struct Diff: ParsableCommand {
           return try JSONParser.parse(try FileIO.read(path, maximumBytes: 1 << 30))
         } catch let error as JSONSyntaxError {
           printError("error: \(path):\(error.line):\(error.column): invalid JSON: \(error.message)")
-          throw ExitStatus.invalidScene
+          throw ExitStatus.invalidInput.code
         } catch {
           printError("error: \(path): cannot read the report: \(error)")
-          throw ExitStatus.invalidScene
+          throw ExitStatus.invalidInput.code
         }
       }
       let (ja, jb) = (try load(reports[0]), try load(reports[1]))
@@ -115,14 +114,14 @@ struct Diff: ParsableCommand {
       } catch {
         let file = error.report == .a ? reports[0] : reports[1]
         printError("error: \(file): \(error.path.isEmpty ? "" : error.path + ": ")\(error.message)")
-        throw ExitStatus.invalidScene
+        throw ExitStatus.invalidInput.code
       }
     }
     // The allowance is the larger of the two limits (0 unless given).
     let allowed = max(Double(maxDiffPixels), maxDiffRatio * Double(result.width * result.height))
     let equal = Double(result.counts.differing) <= allowed
-    // A diff image that cannot be written is not a difference: exit 2
-    // after the result is printed.
+    // A diff image that cannot be written is not a difference: the
+    // comparison could not deliver (exit 2), after the result is printed.
     var writeFailed = false
     if let output, let png = result.diffPNG {
       do {
@@ -155,8 +154,8 @@ struct Diff: ParsableCommand {
       if let changes { text += changes.summary(verbose: verbose).joined(separator: "\n") + "\n" }
       try? FileIO.writeToStandardOutput(Array(text.utf8))
     }
-    if writeFailed { throw ExitStatus.invalidScene }
-    if !equal || reportsDiffer { throw ExitStatus.renderFailed }
+    if writeFailed { throw ExitStatus.invalidInput.code }
+    if !equal || reportsDiffer { throw ExitStatus.failed.code }
   }
 
   /// `312 px differ (0.08 %), 45 anti-aliased px not counted`.

@@ -35,7 +35,7 @@ struct Explain: ParsableCommand {
       let hint = closestLayer(to: id, in: known).map { " (did you mean \(Echo.quoted($0))?)" } ?? ""
       printError(
         "error: --layer: the scene has no layer \(Echo.quoted(id))\(hint); its layers: \(Echo.list(known.map { Echo.quoted($0) }))")
-      throw ExitCode.validationFailure
+      throw ExitStatus.usage.code
     }
     let explanation = Explanation(plan: plan, filter: ExplainFilter(layers: layers, featureID: featureID))
     if let featureID {
@@ -46,14 +46,14 @@ struct Explain: ParsableCommand {
         printError(
           "error: --id: no label, annotation text or view annotation of this frame belongs to \(Echo.quoted(featureID))\(hint)"
             + (ids.isEmpty ? "; the frame has none" : "; the frame's ids: \(Echo.list(ids.map { Echo.quoted($0) }))"))
-        throw ExitCode.validationFailure
+        throw ExitStatus.usage.code
       }
     }
     do {
       try FileIO.writeToStandardOutput(Array(explanation.text.utf8))
     } catch {
       printError("error: \(error)")
-      throw ExitStatus.renderFailed
+      throw ExitStatus.failed.code
     }
   }
 }

@@ -18,10 +18,13 @@ import MapSnap
 /// positional argument, and any arguments that fail validation (the
 /// `validate()` of the command and its option groups, which ArgumentParser
 /// then runs again to print its message). The result is tested to equal
-/// ArgumentParser's field by field (`QuickRenderTests`).
+/// ArgumentParser's field by field, and `reader(for:)` against the `@Option`
+/// and `@Flag` declarations of `render` and its option groups (names, arity,
+/// parsing, defaults: `QuickRenderTests`), so an option added, renamed or
+/// changed there fails the tests until this reader follows it.
 enum QuickRender {
   /// How an option's value is read into the command.
-  private enum Reader: Sendable {
+  enum Reader: Sendable {
     /// Takes the next argument whatever it is (`parsing: .unconditional`).
     case unconditional(@Sendable (inout RenderSettings, String) -> Bool)
     /// Takes the next argument unless it starts with `-`.
@@ -33,12 +36,24 @@ enum QuickRender {
     case unconditionalList(@Sendable (inout RenderSettings, String) -> Bool)
     /// A flag: no value.
     case flag(@Sendable (inout RenderSettings) -> Void)
+
+    /// How many values it takes and how, as ArgumentParser's help dump
+    /// states an argument: its kind, whether it repeats, its parsing.
+    var arity: (kind: String, repeating: Bool, parsing: String) {
+      switch self {
+      case .unconditional: ("option", false, "unconditional")
+      case .value: ("option", false, "default")
+      case .list: ("option", true, "default")
+      case .unconditionalList: ("option", true, "unconditional")
+      case .flag: ("flag", false, "default")
+      }
+    }
   }
 
   /// Every option of `render` and its option groups, by the names
   /// ArgumentParser gives them (`Render`, `ViewOptions`, `FileOptions`,
   /// `PaletteFlags`), and where each goes.
-  private static func reader(for name: String) -> Reader? {
+  static func reader(for name: String) -> Reader? {
     // A switch rather than a dictionary: nothing to build at start-up.
     switch name {
     case "-o", "--output": return .value { r, v in r.output = v; return true }

@@ -73,23 +73,18 @@ struct Render: ParsableCommand {
   }
 }
 
-/// `lon,lat` in degrees.
+/// `lon,lat` in degrees (`ViewParameter.center`).
 func parseCenter(_ s: String) -> (lon: Double, lat: Double)? {
   let parts = s.split(separator: ",", omittingEmptySubsequences: false)
-  guard parts.count == 2,
-    let lon = Double(parts[0].trimmingSpaces), let lat = Double(parts[1].trimmingSpaces),
-    lon >= -180, lon <= 180, lat >= -90, lat <= 90
-  else { return nil }
-  return (lon, lat)
+  guard parts.count == 2, let lon = Double(parts[0].trimmingSpaces), let lat = Double(parts[1].trimmingSpaces) else { return nil }
+  return ViewParameter.center([lon, lat])
 }
 
-/// `WxH` in whole logical pixels.
+/// `WxH` in whole logical pixels (`ViewParameter.size`).
 func parseSize(_ s: String) -> (width: Int, height: Int)? {
   let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-  guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...32768).contains(w), (1...32768).contains(h) else {
-    return nil
-  }
-  return (w, h)
+  guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
+  return ViewParameter.size([Double(w), Double(h)])
 }
 
 /// `scene.json` → `scene.png` in the current folder.

@@ -20,8 +20,8 @@ struct RenderSettings: Equatable {
   /// The checks of the render options themselves (ArgumentParser runs the
   /// option groups' own; `validateAll` runs every one).
   func validate() throws {
-    if !(0...maximumWorkers).contains(threads) { throw ValidationError("--threads must be 0 (one per processor) to \(maximumWorkers), got \(threads)") }
-    if !(1...maximumTileRows).contains(tileRows) { throw ValidationError("--tile-rows must be 1 to \(maximumTileRows), got \(tileRows)") }
+    try CountOptions.checkWorkers("--threads", threads)
+    try CountOptions.checkTileRows(tileRows)
     if output == "-" && report == "-" { throw ValidationError("only one of --output and --report can be '-'") }
     if scene == "-" && output == nil { throw ValidationError("a scene read from standard input ('-') needs -o (a .png file, or '-')") }
     var targets: [OutputTarget] = []
@@ -49,29 +49,31 @@ struct RenderSettings: Equatable {
     try validate()
   }
 
-  /// Renders the scene to the PNG (and the report), all or nothing.
+  /// Renders the scene to the PNG (and the report), all or nothing, by
+  /// the sequence `batch` follows (`RenderSession.render`). The PNG is
+  /// drawn and compressed a strip at a time straight into its staged file,
+  /// so the frame is never held whole.
   func run() throws {
-    let digests = FileDigests(store: DigestStore.standard)
-    let plan = try view.plan(sceneAt: scene, threads: threads, files: files, digests: digests)
-    KeptUntilExit.keep(plan)
-    if strict, plan.state.layers.contains(where: { $0.status.contains(.error) }) {
-      printError("error: --strict: a layer's source could not be loaded; no output written")
-      throw ExitStatus.renderFailed
-    }
-    // All or nothing (`FrameStream.writeFiles`); the PNG is drawn and
-    // compressed a strip at a time straight into its staged file, so the
-    // frame is never held whole.
-    do {
-      let detail: ReportDetail = reportDetail == .full ? .full : .counts
-      var encoding = palette.applied(to: compression.encoding)
-      encoding.threads = threads
-      let digest = InputDigest.of(plan, encoding: encoding, report: report == nil ? nil : detail, files: digests)
-      try FrameStream.writeFiles(
-        plan, output: output ?? defaultOutput(for: scene), report: report, reportDetail: detail,
-        options: RenderOptions(threads: threads, tileRows: tileRows), encoding: encoding, inputDigest: digest)
-    } catch {
+    let session = try view.session(files: files, strict: strict)
+    let detail: ReportDetail = reportDetail == .full ? .full : .counts
+    var encoding = palette.applied(to: compression.encoding)
+    encoding.threads = threads
+    let frame = RenderSession.Frame(
+      scene: scene, overrides: view.overrides, overlays: try view.overlays(), output: output ?? defaultOutput(for: scene), report: report,
+      reportDetail: detail, encoding: encoding, render: RenderOptions(threads: threads, tileRows: tileRows), fromManifest: false)
+    let result = session.render(frame, planned: { plan, warnings in
+      KeptUntilExit.keep(plan)
+      for w in warnings { printError("warning: \(w)") }
+    })
+    switch result {
+    case .written, .skipped: return
+    case .invalid(let error): throw view.failure(error)
+    case .refused(let why):
+      printError("error: \(why)")
+      throw ExitStatus.failed.code
+    case .unwritten(let error):
       printError("error: \(error)")
-      throw ExitStatus.renderFailed
+      throw ExitStatus.failed.code
     }
   }
 }

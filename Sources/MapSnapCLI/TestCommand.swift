@@ -38,7 +38,7 @@ struct TestCommand: ParsableCommand {
   var filter: [String] = []
 
   @Option(help: "Write expected files: missing, failed or all (also MAPSNAP_RECORD).")
-  var record: CaseRunner.RecordMode?
+  var record: RecordMode?
 
   @Option(parsing: .unconditional, help: "Images rendered at once (0 = one per processor).")
   var jobs = 0
@@ -63,38 +63,31 @@ struct TestCommand: ParsableCommand {
 
   @OptionGroup var files: FileOptions
 
-  static var inCI: Bool {
-    guard let v = getenv("CI").map({ String(cString: $0) }) else { return false }
-    return !v.isEmpty && v != "false" && v != "0"
-  }
-
   mutating func validate() throws {
-    if !(0...maximumWorkers).contains(jobs) { throw ValidationError("--jobs must be 0 (one per processor) to \(maximumWorkers), got \(jobs)") }
-    if record != nil && Self.inCI { throw ValidationError("--record is refused when CI is set: goldens are recorded on a developer's machine and committed") }
+    try CountOptions.checkWorkers("--jobs", jobs)
+    if record != nil && RecordMode.inCI { throw ValidationError("--record is refused when CI is set: goldens are recorded on a developer's machine and committed") }
   }
 
   func run() throws {
     var mode = record
-    if mode == nil, let env = getenv("MAPSNAP_RECORD").map({ String(cString: $0) }), !["", "never", "false", "0", "no"].contains(env) {
-      if let m = CaseRunner.RecordMode(rawValue: env) {
-        if Self.inCI {
-          printError("warning: MAPSNAP_RECORD=\(env) is ignored when CI is set")
-        } else {
-          mode = m
-        }
-      } else {
+    if mode == nil {
+      switch RecordMode.requested {
+      case .none: break
+      case .record(let m): mode = m
+      case .ignoredInCI(let env): printError("warning: MAPSNAP_RECORD=\(env) is ignored when CI is set")
+      case .invalid(let env):
         printError("error: MAPSNAP_RECORD must be missing, failed or all, got \(Echo.quoted(env))")
-        throw ExitCode.validationFailure
+        throw ExitStatus.usage.code
       }
     }
     if removeObsolete && mode == nil {
       printError("error: --remove-obsolete deletes expected files only when recording (--record or MAPSNAP_RECORD)")
-      throw ExitCode.validationFailure
+      throw ExitStatus.usage.code
     }
     var st = stat()
     guard stat(cases, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
       printError("error: \(cases): not a folder of cases")
-      throw ExitStatus.invalidScene
+      throw ExitStatus.invalidInput.code
     }
     let started = monotonicSeconds()
     let loader = CaseLoader(root: cases)
@@ -108,7 +101,7 @@ struct TestCommand: ParsableCommand {
     }
     if images.isEmpty && problems.isEmpty {
       printError("error: \(cases): no case matches (a case is a folder with golden.json\(filter.isEmpty ? "" : " and an image matching --filter"))")
-      throw ExitStatus.invalidScene
+      throw ExitStatus.invalidInput.code
     }
     var options = CaseRunner.Options()
     options.record = mode
@@ -176,8 +169,8 @@ struct TestCommand: ParsableCommand {
     if !html.isEmpty { summary += "; report: \(html)" }
     printError(summary)
     // A report CI cannot read is as bad as a case that cannot run.
-    if report.errors > 0 || unwritten { throw ExitStatus.invalidScene }
-    if report.failed > 0 || (strict && !notices.isEmpty) { throw ExitStatus.renderFailed }
+    if report.errors > 0 || unwritten { throw ExitStatus.invalidInput.code }
+    if report.failed > 0 || (strict && !notices.isEmpty) { throw ExitStatus.failed.code }
   }
 }
 
@@ -197,4 +190,4 @@ extension String {
   func replacingAll(_ a: String, _ b: String) -> String { split(separator: a, omittingEmptySubsequences: false).joined(separator: b) }
 }
 
-extension CaseRunner.RecordMode: ExpressibleByArgument {}
+extension RecordMode: ExpressibleByArgument {}

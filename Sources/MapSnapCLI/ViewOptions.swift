@@ -64,25 +64,24 @@ struct ViewOptions: ParsableArguments {
   }
 }
 
-/// `west,south,east,north` in degrees, west ≤ east and south ≤ north.
-func parseBounds(_ s: String) -> MapBounds? {
-  let n = s.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingSpaces) }
-  guard n.count == 4, n.allSatisfy(\.isFinite), abs(n[0]) <= 180, abs(n[2]) <= 180, abs(n[1]) <= 90, abs(n[3]) <= 90,
-    n[0] <= n[2], n[1] <= n[3]
-  else { return nil }
-  return MapBounds(west: n[0], south: n[1], east: n[2], north: n[3])
+/// The numbers of a comma-separated value (`--bounds`, `--padding`): the
+/// parts that are numbers, spaces around them ignored.
+private func numbers(_ s: String) -> [Double] {
+  s.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingSpaces) }
 }
 
-/// One number, or `top,right,bottom,left`, in logical pixels ≥ 0.
-func parsePadding(_ s: String) -> Padding? {
-  let n = s.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingSpaces) }
-  guard n.allSatisfy({ $0 >= 0 && $0.isFinite }) else { return nil }
-  switch n.count {
-  case 1: return Padding(n[0])
-  case 4: return Padding(top: n[0], right: n[1], bottom: n[2], left: n[3])
-  default: return nil
-  }
+/// `west,south,east,north` in degrees, checked by `ViewParameter.bounds`.
+func boundsCheck(_ s: String) -> ViewParameter.BoundsCheck { ViewParameter.bounds(numbers(s)) }
+
+/// The box of `--bounds`, nil when `boundsCheck` refuses it.
+func parseBounds(_ s: String) -> MapBounds? {
+  guard case .box(let b) = boundsCheck(s) else { return nil }
+  return b
 }
+
+/// One number, or `top,right,bottom,left`, in logical pixels ≥ 0
+/// (`ViewParameter.padding`).
+func parsePadding(_ s: String) -> Padding? { ViewParameter.padding(numbers(s)) }
 
 /// `LAYER:ID`, split at the first `:` (so ids may contain colons).
 func parseFit(_ s: String) -> (layer: String, id: FloorValue)? {

@@ -20,24 +20,24 @@ struct ViewSettings: Equatable {
   var maxPixels: Int = FrameSizeLimit.defaultMaxPixels
   var fontDirs: [String] = []
 
+  /// The view's parameters by `ViewParameter`'s rules (the scene's and a
+  /// manifest line's), then what only the command line has.
   func validate() throws {
-    if let s = scale, !Viewport.scaleRange.contains(s) {
-      throw ValidationError("--scale must be a scale denominator from 0.000001 to 1e12 (2000 means 1:2000), got \(s)")
-    }
-    if let z = zoom, !(z >= 0 && z <= 30) { throw ValidationError("--zoom must be between 0 and 30, got \(z)") }
+    if let s = scale, !ViewParameter.isScale(s) { throw invalid(.scale, "\(s)") }
+    if let z = zoom, !ViewParameter.isZoom(z) { throw invalid(.zoom, "\(z)") }
     if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
-    if let c = center, parseCenter(c) == nil { throw ValidationError("--center must be lon,lat in degrees (longitude within ±180, latitude within ±90), got \(Echo.quoted(c))") }
-    if let s = size, parseSize(s) == nil { throw ValidationError("--size must be WxH in whole logical pixels (1…32768), got \(Echo.quoted(s))") }
-    if !(1...FrameSizeLimit.absoluteMaxPixels).contains(maxPixels) {
-      throw ValidationError("--max-pixels must be 1 to \(FrameSizeLimit.absoluteMaxPixels) (2^36), got \(maxPixels)")
+    if let c = center, parseCenter(c) == nil { throw invalid(.center, Echo.quoted(c)) }
+    if let s = size, parseSize(s) == nil { throw invalid(.size, Echo.quoted(s)) }
+    try CountOptions.checkMaxPixels(maxPixels)
+    if let r = pixelRatio, !ViewParameter.isPixelRatio(r) { throw invalid(.pixelRatio, "\(r)") }
+    if let b = bounds {
+      switch boundsCheck(b) {
+      case .box: break
+      case .outOfRange: throw invalid(.bounds, Echo.quoted(b))
+      case .wrongOrder: throw ValidationError("--bounds must have \(ViewParameter.boundsOrder), got \(Echo.quoted(b))")
+      }
     }
-    if let r = pixelRatio, !(r > 0 && r <= 16) { throw ValidationError("--pixel-ratio must be > 0 and <= 16, got \(r)") }
-    if let b = bounds, parseBounds(b) == nil {
-      throw ValidationError("--bounds must be west,south,east,north in degrees (west ≤ east, south ≤ north, within ±180 and ±90), got \(Echo.quoted(b))")
-    }
-    if let p = padding, parsePadding(p) == nil {
-      throw ValidationError("--padding must be one number of logical pixels ≥ 0, or top,right,bottom,left, got \(Echo.quoted(p))")
-    }
+    if let p = padding, parsePadding(p) == nil { throw invalid(.padding, Echo.quoted(p)) }
     if let f = fit, parseFit(f) == nil { throw ValidationError("--fit must be LAYER:ID (split at the first ':'), got \(Echo.quoted(f))") }
     if bounds != nil && fit != nil { throw ValidationError("give either --bounds or --fit, not both") }
     do {
@@ -45,6 +45,11 @@ struct ViewSettings: Equatable {
     } catch {
       throw ValidationError("\(error.path): \(error.message)\(error.hint.map { " (\($0))" } ?? "")")
     }
+  }
+
+  /// The usage error of a value `parameter` refuses: "--option must be …, got …".
+  private func invalid(_ parameter: ViewParameter, _ found: String) -> ValidationError {
+    ValidationError("\(parameter.option ?? parameter.key) must be \(parameter.expected(.commandLine)), got \(found)")
   }
 
   /// The overlays of `--geojson`, `--highlight` and `--marker`, in that
@@ -65,43 +70,54 @@ struct ViewSettings: Equatable {
       padding: padding.flatMap(parsePadding), fit: fit.flatMap(parseFit), maxPixels: maxPixels)
   }
 
-  /// Loads the scene at `path` and resolves its frame with these options,
-  /// printing what goes wrong to standard error: an invalid scene exits 2, an
-  /// image made too large by the options exits 64. Warnings (missing sources,
-  /// code points no font covers) are printed and the plan returned.
-  func plan(sceneAt path: String, threads: Int = 0, files: FileSettings, digests: FileDigests? = nil) throws -> FramePlan {
-    var loaded: Scene
-    let confinement = try files.confinement(exempt: FileSettings.paths(of: try overlays()))
-    let sources = SourceLoader(maximumSourceBytes: files.maxSourceBytes, confinement: confinement, digestStore: DigestStore.standard)
-    KeptUntilExit.keep(sources)
+  /// The one-frame `RenderSession` of this command line (the session
+  /// `batch` and `test` draw through), kept until the process exits: the
+  /// `--root` confinement with the command line's own overlay files left
+  /// out (they are the operator's), the `--font-dir` fonts, `--max-pixels`.
+  func session(files: FileSettings, strict: Bool = false) throws -> RenderSession {
+    var options = RenderSession.Options()
+    options.root = try files.confinement(exempt: FileSettings.paths(of: try overlays()))
+    options.maximumSourceBytes = files.maxSourceBytes
+    options.maxPixels = overrides.maxPixels
+    options.strict = strict
+    let session: RenderSession
     do {
-      loaded = try SceneLoader.load(path: path, maximumBytes: files.maxSourceBytes)
-      loaded = try loaded.adding(try overlays(), sources: sources)
+      session = try RenderSession(options: options, fonts: .shared(directories: fontDirs))
     } catch {
       printError("error: \(error)")
-      throw ExitStatus.invalidScene
+      throw ExitStatus.of(error).code
     }
+    KeptUntilExit.keep(session)
+    return session
+  }
+
+  /// Loads the scene at `path` and plans its frame with these options,
+  /// printing what goes wrong (`failure`) and the warnings (missing
+  /// sources, code points no font covers) to standard error.
+  func plan(sceneAt path: String, files: FileSettings) throws -> FramePlan {
+    let session = try session(files: files)
     // The viewport is decided once, by the plan, through the confined
     // loader (a `--fit` layer's source outside `--root` is never opened).
     let plan: FramePlan
-    do {
-      plan = try FramePlan.make(
-        loaded, overrides: overrides, sources: sources, fonts: try fonts(), icons: IconCache(confinement: confinement),
-        tiles: TileCache(confinement: confinement), threads: threads, digests: digests)
-    } catch let error as SceneError {
-      if let usage = imageSizeUsageError(error) {
-        printError("error: \(usage)")
-        throw ExitCode.validationFailure
-      }
-      printError("error: \(error)")
-      throw ExitStatus.invalidScene
+    do throws(SceneError) {
+      plan = try session.plan(scene: path, overrides: overrides, overlays: try overlays(), threads: 0)
     } catch {
-      printError("error: \(error)")
-      throw ExitStatus.invalidScene
+      throw failure(error)
     }
-    for w in plan.warnings { printError("warning: \(w)") }
-    if let w = plan.missingCodePointsWarning { printError("warning: \(w)") }
+    for w in RenderSession.warnings(of: plan) { printError("warning: \(w)") }
     return plan
+  }
+
+  /// Prints why no frame could be planned and returns the exit: an image
+  /// made too large by the options is a usage error (64), anything else an
+  /// invalid scene (2).
+  func failure(_ error: SceneError) -> ExitCode {
+    if let usage = imageSizeUsageError(error) {
+      printError("error: \(usage)")
+      return ExitStatus.usage.code
+    }
+    printError("error: \(error)")
+    return ExitStatus.of(error).code
   }
 
   /// The usage error for a frame made too large by these options: a size
@@ -114,12 +130,5 @@ struct ViewSettings: Equatable {
       return nil
     }
     return "--size/--pixel-ratio: \(error.message)\(error.hint.map { " (\($0))" } ?? "")"
-  }
-
-  /// The fonts to draw with: `--font-dir` folders before the bundled ones;
-  /// nil (load on demand) without `--font-dir`.
-  func fonts() throws(TextError) -> FontLibrary? {
-    guard !fontDirs.isEmpty else { return nil }
-    return try FontLibrary(directories: fontDirs + [FontLibrary.bundledDirectory])
   }
 }

@@ -1,4 +1,6 @@
+import MapSnap
 import Testing
+import _MapSnapTestSupport
 
 @testable import MapSnapCLI
 
@@ -86,5 +88,53 @@ import Testing
     for arguments in [["scene.json", "--scale", "0"], ["scene.json", "--palette", "1"], ["scene.json", "-o", "out.jpg"]] {
       #expect(throws: (any Error).self, "\(arguments)") { _ = try Mapsnap.parseAsRoot(arguments) }
     }
+  }
+
+  /// The arguments `command` declares, from ArgumentParser's help dump:
+  /// each with its names (`--long`, `-s`), kind, repetition and parsing.
+  private func declared(_ command: [String]) throws -> [(names: [String], kind: String, repeating: Bool, parsing: String)] {
+    let dump = try CLI.run(command + ["--experimental-dump-help"], in: "/")
+    let json = try JSONParser.parse(dump.stdout)
+    guard case .array(let arguments)? = member(member(json, "command"), "arguments") else {
+      Issue.record("no arguments in \(command)'s help dump")
+      return []
+    }
+    return arguments.compactMap { a in
+      guard case .string(let kind)? = member(a, "kind"), kind != "positional", case .array(let names)? = member(a, "names") else { return nil }
+      let spelt = names.compactMap { n -> String? in
+        guard case .string(let name)? = member(n, "name"), case .string(let k)? = member(n, "kind") else { return nil }
+        return (k == "long" ? "--" : "-") + name
+      }
+      guard case .bool(let repeating)? = member(a, "isRepeating"), case .string(let parsing)? = member(a, "parsingStrategy") else { return nil }
+      return (spelt, kind, repeating, parsing)
+    }
+  }
+
+  @Test("every option render declares has a reader of the same arity and parsing, under every name it has")
+  func readersFollowTheDeclarations() throws {
+    for option in try declared(["render"]) where !option.names.contains("--help") && !option.names.contains("--version") {
+      for name in option.names {
+        let reader = try #require(QuickRender.reader(for: name), "\(name) is declared but QuickRender does not read it")
+        let arity = reader.arity
+        #expect(
+          arity.kind == option.kind && arity.repeating == option.repeating && arity.parsing == option.parsing,
+          "\(name): declared \(option.kind), repeating \(option.repeating), parsing \(option.parsing); QuickRender reads \(arity)")
+      }
+    }
+  }
+
+  @Test("QuickRender reads no option render does not declare (one other commands have, say)")
+  func noReaderWithoutDeclaration() throws {
+    let render = Set(try declared(["render"]).flatMap(\.names))
+    for command in [["explain"], ["batch"], ["diff"], ["test"]] {
+      for name in try declared(command).flatMap(\.names) where !render.contains(name) {
+        #expect(QuickRender.reader(for: name) == nil, "QuickRender reads \(name), which render does not declare")
+      }
+    }
+  }
+
+  @Test("its defaults are the declarations' defaults")
+  func sameDefaults() throws {
+    #expect(RenderSettings(scene: "scene.json") == (try parsed(["scene.json"])))
   }
 }

@@ -2,16 +2,17 @@ import MapSnap
 import Testing
 import _MapSnapTestSupport
 
-/// Every `Golden/<case>` rendered at each of its scales and compared with the
-/// expected image as decoded pixels. Record missing goldens with
-/// `MAPSNAP_RECORD=missing swift test --filter GoldenImageTests` (never in CI);
-/// a recorded golden fails the run until it is checked.
+/// Every image of every `Golden/<case>` run as `mapsnap test Golden` runs
+/// it (`GoldenHarness`: `CaseLoader` and `CaseRunner`): rendered and
+/// compared with its expected image as decoded pixels and with its expected
+/// report. Record with `MAPSNAP_RECORD=missing swift test --filter
+/// GoldenImageTests` (never in CI); a recorded golden fails the run until it
+/// is checked.
 @Suite struct GoldenImageTests {
-  @Test(arguments: GoldenCase.all())
-  func matchesGolden(_ golden: GoldenCase) throws {
-    let snapshot = try golden.render()
-    let outcome = checkGolden(golden, snapshot: snapshot)
-    if let failure = outcome.failure {
+  @Test(arguments: GoldenHarness.images.map(\.id))
+  func matchesGolden(_ id: String) throws {
+    let image = try #require(GoldenHarness.images.first { $0.id == id })
+    if let failure = GoldenHarness.check(image) {
       Issue.record(Comment(rawValue: failure))
     }
   }

@@ -17,9 +17,6 @@ public struct BatchOptions: Sendable {
   /// scene, output, report and overlay files; the scene's sources, icons
   /// and tile sets) must resolve inside it; a line naming one outside fails.
   public var root: Confinement? = nil
-  /// Whether the lines' scenes are confined too (`mapsnap test` takes its
-  /// scenes from the operator's case folder: they are not).
-  public var confinesScenes = true
   /// The largest scene or GeoJSON source file read (`--max-source-bytes`).
   public var maximumSourceBytes = SourceLoader.defaultMaximumSourceBytes
   /// The most device pixels a frame may have (`--max-pixels`,

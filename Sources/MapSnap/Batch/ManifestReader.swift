@@ -173,25 +173,16 @@ public struct ManifestReader: Sendable {
       throw r.invalid("output", expected: "a path ending in .png (mapsnap writes PNG only)", found: .string(output))
     }
     let report = try r.string("report", nonEmpty: true)
+    // The view's parameters by the rules the scene's map block follows (`ViewParameter`).
+    let view = ViewDecoder(r)
     var o = ViewOverrides()
-    o.scale = try r.number("scale", "a scale denominator from 0.000001 to 1e12 (2000 means 1:2000)") { Viewport.scaleRange.contains($0) }
-    o.zoom = try r.number("zoom", "a zoom level from 0 to 30") { $0 >= 0 && $0 <= 30 }
-    if o.scale != nil && o.zoom != nil { throw r.conflict("scale", "zoom") }
-    if let c = try r.lonLat("center") { o.center = c }
-    let maxSide = SceneDecoder.maxSide
-    if let s = try r.numbers(
-      "size", count: 2, "[width, height] in logical pixels, whole numbers from 1 to \(maxSide)",
-      where: { $0 >= 1 && $0 <= Double(maxSide) && $0 == $0.rounded() })
-    {
-      o.size = (Int(s[0]), Int(s[1]))
-    }
-    o.pixelRatio = try r.number("pixelRatio", "a pixel ratio > 0 and <= 16") { $0 > 0 && $0 <= 16 }
-    if let f = r.object["floor"] {
-      guard let v = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor (a string or a number)", found: f) }
-      o.floor = v
-    }
-    o.bounds = try scenes.decodeBounds(r)
-    if r.has("padding") { o.padding = try scenes.decodePadding(r) }
+    (o.scale, o.zoom) = try view.scaleAndZoom()
+    o.center = try view.center()
+    o.size = try view.size()
+    o.pixelRatio = try view.pixelRatio()
+    o.floor = try view.floor()
+    o.bounds = try view.bounds()
+    o.padding = try view.padding()
     if let fit = r.object["fit"] {
       if r.has("bounds") { throw r.conflict("bounds", "fit") }
       o.fit = try scenes.decodeFeatureReference(fit, at: path.key("fit"), what: "the feature to fit")

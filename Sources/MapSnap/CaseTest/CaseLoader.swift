@@ -108,15 +108,16 @@ public struct CaseLoader {
       return try reader.decode(json: .object(o), number: 1, at: path)
     }
     var images: [ImageCase] = []
-    let scales = try r.numbers("scales", "scale denominators, each from 0.000001 to 1e12") { Viewport.scaleRange.contains($0) } ?? []
-    let ratios: [Double?] = try r.numbers("pixelRatios", "pixel ratios, each > 0 and <= 16") { $0 > 0 && $0 <= 16 } ?? [nil]
+    // Each scale and pixel ratio by the view's rules (`ViewParameter`).
+    let scales = try r.numbers("scales", "scale denominators, each from 0.000001 to 1e12", where: ViewParameter.isScale) ?? []
+    let ratios: [Double?] = try r.numbers("pixelRatios", "pixel ratios, each > 0 and <= \(format(ViewParameter.maxPixelRatio))", where: ViewParameter.isPixelRatio) ?? [nil]
     var floors: [String?] = [nil]
     if let f = r.object["floors"] {
       guard case .array(let a) = f else { throw r.invalid("floors", expected: "an array of floors (strings or numbers)", found: f) }
       floors = []
       for (i, v) in a.enumerated() {
         guard let floor = FloorValue(json: v) else {
-          throw SceneError(file: metaPath, at: JSONPath().key("floors").index(i), kind: .invalidValue, expected: "a floor (a string or a number)", found: describe(v))
+          throw SceneError(file: metaPath, at: JSONPath().key("floors").index(i), kind: .invalidValue, expected: "a floor as a string or number", found: describe(v))
         }
         guard Self.isSafeName(floor.text) else {
           throw SceneError(

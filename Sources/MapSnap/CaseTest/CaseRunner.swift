@@ -7,7 +7,7 @@ import Synchronization
 
 internal import _MapSnapRaster
 
-/// Runs `mapsnap test` cases: renders each image through `BatchRunner`'s
+/// Runs `mapsnap test` cases: renders each image through a `RenderSession`'s
 /// shared caches (parsed scenes, indexed sources, tiles, icons, fonts),
 /// several at once, and compares it with its expected image by decoded
 /// pixels (`PixelMatch`, exact by default) and, unless the case says
@@ -23,15 +23,10 @@ internal import _MapSnapRaster
 /// `<image>.diff.png` (when sizes match), `<image>.expected.png` and
 /// `<image>.actual.report.json` (when reports are compared).
 ///
-/// Record mode writes expected files instead of failing: `missing` (only
-/// images and reports that do not exist), `failed` (and those that differ
-/// or cannot be read), `all` (every one); each recorded image's report is
-/// recorded with it. A recorded image fails its case with "recorded …;
-/// re-run", so a recording run never passes.
+/// Recording (`RecordMode`) writes expected files instead of failing; each
+/// recorded image's report is recorded with it. A recorded image fails its
+/// case with "recorded …; re-run", so a recording run never passes.
 public final class CaseRunner: Sendable {
-  public enum RecordMode: String, Sendable, CaseIterable {
-    case missing, failed, all
-  }
 
   public struct Options: Sendable {
     public var record: RecordMode?
@@ -50,21 +45,21 @@ public final class CaseRunner: Sendable {
   }
 
   public let options: Options
-  private let batch: BatchRunner
-  private let files = FileDigests(store: DigestStore.standard)
+  /// The cases' frames: the same session `mapsnap batch` and `render` draw through.
+  private let session: RenderSession
 
   public init(options: Options) {
     self.options = options
-    var b = BatchOptions()
-    b.jobs = 1
-    b.root = options.root
-    b.confinesScenes = false
-    b.maximumSourceBytes = options.maximumSourceBytes
+    var o = RenderSession.Options()
+    // The case folders are the operator's: only the paths their scenes name are confined.
+    o.root = options.root
+    o.maximumSourceBytes = options.maximumSourceBytes
     // A case's frame is held whole, beside its decoded golden (4 bytes a
     // pixel each), so it stays within what the PNG decoder reads (2^28
     // pixels), not the streamed renderer's limit.
-    b.maxPixels = PNGDecoder.maximumPixelCount
-    batch = BatchRunner(manifest: ManifestReader(path: "mapsnap-test"), options: b)
+    o.maxPixels = PNGDecoder.maximumPixelCount
+    // Pooled fonts never throw: a library that cannot be loaded fails the images with text.
+    session = try! RenderSession(options: o, fonts: .pooled(directories: []))
   }
 
   /// Runs `cases`, calling `progress` as each finishes (one at a time);
@@ -95,13 +90,13 @@ public final class CaseRunner: Sendable {
     for suffix in Self.artifactSuffixes { unlink(artifactPath(c, suffix)) }
     let plan: FramePlan
     do throws(SceneError) {
-      plan = try batch.plan(c.line)
+      plan = try session.plan(scene: c.line.scene, overrides: c.line.overrides, overlays: c.line.overlays)
     } catch {
       o.status = .error(error.description)
       o.seconds = monotonicSeconds() - start
       return o
     }
-    o.warnings = plan.warnings + (plan.missingCodePointsWarning.map { [$0] } ?? [])
+    o.warnings = RenderSession.warnings(of: plan)
     // Every icon the scene names, drawn at this scale or not, is the case's.
     o.icons = Array(Set(plan.state.iconDigests.keys).union(plan.scene.namedIconPaths)).sorted()
     let snapshot = Snapshot.render(plan, options: RenderOptions(threads: 1))
@@ -111,7 +106,7 @@ public final class CaseRunner: Sendable {
     let png: [UInt8]
     let actual: DecodedImage
     do {
-      png = try snapshot.pngData(options: encoding, files: files)
+      png = try snapshot.pngData(options: encoding, files: session.files)
       actual = try PNGDecoder.decode(png)
     } catch {
       o.status = .error("cannot encode the image: \(error)")

@@ -82,10 +82,9 @@ public struct ViewOverrides: Sendable {
       throw SceneError(
         file: scene.file, path: "map.scale", kind: .noScale, expected: "\"scale\" or \"zoom\" in the map block, or --scale / --zoom")
     }
-    guard Viewport.scaleRange.contains(scale) else {
+    guard ViewParameter.isScale(scale) else {
       throw SceneError(
-        file: scene.file, path: "map.scale", kind: .invalidValue,
-        expected: "a scale denominator from 0.000001 to 1e12 (2000 means 1:2000)", found: format(scale))
+        file: scene.file, path: "map.scale", kind: .invalidValue, expected: ViewParameter.scale.expected(.json), found: format(scale))
     }
     let ratio = pixelRatio ?? m.pixelRatio
     var v = Viewport(

@@ -29,26 +29,26 @@ import Dispatch
 /// deflate state and a band of cells; and the compressed bytes of up to
 /// twice the workers' chunks (`slots`: a worker may run ahead of a slow one
 /// by that much, no further).
-public final class ChunkedFrameWriter: @unchecked Sendable {
+package final class ChunkedFrameWriter: @unchecked Sendable {
   /// Pixel bytes a chunk aims at (1 MiB: 32 rows of an 8192-pixel frame),
   /// so that a chunk drawn is still in its core's second-level cache (2 MiB
   /// here) when it is compressed. Measured on the 8192² frame of the 1:2000
   /// Helsinki benchmark at 1:250, drawing and compressing in process,
   /// medians of 7 on one and two threads: 256 KiB 127 / 70 ms, 512 KiB
   /// 123 / 71, 1 MiB 121 / 67, 2 MiB 128 / 69, 4 MiB 130 / 73.
-  public static let chunkBytes = 1 << 20
+  package static let chunkBytes = 1 << 20
 
   /// Chunks each worker gets at least, when the frame has segments enough:
   /// workers take chunks as they come free, so the last one to finish waits
   /// for at most one chunk of another's.
-  public static let chunksPerWorker = 4
+  package static let chunksPerWorker = 4
 
   /// Rows per chunk for a frame `width` × `height` whose encoder takes
   /// multiples of `granularity` rows, on `workers` workers: about
   /// `chunkBytes` of pixels, but no more than a `chunksPerWorker`-th of
   /// each worker's share of the frame; whole segments, at least one.
   /// `preferred` (tests) replaces the target.
-  public static func chunkRows(width: Int, height: Int, granularity: Int, workers: Int, preferred: Int? = nil) -> Int {
+  package static func chunkRows(width: Int, height: Int, granularity: Int, workers: Int, preferred: Int? = nil) -> Int {
     let g = max(1, granularity)
     var target = preferred ?? max(1, chunkBytes / max(1, width * 4))
     if preferred == nil && workers > 1 {

@@ -35,7 +35,7 @@ public enum FrameStream {
   /// Pixel bytes a strip aims at per drawing thread (2 MiB: 64 rows of an
   /// 8192-pixel frame, two bands of 32); a strip holds at least two
   /// threads' worth (`stripBytes(threads:)`).
-  public static let stripBytesPerThread = 2 << 20
+  package static let stripBytesPerThread = 2 << 20
 
   /// Pixel bytes a strip aims at with `threads` drawing threads:
   /// `stripBytesPerThread` for each, and at least 4 MiB. The rule: a strip
@@ -47,7 +47,7 @@ public enum FrameStream {
   /// issue 13's scaling): one thread took 174 ms with 16 MiB strips and
   /// 150 ms with 4 MiB ones, and 16384² at 1:125 448 and 377 ms; two
   /// threads 137 and 131 ms (8192²).
-  public static func stripBytes(threads: Int) -> Int { max(2, threads) * stripBytesPerThread }
+  package static func stripBytes(threads: Int) -> Int { max(2, threads) * stripBytesPerThread }
 
   /// Rows per strip for a frame `width` pixels wide, drawn by `threads`
   /// threads, whose encoder takes multiples of `granularity` rows: about
@@ -55,7 +55,7 @@ public enum FrameStream {
   /// least one), and a multiple of `tileRows` too when that costs at most
   /// twice the target (so no band is cut in two); `preferred` (tests)
   /// replaces the target.
-  public static func stripRows(width: Int, granularity: Int, tileRows: Int, threads: Int, preferred: Int? = nil) -> Int {
+  package static func stripRows(width: Int, granularity: Int, tileRows: Int, threads: Int, preferred: Int? = nil) -> Int {
     let target = preferred ?? max(1, stripBytes(threads: threads) / max(1, width * 4))
     var rows = max(granularity, target / granularity * granularity)
     if preferred == nil {

@@ -84,7 +84,7 @@ public struct Snapshot {
 }
 
 /// Seconds from a monotonic clock.
-public func monotonicSeconds() -> Double {
+package func monotonicSeconds() -> Double {
   var ts = timespec()
   clock_gettime(CLOCK_MONOTONIC, &ts)
   return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

@@ -9,9 +9,6 @@ struct SceneDecoder {
   private let fontList = FontList()
   var fonts: FontList.Appender { FontList.Appender(list: fontList) }
 
-  /// The largest `map.size` side in logical pixels (the device pixels a
-  /// frame may have are `FrameSizeLimit`'s rule).
-  static let maxSide = 32768
   /// Symbol sizes and stroke widths are at most 1,000 logical pixels, and
   /// offsets at most 10,000 either way: far beyond any map symbol, and small
   /// enough that no coordinate the rasteriser computes from them overflows
@@ -58,80 +55,6 @@ struct SceneDecoder {
     var scene = Scene(version: 1, map: map, layers: layers, viewAnnotations: annotations, file: file, baseDirectory: baseDirectory)
     scene.fontReferences = fontList.items.compactMap { name, path in name.map { ($0, path.description) } }
     return scene
-  }
-
-  // MARK: - map
-
-  private func decodeMap(_ value: JSONValue, at path: JSONPath) throws(SceneError) -> MapSettings {
-    let r = try ObjectReader(
-      value, at: path, file: file, what: "the map block",
-      allowed: [
-        "center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor", "attribution", "spatialReference", "bounds",
-        "padding",
-      ])
-    let bounds = try decodeBounds(r)
-    // With `bounds` the centre comes from the box: `center` may be left out.
-    guard
-      let c = try r.lonLat("center")
-        ?? bounds.map({ (($0.west + $0.east) / 2, ($0.south + $0.north) / 2) })
-    else { throw r.missing("center", "[lon, lat] in degrees (or \"bounds\" to fit)") }
-    let scale = try r.number("scale", "a scale denominator from 0.000001 to 1e12 (2000 means 1:2000)") { Viewport.scaleRange.contains($0) }
-    let zoom = try r.number("zoom", "a zoom level between 0 and 30") { $0 >= 0 && $0 <= 30 }
-    if scale != nil && zoom != nil {
-      throw r.conflict("scale", "zoom")
-    }
-    guard let s = try r.numbers("size", count: 2, "[width, height] in logical pixels, whole numbers from 1 to \(Self.maxSide)", where: { $0 >= 1 && $0 <= Double(Self.maxSide) && $0 == $0.rounded() })
-    else { throw r.missing("size", "[width, height] in logical pixels") }
-    var m = MapSettings(center: (c.0, c.1), scale: scale, zoom: zoom, size: (Int(s[0]), Int(s[1])))
-    m.pixelRatio = try r.number("pixelRatio", "a pixel ratio > 0 and <= 16") { $0 > 0 && $0 <= 16 } ?? 1
-    m.dpi = try r.number("dpi", "dots per inch > 0 and at most \(format(Self.maxDPI))") { $0 > 0 && $0 <= Self.maxDPI } ?? 96
-    m.background = try r.color("background") ?? .white
-    if let f = r.object["floor"] {
-      guard let floor = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor as a string or number", found: f) }
-      m.floor = floor
-    }
-    if let sr = r.object["spatialReference"] {
-      guard case .number(let n) = sr, let p = MapProjection(rawValue: Int(exactly: n) ?? -1) else {
-        throw r.invalid("spatialReference", expected: "3857 (Web Mercator) or 4326 (geographic)", found: sr)
-      }
-      m.spatialReference = p
-    }
-    m.bounds = bounds
-    m.padding = try decodePadding(r)
-    switch r.object["attribution"] {
-    case nil, .bool(false)?: m.attribution = .none
-    case .bool(true)?: m.attribution = .fromLayers
-    case .string(let s)? where !s.unicodeScalars.allSatisfy(\.properties.isWhitespace): m.attribution = .text(s)
-    case let other?:
-      throw r.invalid("attribution", expected: "true, false, or the text to draw", found: other)
-    }
-    return m
-  }
-
-  /// `bounds`: [west, south, east, north] in degrees, west ≤ east, south ≤ north.
-  func decodeBounds(_ r: ObjectReader) throws(SceneError) -> MapBounds? {
-    let expected = "[west, south, east, north] in degrees, longitudes within ±180 and latitudes within ±90"
-    guard let b = try r.numbers("bounds", count: 4, expected, where: { $0.isFinite }) else { return nil }
-    guard abs(b[0]) <= 180, abs(b[2]) <= 180, abs(b[1]) <= 90, abs(b[3]) <= 90 else {
-      throw r.invalid("bounds", expected: expected, found: r.object["bounds"]!)
-    }
-    guard b[0] <= b[2], b[1] <= b[3] else {
-      throw r.invalid("bounds", expected: "west ≤ east and south ≤ north (a box across the antimeridian is not supported)", found: r.object["bounds"]!)
-    }
-    return MapBounds(west: b[0], south: b[1], east: b[2], north: b[3])
-  }
-
-  /// `padding`: one number of logical pixels, or [top, right, bottom, left].
-  func decodePadding(_ r: ObjectReader) throws(SceneError) -> Padding {
-    let expected = "logical pixels ≥ 0: one number, or [top, right, bottom, left]"
-    switch r.object["padding"] {
-    case nil: return .zero
-    case .number(let n)? where n >= 0 && n.isFinite: return Padding(n)
-    case .array(let a)? where a.count == 4:
-      let p = try r.numbers("padding", count: 4, expected) { $0 >= 0 && $0.isFinite }!
-      return Padding(top: p[0], right: p[1], bottom: p[2], left: p[3])
-    case let other?: throw r.invalid("padding", expected: expected, found: other)
-    }
   }
 
   // MARK: - layers
@@ -407,113 +330,6 @@ struct SceneDecoder {
     return Halo(color: color, width: width)
   }
 
-  // MARK: - view annotations
-
-  private func decodeViewAnnotation(_ value: JSONValue, at path: JSONPath, index: Int, layers: [Layer]) throws(SceneError) -> ViewAnnotation {
-    let r = try ObjectReader(
-      value, at: path, file: file, what: "a view annotation",
-      allowed: [
-        "id", "coordinate", "feature", "text", "size", "style", "anchors", "priority", "selected", "allowOverlap", "visible", "floor",
-        "minScale", "maxScale",
-      ])
-    let id = try r.string("id", nonEmpty: true) ?? "viewAnnotations[\(index)]"
-    let target: ViewAnnotation.Target
-    switch (r.object["coordinate"], r.object["feature"]) {
-    case (.some, .some):
-      throw r.conflict("coordinate", "feature")
-    case (.none, .none):
-      throw SceneError(
-        file: file, at: path, kind: .missingKey, expected: "\"coordinate\" ([lon, lat]) or \"feature\" ({ \"layer\", \"id\" })")
-    case (.some, .none):
-      let c = try r.numbers("coordinate", count: 2, "[lon, lat] in degrees", where: { $0.isFinite })!
-      guard c[1] >= -90 && c[1] <= 90 else {
-        throw SceneError(
-          file: file, at: path.key("coordinate").index(1), kind: .invalidValue, expected: "a latitude within -90…90",
-          found: describe(.number(c[1])))
-      }
-      target = .coordinate(lon: c[0], lat: c[1])
-    case (.none, .some(let f)):
-      let fr = try ObjectReader(f, at: path.key("feature"), file: file, what: "a feature reference", allowed: ["layer", "id"])
-      guard let layer = try fr.string("layer", nonEmpty: true) else {
-        throw fr.missing("layer", "the id of a features or graphics layer")
-      }
-      guard let target = layers.first(where: { $0.id == layer }) else {
-        throw fr.error(
-          "layer", expected: "the id of a features or graphics layer", found: "\(Echo.quoted(layer)), which no layer has",
-          hint: closestMatch(to: layer, in: layers.map(\.id)).map { "did you mean \(Echo.quoted($0))?" })
-      }
-      guard target.kind != .annotation else {
-        throw fr.error(
-          "layer", expected: "the id of a features or graphics layer (view annotations tie to those)",
-          found: "\(Echo.quoted(layer)), an annotation layer")
-      }
-      guard let idValue = fr.object["id"] else {
-        throw fr.missing("id", "the feature's id (string or number)")
-      }
-      guard let fid = FloorValue(json: idValue) else {
-        throw fr.invalid("id", expected: "a feature id (string or number)", found: idValue)
-      }
-      _ = target
-      return try finishViewAnnotation(r, id: id, target: .feature(layer: layer, id: fid), path: path)
-    }
-    return try finishViewAnnotation(r, id: id, target: target, path: path)
-  }
-
-  private func finishViewAnnotation(_ r: ObjectReader, id: String, target: ViewAnnotation.Target, path: JSONPath) throws(SceneError) -> ViewAnnotation {
-    guard let text = try r.string("text") else {
-      throw r.missing("text", "the box's text (\\n breaks lines)")
-    }
-    var a = ViewAnnotation(id: id, target: target, text: text)
-    if let s = try r.numbers("size", count: 2, "[width, height] in logical pixels, each > 0", where: { $0 > 0 && $0 <= 8192 }) {
-      a.size = (s[0], s[1])
-    }
-    if let sv = r.object["style"] {
-      let sr = try ObjectReader(
-        sv, at: path.key("style"), file: file, what: "a view annotation style",
-        allowed: ["background", "borderColor", "borderWidth", "cornerRadius", "padding", "textColor", "fontSize", "font", "maxWidth", "letterSpacing"])
-      a.style.background = try sr.color("background") ?? a.style.background
-      a.style.borderColor = try sr.color("borderColor") ?? a.style.borderColor
-      a.style.borderWidth = try sr.number("borderWidth", "a width >= 0 in logical pixels") { $0 >= 0 && $0 <= 100 } ?? a.style.borderWidth
-      a.style.cornerRadius = try sr.number("cornerRadius", "a radius >= 0 in logical pixels") { $0 >= 0 && $0 <= 1000 } ?? a.style.cornerRadius
-      a.style.padding = try sr.number("padding", "a padding >= 0 in logical pixels") { $0 >= 0 && $0 <= 1000 } ?? a.style.padding
-      a.style.textColor = try sr.color("textColor") ?? a.style.textColor
-      a.style.fontSize = try sr.number("fontSize", "a text size > 0 in logical pixels") { $0 > 0 && $0 <= 1000 } ?? a.style.fontSize
-      a.style.font = try sr.string("font", nonEmpty: true)
-      a.style.maxWidth = try maxWidth(sr)
-      a.style.letterSpacing = try letterSpacing(sr)
-      fonts.append((a.style.font, path.key("style").key("font")))
-    }
-    if let av = r.object["anchors"] {
-      guard case .array(let list) = av, !list.isEmpty else {
-        throw r.invalid("anchors", expected: "a non-empty array of { \"anchor\", \"offsetX\", \"offsetY\" }", found: av)
-      }
-      let names = Anchor.allCases.map(\.rawValue)
-      a.anchors = []
-      for (i, item) in list.enumerated() {
-        let ap = path.key("anchors").index(i)
-        let ar = try ObjectReader(item, at: ap, file: file, what: "an anchor", allowed: ["anchor", "offsetX", "offsetY"])
-        guard let name = try ar.choice("anchor", names) else {
-          throw ar.missing("anchor", "one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))")
-        }
-        a.anchors.append(
-          ViewAnnotation.AnchorConfig(
-            anchor: Anchor(rawValue: name)!,
-            offsetX: try ar.number("offsetX", "logical pixels within ±\(format(Self.maxOffsetPixels))") { abs($0) <= Self.maxOffsetPixels } ?? 0,
-            offsetY: try ar.number("offsetY", "logical pixels within ±\(format(Self.maxOffsetPixels))") { abs($0) <= Self.maxOffsetPixels } ?? 0))
-      }
-    }
-    a.priority = try r.number("priority", "a finite number") { $0.isFinite } ?? 0
-    a.selected = try r.bool("selected") ?? false
-    a.allowOverlap = try r.bool("allowOverlap") ?? false
-    a.visible = try r.bool("visible") ?? true
-    if let f = r.object["floor"] {
-      guard let fv = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor as a string or number", found: f) }
-      a.floor = fv
-    }
-    a.scaleRange = try r.scaleRange()
-    return a
-  }
-
   // MARK: - annotation
 
   private func decodeAnnotation(_ r: ObjectReader) throws(SceneError) -> AnnotationLayer {
@@ -611,11 +427,7 @@ struct SceneDecoder {
       throw SceneError(file: file, issue: error)
     }
     let style = try decodeStyle(try r.require("style", "a style"), at: path.key("style"))
-    var floor: FloorValue? = nil
-    if let f = r.object["floor"] {
-      guard let fv = FloorValue(json: f) else { throw r.invalid("floor", expected: "a floor as a string or number", found: f) }
-      floor = fv
-    }
+    let floor = try ViewDecoder.floor(r, "floor")
     return Graphic(id: id, geometry: geometry, style: style, floor: floor)
   }
 }
