@@ -2,8 +2,8 @@
 #
 #   make setup   install the system libraries (apt), build, render the example
 #   make test    run every test (unit, golden images, CLI end to end)
-#   make test-tsan  the same tests under the thread sanitizer (.build/tsan)
-#   make test-asan  the same tests under the address sanitizer (.build/asan)
+#   make test-tsan  the tests that run code on several threads, under the thread sanitizer (.build/tsan)
+#   make test-asan  the tests that reach C code or unsafe memory, under the address sanitizer (.build/asan)
 #   make bench   time load / render / encode on the Helsinki scenes (medians);
 #                PNG8 against pngquant (installs Debian's pngquant, for the bench only)
 #   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
@@ -60,13 +60,18 @@ example: build
 test:
 	$(SWIFT) test
 
-# The whole suite again under a sanitizer, each in its own build folder
-# (scripts/test-sanitizer.sh): the thread sanitizer for the tile renderer,
-# parallel deflate and the shared caches, the address sanitizer for the C
-# shims (libpng, libjpeg, FreeType, SQLite glue). Any report, in the test
-# runner or in a mapsnap the CLI tests start, fails the step. No suite is
-# skipped. Separate CI steps after `make test`. SAN_TEST_ARGS goes to
-# `swift test` (e.g. SAN_TEST_ARGS='--filter CLITests').
+# Tests again under a sanitizer, each in its own build folder
+# (scripts/test-sanitizer.sh), chosen by what the sanitizer can find
+# (scripts/sanitizer-tests.txt, one line per suite with its reason): the
+# thread sanitizer over every test that runs code on several threads (tile
+# renderer, parallel deflate, shared caches, batch workers, signals), the
+# address sanitizer over every test that reaches a C shim (libpng, igzip,
+# libjpeg, FreeType/HarfBuzz, GDAL, SQLite, libpq, SHA-256) or unsafe-pointer
+# code, and the fuzz reproducers. A suite without its line in that file fails
+# both steps. Any report, in the test runner or in a mapsnap the CLI tests
+# start, fails the step. Separate CI steps after `make test` (which runs every
+# test). SAN_TEST_ARGS goes to `swift test` in place of the selection (e.g.
+# SAN_TEST_ARGS='--filter CLITests', or '--filter .' for every test).
 SAN_TEST_ARGS ?=
 test-tsan:
 	SWIFT=$(SWIFT) bash scripts/test-sanitizer.sh thread $(SAN_TEST_ARGS)

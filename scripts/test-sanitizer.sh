@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# The whole test suite (unit, golden images, CLI end to end) under one
-# sanitizer, in a build folder of its own:
+# One sanitizer's tests (unit, golden images, CLI end to end), in a build
+# folder of its own:
 #
 #   scripts/test-sanitizer.sh thread  [swift test options…]   # .build/tsan
 #   scripts/test-sanitizer.sh address [swift test options…]   # .build/asan
 #
 # `make test-tsan` and `make test-asan` run it (each a CI step of its own).
+# Without options it runs the tests scripts/sanitizer-tests.txt gives that
+# sanitizer (what it can find, and why); options replace that choice (e.g.
+# `--filter CLITests`, or `--filter .` for every test). Either way it first
+# checks that every suite of `swift test list` has its line in
+# scripts/sanitizer-tests.txt and every line names a test
+# (scripts/sanitizer-selection.py): a new suite fails the step until its
+# line says which sanitizers run it.
 # Fails when a test fails or when any process of the run, the test runner or
 # a `mapsnap` started by the CLI tests, wrote a sanitizer report: reports go
 # to files (log_path) under .build/<tsan|asan>/sanitizer-reports/, printed
@@ -72,8 +79,15 @@ esac
 
 rm -rf "$reports"
 mkdir -p "$reports"
+# The tests this build holds, and the options that run this sanitizer's.
+$SWIFT test list --skip-build --sanitize="$kind" --build-path "$build" >"$build/tests.txt"
+python3 scripts/sanitizer-selection.py "$kind" scripts/sanitizer-tests.txt "$build/tests.txt" >"$build/selection.txt"
+mapfile -t selection <"$build/selection.txt"
+if [ "$#" -gt 0 ]; then selection=("$@"); fi
+listed=$SECONDS
+
 status=0
-$SWIFT test --skip-build --sanitize="$kind" --build-path "$build" "$@" || status=$?
+$SWIFT test --skip-build --sanitize="$kind" --build-path "$build" "${selection[@]}" || status=$?
 tested=$SECONDS
 
 count=0
@@ -84,5 +98,5 @@ while IFS= read -r -d '' f; do
   cat "$f"
 done < <(find "$reports" -type f -print0 | sort -z)
 [ "$count" = 0 ] || status=1
-echo "test-$tag: build $((built - start)) s, tests $((tested - built)) s, $count report files, exit $status"
+echo "test-$tag: build $((built - start)) s, list $((listed - built)) s, tests $((tested - listed)) s, $count report files, exit $status"
 exit $status
