@@ -27,7 +27,7 @@ public struct Overlay: Sendable {
   var digestKey: String
 
   /// A style as `digestKey` records it: every value, but an icon only as
-  /// "an icon" (its bytes are in the digest as `MapState.iconDigests`), so
+  /// "an icon" (its bytes are in the digest as `ResolvedInputs.iconDigests`), so
   /// two spellings of one path give one key.
   static func key(of style: Style) -> String {
     var s = style
