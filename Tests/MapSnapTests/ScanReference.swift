@@ -272,8 +272,8 @@ struct ScanReference {
       }
       var reaches: [Double] = []
       for r in rules {
-        var icon: RasterImage? = nil
-        if let path = r.style.marker?.icon, case .success(let image) = icons.image(atPath: path) { icon = image }
+        var icon: IconSize? = nil
+        if let path = r.style.marker?.icon, case .success(let image) = icons.image(atPath: path) { icon = IconSize(image) }
         reaches.append(SymbolReach.style(r.style, icon: icon))
       }
       for feature in c.features {
