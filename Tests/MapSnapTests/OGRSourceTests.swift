@@ -135,8 +135,8 @@ import _MapSnapTestSupport
     let ogr = try plan(#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "pois"}"#)
     let geojson = try plan(#"{"geojson": "\#(Self.data)helsinki_3067_pois.geojson", "crs": "EPSG:3067"}"#)
     let id = FloorValue(far)
-    #expect(geojson.state.layers[0].tiedFeatures[id] == .offFrame)
-    #expect(ogr.state.layers[0].tiedFeatures[id] == .offFrame)
+    #expect(geojson.state.layers[0].annotatedFeatures[id] == .offFrame)
+    #expect(ogr.state.layers[0].annotatedFeatures[id] == .offFrame)
     let info = try #require(ogr.state.layers[0].ogr)
     #expect(info.featuresRead == 1607 && info.scan == .everyFeature, "the layer is read whole: \(info)")
   }

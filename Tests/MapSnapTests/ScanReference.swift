@@ -13,7 +13,7 @@ struct LayerPrint: Equatable, CustomStringConvertible {
   var drawables: [DrawablePrint] = []
   var annotations: [AnnotationPrint] = []
   /// The fates of the ids view annotations name.
-  var tied: [FloorValue: TiedFeature] = [:]
+  var tied: [FeatureID: AnnotatedFeature] = [:]
   /// Every id of the source, sorted.
   var featureIDs: [String] = []
 
@@ -31,7 +31,7 @@ struct LayerPrint: Equatable, CustomStringConvertible {
     // without id is `FeatureKeyDigest`'s, which the scan does not redo.
     drawables = l.drawables.map(DrawablePrint.init).map { var d = $0; d.feature.digest = nil; return d }
     annotations = l.annotations.map(AnnotationPrint.init).map { var a = $0; a.feature.digest = nil; return a }
-    tied = l.tiedFeatures
+    tied = l.annotatedFeatures
     featureIDs = l.featureIDs
   }
 
@@ -137,7 +137,7 @@ struct ScanReference {
     let layer: MapSnap.Layer
     let draws: Bool
     let tied: Set<FloorValue>?
-    var allTied: [FloorValue: TiedFeature] = [:]
+    var allTied: [FloorValue: AnnotatedFeature] = [:]
     var drawableCount = 0
 
     init(print: LayerPrint, reference: ScanReference, layer: MapSnap.Layer, draws: Bool, tied: Set<FloorValue>?) {
@@ -162,7 +162,7 @@ struct ScanReference {
           print.problems.append(.unprojectable(count: c.unprojectableCount, crs: crs))
         }
         if c.notDegreesCount > 0 { print.problems.append(.notDegrees(count: c.notDegreesCount, total: c.features.count)) }
-        for f in c.withoutGeometry { tie(f, .notDrawn) }
+        for f in c.withoutGeometry { noteAnnotated(f, .notDrawn) }
         if c.invalidCount > 0 { print.problems.append(.invalidFeatures(count: c.invalidCount, samples: c.invalidSamples)) }
         return c
       }
@@ -262,7 +262,7 @@ struct ScanReference {
 
     mutating func resolveFeatures(_ c: FeatureCollection, styling: Styling, icons: IconCache) {
       guard draws else {
-        for f in c.features { tie(f, .notDrawn) }
+        for f in c.features { noteAnnotated(f, .notDrawn) }
         return
       }
       let rules: [Rule]
@@ -281,11 +281,11 @@ struct ScanReference {
           let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
         {
           print.counts.otherFloor += 1
-          tie(feature, .notDrawn)
+          noteAnnotated(feature, .notDrawn)
           continue
         }
         guard let r = rules.firstIndex(where: { $0.filter.matches(feature.properties) }) else {
-          tie(feature, .notDrawn)
+          noteAnnotated(feature, .notDrawn)
           continue
         }
         let style = rules[r].style
@@ -304,14 +304,14 @@ struct ScanReference {
           label = request
         }
         guard !feature.geometry.isEmpty else {
-          tie(feature, .notDrawn)
+          noteAnnotated(feature, .notDrawn)
           continue
         }
         guard feature.geometry.bounds.insetBy(-reach * viewport.unitsPerPixel).intersects(viewport.extent) else {
-          tie(feature, .offFrame)
+          noteAnnotated(feature, .offFrame)
           continue
         }
-        tie(feature, .drawable(drawableCount))
+        noteAnnotated(feature, .drawable(drawableCount))
         drawableCount += 1
         print.drawables.append(DrawablePrint(Drawable(geometry: feature.geometry, style: style, feature: key(feature), label: label)))
       }
@@ -397,9 +397,9 @@ struct ScanReference {
     }
 
     /// (The key is worked out only for tied layers: the scan is slow enough.)
-    private mutating func tie(_ f: Feature, _ fate: TiedFeature) {
+    private mutating func noteAnnotated(_ f: Feature, _ fate: AnnotatedFeature) {
       guard tied != nil, let id = key(f).id else { return }
-      func rank(_ f: TiedFeature) -> Int {
+      func rank(_ f: AnnotatedFeature) -> Int {
         switch f {
         case .drawable: return 2
         case .offFrame: return 1

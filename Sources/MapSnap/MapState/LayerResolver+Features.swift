@@ -85,19 +85,19 @@ extension LayerResolver {
   }
 
   /// Records, for the ids this layer's view annotations name, what became
-  /// of their features (see `TiedFeature`), and every id of the source for
+  /// of their features (see `AnnotatedFeature`), and every id of the source for
   /// hints. Only the named ids' features are looked at, through the
   /// source's id index: the first drawn wins, then any off the frame, then
   /// any not drawn (on another floor, taken by no rule, without geometry).
-  mutating func tieFeatures(of index: SourceIndex, styling: Styling) {
-    guard let named = tiedIDs else { return }
+  mutating func recordAnnotatedFeatures(of index: SourceIndex, styling: Styling) {
+    guard let named = annotatedIDs else { return }
     let ids = index.featureIDs(field: layer.idField)
     state.featureIDs = ids.sortedTexts
     let features = index.collection.features
     let rules = draws ? rulesInScale(styling) : []
     for id in named {
       guard let positions = ids.positions[id] else { continue }
-      var fate = TiedFeature.notDrawn
+      var fate = AnnotatedFeature.notDrawn
       for p in positions where draws && Int(p) < features.count {
         let f = features[Int(p)]
         if f.geometry.isEmpty || isOnOtherFloor(f) || !rules.contains(where: { $0.filter.matches(f.properties) }) { continue }
@@ -107,21 +107,21 @@ extension LayerResolver {
         }
         fate = .offFrame
       }
-      state.tiedFeatures[id] = fate
+      state.annotatedFeatures[id] = fate
     }
   }
 
   /// View annotations cannot name an annotation layer (the scene decoder
   /// refuses it); for a scene built otherwise, the features of such a layer
   /// without geometry are not drawn and its other features are not tied.
-  mutating func tieAnnotationFeatures(of index: SourceIndex) {
-    guard let named = tiedIDs else { return }
-    var fates: [FloorValue: TiedFeature] = [:]
+  mutating func recordAnnotatedFeatures(ofAnnotations index: SourceIndex) {
+    guard let named = annotatedIDs else { return }
+    var fates: [FeatureID: AnnotatedFeature] = [:]
     for f in index.collection.withoutGeometry {
       if let id = FeatureIDIndex.id(of: f, idField: layer.idField) { fates[id] = .notDrawn }
     }
     state.featureIDs = fates.keys.map(\.text).sorted()
-    for id in named { state.tiedFeatures[id] = fates[id] }
+    for id in named { state.annotatedFeatures[id] = fates[id] }
   }
 
   /// The index in `drawables` of the feature at `position` in the source's
@@ -138,22 +138,22 @@ extension LayerResolver {
 
   /// Graphics: each with its own style, left out on other floors.
   mutating func resolveGraphics(_ graphics: [Graphic]) {
-    defer { keepNamedTies() }
+    defer { keepAnnotatedIDs() }
     state.features.total = graphics.count
     for (i, g) in graphics.enumerated() {
-      let key = FeatureKey(id: g.id.map(FloorValue.init), index: i)
+      let key = FeatureKey(id: g.id.map(FeatureID.init), index: i)
       guard draws else {
-        tie(key, .notDrawn)
+        noteAnnotated(key, .notDrawn)
         continue
       }
       if let floor = map.floor, let f = g.floor, f != floor {
         state.features.otherFloor += 1
-        tie(key, .notDrawn)
+        noteAnnotated(key, .notDrawn)
         continue
       }
       let reach = SymbolReach.style(g.style, icon: icon(of: g.style.marker))
       let drawable = Drawable(geometry: g.geometry.projected(to: viewport.projection), style: g.style, feature: key, label: nil)
-      tie(key, add(drawable, reach: reach))
+      noteAnnotated(key, add(drawable, reach: reach))
     }
   }
 
@@ -164,7 +164,7 @@ extension LayerResolver {
   /// frame together and in no order that matters).
   mutating func key(_ f: Feature, at position: Int, in index: SourceIndex, digest wanted: Bool = true) -> FeatureKey {
     let own = idsAreFIDs ? nil : f.id
-    if let id = (layer.idField.flatMap { f.properties[$0] } ?? own).flatMap(FloorValue.init(json:)) {
+    if let id = (layer.idField.flatMap { f.properties[$0] } ?? own).flatMap(FeatureID.init(json:)) {
       return FeatureKey(id: id, index: f.index)
     }
     guard wanted else { return FeatureKey(id: nil, index: f.index) }
@@ -183,7 +183,7 @@ extension LayerResolver {
   /// Keeps `d` when its geometry, grown by `reach` logical pixels, meets the
   /// frame (the exact test); returns what became of it.
   @discardableResult
-  mutating func add(_ d: Drawable, reach: Double) -> TiedFeature {
+  mutating func add(_ d: Drawable, reach: Double) -> AnnotatedFeature {
     guard !d.geometry.isEmpty else { return .notDrawn }
     guard meetsFrame(d.geometry, reach) else { return .offFrame }
     state.drawables.append(d)
@@ -193,25 +193,25 @@ extension LayerResolver {
   /// Records what became of a graphic for view annotations tied to it. With
   /// several graphics of one id, the first drawn one wins, then any off the
   /// frame, then any not drawn.
-  mutating func tie(_ key: FeatureKey, _ fate: TiedFeature) {
-    guard tiedIDs != nil, let id = key.id else { return }
-    func rank(_ f: TiedFeature) -> Int {
+  mutating func noteAnnotated(_ key: FeatureKey, _ fate: AnnotatedFeature) {
+    guard annotatedIDs != nil, let id = key.id else { return }
+    func rank(_ f: AnnotatedFeature) -> Int {
       switch f {
       case .drawable: return 2
       case .offFrame: return 1
       case .notDrawn: return 0
       }
     }
-    if let old = state.tiedFeatures[id], rank(old) >= rank(fate) { return }
-    state.tiedFeatures[id] = fate
+    if let old = state.annotatedFeatures[id], rank(old) >= rank(fate) { return }
+    state.annotatedFeatures[id] = fate
   }
 
-  /// Keeps, of a graphics layer's tied graphics, those of the named ids,
+  /// Keeps, of a graphics layer's annotated graphics, those of the named ids,
   /// and lists every id for hints.
-  mutating func keepNamedTies() {
-    guard let named = tiedIDs else { return }
-    state.featureIDs = state.tiedFeatures.keys.map(\.text).sorted()
-    state.tiedFeatures = state.tiedFeatures.filter { named.contains($0.key) }
+  mutating func keepAnnotatedIDs() {
+    guard let named = annotatedIDs else { return }
+    state.featureIDs = state.annotatedFeatures.keys.map(\.text).sorted()
+    state.annotatedFeatures = state.annotatedFeatures.filter { named.contains($0.key) }
   }
 
 }

@@ -7,7 +7,7 @@ extension LayerResolver {
   /// must be the one the same data gives as GeoJSON.
   mutating func ogrReach(_ source: Source, styling: Styling) -> Double {
     guard case .ogr = source else { return 0 }
-    if tiedIDs != nil { return .nan }
+    if annotatedIDs != nil { return .nan }
     var farthest = 0.0
     for rule in rulesInScale(styling) {
       var reach = SymbolReach.style(rule.style, icon: icon(of: rule.style.marker))

@@ -18,7 +18,7 @@ struct LayerResolver {
   let draws: Bool
   /// The feature ids of this layer that view annotations name, or nil when
   /// none does.
-  let tiedIDs: [FloorValue]?
+  let annotatedIDs: [FeatureID]?
   let icons: IconCache
   /// How far beyond the frame, in logical pixels, the layer's `ogr` source
   /// is read (`ogrReach`; NaN: the whole layer; 0 for other sources).
@@ -48,11 +48,11 @@ struct LayerResolver {
   /// Starts layer `index` of `map`'s scene: its status (not visible, out of
   /// scale) and what it reads (`reach`, `names`; an `ogr` features layer
   /// loads its markers' icons for the reach, and reports those that fail).
-  init(map: MapResolver, index: Int, tiedIDs: [FloorValue]?, icons: IconCache) {
+  init(map: MapResolver, index: Int, annotatedIDs: [FeatureID]?, icons: IconCache) {
     let layer = map.scene.layers[index]
     self.map = map
     self.layer = layer
-    self.tiedIDs = tiedIDs
+    self.annotatedIDs = annotatedIDs
     self.icons = icons
     state = LayerState(id: layer.id, kind: layer.kind, index: index, opacity: layer.opacity)
     let inScale = layer.scaleRange.contains(map.viewport.scale)
@@ -102,7 +102,7 @@ struct LayerResolver {
         checkProperties(names, of: index)
         checkValues(Self.whereClauses(styling), of: index)
         resolveFeatures(index, styling: styling)
-        tieFeatures(of: index, styling: styling)
+        recordAnnotatedFeatures(of: index, styling: styling)
       }
     case .graphics(let graphics):
       resolveGraphics(graphics)
@@ -112,7 +112,7 @@ struct LayerResolver {
         checkProperties(names, of: index)
         checkValues(anno.sublayers.enumerated().map { ("sublayers[\($0)].where", $1.filter) }, of: index)
         resolveAnnotations(index, anno)
-        tieAnnotationFeatures(of: index)
+        recordAnnotatedFeatures(ofAnnotations: index)
       }
       finishSublayers()
     case .tiles(let t):

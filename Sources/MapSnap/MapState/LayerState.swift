@@ -34,7 +34,7 @@ public struct LayerState: Sendable {
   public internal(set) var reference: ReferenceNote?
   /// For layers that view annotations name: what became of the feature of
   /// each id they name (absent when the source has no such id).
-  public internal(set) var tiedFeatures: [FloorValue: TiedFeature] = [:]
+  public internal(set) var annotatedFeatures: [FeatureID: AnnotatedFeature] = [:]
   /// For layers that view annotations name: every feature id of the source
   /// (or graphic id of the layer), as text, sorted; for "did you mean" hints.
   public internal(set) var featureIDs: [String] = []

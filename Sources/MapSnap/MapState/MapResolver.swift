@@ -42,10 +42,10 @@ struct MapResolver {
     sources: SourceLoader, icons: IconCache = IconCache(), tiles: TileCache = TileCache(), threads: Int = 0
   ) -> (state: MapState, inputs: ResolvedInputs) {
     // Per layer, the feature ids its view annotations name, each once.
-    var tied: [String: [FloorValue]] = [:]
+    var annotatedIDs: [String: [FeatureID]] = [:]
     for a in scene.viewAnnotations {
       guard case .feature(let layer, let id) = a.target else { continue }
-      if !(tied[layer]?.contains(id) ?? false) { tied[layer, default: []].append(id) }
+      if !(annotatedIDs[layer]?.contains(id) ?? false) { annotatedIDs[layer, default: []].append(id) }
     }
     // Each layer starts with what it reads, from which the frame's `ogr`
     // reads are made; then each is resolved on its own (its sources are
@@ -53,7 +53,7 @@ struct MapResolver {
     let count = scene.layers.count
     let layers = UnsafeMutableBufferPointer<LayerResolver>.allocate(capacity: count)
     _ = layers.initialize(from: scene.layers.indices.map { i in
-      LayerResolver(map: self, index: i, tiedIDs: tied[scene.layers[i].id], icons: icons)
+      LayerResolver(map: self, index: i, annotatedIDs: annotatedIDs[scene.layers[i].id], icons: icons)
     })
     defer {
       layers.deinitialize()

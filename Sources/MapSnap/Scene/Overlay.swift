@@ -14,7 +14,7 @@ public struct Overlay: Sendable {
     case marker(lon: Double, lat: Double, label: String?)
     /// Every feature of a features or graphics layer whose id (the layer's
     /// `idField`, else the GeoJSON `id`) is `id`.
-    case highlight(layer: String, id: FloorValue)
+    case highlight(layer: String, id: FeatureID)
     /// GeoJSON: a file, or inline data.
     case geojson(Source)
   }

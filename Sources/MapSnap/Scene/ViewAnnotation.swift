@@ -7,7 +7,7 @@ public struct ViewAnnotation: Sendable {
     case coordinate(lon: Double, lat: Double)
     /// A feature of a `features` or `graphics` layer, by layer id and feature id
     /// (numbers and strings compare by value, as floors do).
-    case feature(layer: String, id: FloorValue)
+    case feature(layer: String, id: FeatureID)
   }
 
   /// One candidate position: the anchor names the point of the box that sits on
