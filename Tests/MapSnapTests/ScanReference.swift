@@ -292,15 +292,8 @@ struct ScanReference {
         var reach = reaches[r]
         var label: LabelRequest? = nil
         if let ls = style.label {
-          let text = ls.text.text(feature.properties)
-          var request = LabelRequest(text: text, skip: nil)
-          if text == nil {
-            request.skip = .noText
-          } else if ls.size * viewport.pixelRatio < FontLibrary.minTextSize {
-            request.skip = .tooSmall
-          } else {
-            reach = max(reach, SymbolReach.label(text!, style: ls, advance: reference.maxAdvance))
-          }
+          let (request, labelReach) = LabelRequest.of(ls, properties: feature.properties, pixelRatio: viewport.pixelRatio, advance: reference.maxAdvance)
+          if let labelReach { reach = max(reach, labelReach) }
           label = request
         }
         guard !feature.geometry.isEmpty else {
@@ -340,31 +333,10 @@ struct ScanReference {
           onOtherFloor = true
           hidden = hidden ?? .floor
         }
-        let text = anno.text.text(feature.properties)
-        let size = style.size * factor
-        let halo = (style.halo?.width ?? 0) * factor
-        let device = size * viewport.pixelRatio
-        let invisibleHalo = (style.halo?.color.a ?? 0) == 0 || halo <= 0
-        if text == nil {
-          hidden = hidden ?? .noText
-        } else if style.color.a == 0 && invisibleHalo {
-          hidden = hidden ?? .transparent
-        } else if device < FontLibrary.minTextSize {
-          hidden = hidden ?? .tooSmall
-        } else if device > FontLibrary.maxTextSize {
-          hidden = hidden ?? .tooLarge
-        }
-        var angle = 0.0
-        if let field = anno.angleField, let v = feature.properties[field] {
-          switch v {
-          case .number(let n) where n.isFinite: angle = n
-          case .string(let t): angle = Double(t).flatMap { $0.isFinite ? $0 : nil } ?? 0
-          default: break
-          }
-        }
-        let reach =
-          min(SymbolReach.annotation(TextExtent(text ?? ""), style: style, factor: factor, advance: reference.maxAdvance), 65536)
-          * viewport.unitsPerPixel
+        let look = AnnotationLook(
+          feature, in: anno, style: style, factor: factor, pixelRatio: viewport.pixelRatio, advance: reference.maxAdvance)
+        hidden = hidden ?? look.hidden
+        let reach = look.reach * viewport.unitsPerPixel
         let grown = frame.insetBy(-reach)
         // A sublayer counts the features with a text listed within the
         // bounded reach (at most 32 characters on 2 lines, 1 em each).
@@ -386,7 +358,8 @@ struct ScanReference {
         }
         for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
           let t = AnnotationText(
-            feature: key(feature), part: part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo, hidden: hidden)
+            feature: key(feature), part: part, sublayer: s, point: p, text: look.text ?? "", angle: look.angle, size: look.size, haloWidth: look.haloWidth,
+            hidden: hidden)
           print.annotations.append(AnnotationPrint(t))
         }
       }

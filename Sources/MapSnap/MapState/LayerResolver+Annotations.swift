@@ -70,34 +70,10 @@ extension LayerResolver {
         hidden = .transparent
       }
       if isOnOtherFloor(feature) { hidden = hidden ?? .floor }
-      let text = anno.text.text(feature.properties)
-      // Size and halo scale with the map: `x × referenceScale / scale`.
-      let size = style.size * factor
-      let halo = (style.halo?.width ?? 0) * factor
-      let device = size * viewport.pixelRatio
-      let invisibleHalo = (style.halo?.color.a ?? 0) == 0 || halo <= 0
-      if text == nil {
-        hidden = hidden ?? .noText
-      } else if style.color.a == 0 && invisibleHalo {
-        hidden = hidden ?? .transparent
-      } else if device < FontLibrary.minTextSize {
-        hidden = hidden ?? .tooSmall
-      } else if device > FontLibrary.maxTextSize {
-        hidden = hidden ?? .tooLarge
-      }
-      var angle = 0.0
-      if let field = anno.angleField, let v = feature.properties[field] {
-        switch v {
-        case .number(let n) where n.isFinite: angle = n
-        case .string(let t): angle = Double(t).flatMap { $0.isFinite ? $0 : nil } ?? 0
-        default: break
-        }
-      }
-      // Listed when the anchor can be within the text's reach of the frame
-      // (capped, so a text too large to draw does not list the whole world).
-      let reach =
-        min(SymbolReach.annotation(TextExtent(text ?? ""), style: style, factor: factor, advance: map.maxAdvance), Self.maxListedReach)
-        * viewport.unitsPerPixel
+      let look = AnnotationLook(feature, in: anno, style: style, factor: factor, pixelRatio: viewport.pixelRatio, advance: map.maxAdvance)
+      hidden = hidden ?? look.hidden
+      // Listed when the anchor can be within the text's reach of the frame.
+      let reach = look.reach * viewport.unitsPerPixel
       let grown = frame.insetBy(-reach)
       var key: FeatureKey? = nil
       var isCounted = false
@@ -117,8 +93,8 @@ extension LayerResolver {
         }
         state.annotations.append(
           AnnotationText(
-            feature: key!, part: a.part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo,
-            hidden: hidden))
+            feature: key!, part: a.part, sublayer: s, point: p, text: look.text ?? "", angle: look.angle, size: look.size,
+            haloWidth: look.haloWidth, hidden: hidden))
       }
     }
   }

@@ -43,15 +43,8 @@ extension LayerResolver {
       var reach = reaches[r]
       var label: LabelRequest? = nil
       if let ls = style.label {
-        let text = ls.text.text(feature.properties)
-        var request = LabelRequest(text: text, skip: nil)
-        if text == nil {
-          request.skip = .noText
-        } else if ls.size * viewport.pixelRatio < FontLibrary.minTextSize {
-          request.skip = .tooSmall
-        } else {
-          reach = max(reach, SymbolReach.label(text!, style: ls, advance: map.maxAdvance))
-        }
+        let (request, labelReach) = LabelRequest.of(ls, properties: feature.properties, pixelRatio: viewport.pixelRatio, advance: map.maxAdvance)
+        if let labelReach { reach = max(reach, labelReach) }
         label = request
       }
       // Only labels and `collides` markers name their feature in a report,
