@@ -3,7 +3,7 @@
 ///
 /// Distances are in the pixel space of their arguments (logical or device
 /// pixels: the rules are linear in the sizes they are given).
-public enum SymbolReach {
+enum SymbolReach {
   /// Anti-aliased coverage of an edge can reach one pixel past the edge.
   static let antialiasMargin = 1.0
 
@@ -11,7 +11,7 @@ public enum SymbolReach {
   /// times the join's spike factor. A miter can reach `miterLimit` half
   /// widths (at least 1.5, so that square caps, whose corners are √2 ≈ 1.41
   /// half widths away, are covered); round and bevel joins reach 1.5.
-  public static func stroke(width: Double, join: LineJoin, miterLimit: Double) -> Double {
+  static func stroke(width: Double, join: LineJoin, miterLimit: Double) -> Double {
     let factor = join == .miter ? max(miterLimit, 1.5) : 1.5
     return width / 2 * factor
   }
