@@ -279,10 +279,10 @@ do {
       coldText = snap.timings.text
       coldResolve = snap.timings.resolve
       tileCount = snap.state.layers.reduce(0) { $0 + ($1.tiles.map { $0.drawn + $0.fromParent } ?? 0) }
-      coldRead = snap.state.layers.reduce(0) { $0 + ($1.tiles?.readSeconds ?? 0) }
+      coldRead = snap.plan.inputs.layers.reduce(0) { $0 + ($1.tiles?.readSeconds ?? 0) }
     }
-    tileRead.append(snap.state.layers.reduce(0) { $0 + ($1.tiles?.readSeconds ?? 0) })
-    tileStitch.append(snap.state.layers.reduce(0) { $0 + ($1.tiles?.stitchSeconds ?? 0) })
+    tileRead.append(snap.plan.inputs.layers.reduce(0) { $0 + ($1.tiles?.readSeconds ?? 0) })
+    tileStitch.append(snap.plan.inputs.layers.reduce(0) { $0 + ($1.tiles?.stitchSeconds ?? 0) })
     t1 = monotonicSeconds()
     render.append(t1 - t0)
     resolve.append(snap.timings.resolve)

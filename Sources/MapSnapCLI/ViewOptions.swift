@@ -84,6 +84,6 @@ func parseBounds(_ s: String) -> MapBounds? {
 func parsePadding(_ s: String) -> Padding? { ViewParameter.padding(numbers(s)) }
 
 /// `LAYER:ID`, split at the first `:` (so ids may contain colons).
-func parseFit(_ s: String) -> (layer: String, id: FloorValue)? {
-  OverlayDecoder.featureReference(s).map { ($0.layer, FloorValue($0.id)) }
+func parseFit(_ s: String) -> (layer: String, id: FeatureID)? {
+  OverlayDecoder.featureReference(s).map { ($0.layer, FeatureID($0.id)) }
 }

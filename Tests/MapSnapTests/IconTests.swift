@@ -130,17 +130,17 @@ private func channels(_ p: UInt32) -> [Int] {
   @Test func iconRectUsesSizeAsHeightKeepsAspectAndAppliesOffsetAndRatio() throws {
     let pin = RasterImage(straightRGBA: [UInt8](repeating: 255, count: 24 * 36 * 4), width: 24, height: 36)
     // size 18 logical px tall at ratio 2 → 36 px tall, 24 px wide; offset (2, -3) → (4, -6) px.
-    let r = MarkerBox.iconRect(for: pin, at: Point(100, 50), size: 18, offset: (2, -3), pixelRatio: 2)
+    let r = MarkerBox.iconRect(for: IconSize(pin), at: Point(100, 50), size: 18, offset: (2, -3), pixelRatio: 2)
     #expect(r == Rect(minX: 92, minY: 26, maxX: 116, maxY: 62))
     let wide = RasterImage(straightRGBA: [UInt8](repeating: 255, count: 40 * 10 * 4), width: 40, height: 10)
-    let w = MarkerBox.iconRect(for: wide, at: Point(10, 10), size: 5, offset: (0, 0), pixelRatio: 1)
+    let w = MarkerBox.iconRect(for: IconSize(wide), at: Point(10, 10), size: 5, offset: (0, 0), pixelRatio: 1)
     #expect(w == Rect(minX: 0, minY: 7.5, maxX: 20, maxY: 12.5))
   }
 
   @Test func valveDrawnAtSixteenPixelsThroughTheDisplayList() throws {
     let valve = try IconCache().image(atPath: Repository.root + "/Golden/icons/valve.png").get()
     var list = DisplayList(width: 40, height: 40, background: .white)
-    let rect = MarkerBox.iconRect(for: valve, at: Point(20, 20), size: 8, offset: (0, 0), pixelRatio: 2)
+    let rect = MarkerBox.iconRect(for: IconSize(valve), at: Point(20, 20), size: 8, offset: (0, 0), pixelRatio: 2)
     #expect(rect == Rect(minX: 12, minY: 12, maxX: 28, maxY: 28))
     list.drawImage(valve, in: rect, opacity: 1)
     let canvas = Canvas(width: 40, height: 40)

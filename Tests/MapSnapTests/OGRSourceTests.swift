@@ -48,7 +48,7 @@ import _MapSnapTestSupport
     #expect(info.featuresRead < total, "a 1:4000 frame reads part of the layer: \(info.featuresRead)")
     #expect(layer.features.total == total)
     #expect(layer.features.drawn > 0 && layer.features.drawn <= info.featuresRead)
-    #expect(layer.sourceDigest?.hasPrefix("sha256:") == true)
+    #expect(p.inputs.layers[0].sourceDigest?.hasPrefix("sha256:") == true)
   }
 
   /// A read's digest is hashed after the read (by the worker that builds
@@ -60,12 +60,12 @@ import _MapSnapTestSupport
       #"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "buildings"}"#,
     ]
     let plans = try [1, 2, 4].map { try plan(sources, threads: $0) }
-    let digests = plans.map { $0.state.layers.map(\.sourceDigest) }
+    let digests = plans.map { $0.inputs.layers.map(\.sourceDigest) }
     #expect(digests[0].allSatisfy { $0?.hasPrefix("sha256:") == true } && Set(digests[0]).count == 3)
     #expect(digests[1] == digests[0] && digests[2] == digests[0])
     let inputs = plans.map { InputDigest.of($0, encoding: .fast, files: FileDigests()) }
     #expect(inputs[1] == inputs[0] && inputs[2] == inputs[0])
-    #expect(plans.allSatisfy { $0.state.layers.allSatisfy { !($0.sourceContent?.isPending ?? false) } })
+    #expect(plans.allSatisfy { $0.inputs.layers.allSatisfy { !($0.sourceContent?.isPending ?? false) } })
   }
 
   @Test func attributesKeepTheirTypes() throws {
@@ -135,8 +135,8 @@ import _MapSnapTestSupport
     let ogr = try plan(#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "pois"}"#)
     let geojson = try plan(#"{"geojson": "\#(Self.data)helsinki_3067_pois.geojson", "crs": "EPSG:3067"}"#)
     let id = FloorValue(far)
-    #expect(geojson.state.layers[0].tiedFeatures[id] == .offFrame)
-    #expect(ogr.state.layers[0].tiedFeatures[id] == .offFrame)
+    #expect(geojson.state.layers[0].annotatedFeatures[id] == .offFrame)
+    #expect(ogr.state.layers[0].annotatedFeatures[id] == .offFrame)
     let info = try #require(ogr.state.layers[0].ogr)
     #expect(info.featuresRead == 1607 && info.scan == .everyFeature, "the layer is read whole: \(info)")
   }

@@ -244,8 +244,8 @@ import _MapSnapTestSupport
       "layers": [{"id": "bars", "type": "graphics", "graphics": [\(graphics.joined(separator: ","))]}]
       """)
     let plan = try FramePlan.make(s, fonts: fonts, threads: 1)
-    let full = DisplayListBuilder(state: plan.state, text: plan.text, boxes: [], fonts: nil, threads: 1).build()
-    var limited = DisplayListBuilder(state: plan.state, text: plan.text, boxes: [], fonts: nil, threads: 1)
+    let full = DisplayListBuilder(state: plan.state, inputs: plan.inputs, text: plan.text, boxes: [], fonts: nil, threads: 1).build()
+    var limited = DisplayListBuilder(state: plan.state, inputs: plan.inputs, text: plan.text, boxes: [], fonts: nil, threads: 1)
     // Room for the first chunk (128 bars) only.
     limited.budget = FrameBudget(dashes: 1, textCharacters: 1, edges: full.0.edgeCount / 2, imagePixels: 1)
     let (list, coverage) = limited.build()
@@ -260,7 +260,7 @@ import _MapSnapTestSupport
     // Built ahead, while the text is placed (`buildGeometry`), the
     // geometry's chunks are spent and left out the same way.
     for threads in [1, 4] {
-      let geometry = DisplayListBuilder.buildGeometry(state: plan.state, threads: threads, budget: limited.budget)
+      let geometry = DisplayListBuilder.buildGeometry(state: plan.state, inputs: plan.inputs, threads: threads, budget: limited.budget)
       let (ahead, aheadCoverage) = limited.build(geometry: geometry)
       #expect(ahead.edgeCount == list.edgeCount && ahead.fillCount == list.fillCount, "\(threads) threads")
       #expect(aheadCoverage.drawables == coverage.drawables && aheadCoverage.overBudget == coverage.overBudget, "\(threads) threads")
@@ -305,14 +305,14 @@ extension FrameBudgetTests {
       """)
     let plan = try FramePlan.make(s, fonts: fonts, threads: 1)
     for threads in [1, 4] {
-      var b = DisplayListBuilder(state: plan.state, text: plan.text, boxes: [], fonts: nil, threads: threads)
+      var b = DisplayListBuilder(state: plan.state, inputs: plan.inputs, text: plan.text, boxes: [], fonts: nil, threads: threads)
       b.budget = FrameBudget(dashes: 1_000_000, textCharacters: 1, edges: 20_000, imagePixels: 1 << 26)
       let (list, coverage) = b.build()
       #expect(coverage.drawables[0] == [true, false])
       #expect(coverage.overBudget[0]?[.edges] == 1)
       #expect(list.edgeCount > 0 && list.edgeCount < 100)
       // The same with the geometry built ahead (`buildGeometry`).
-      let (ahead, aheadCoverage) = b.build(geometry: DisplayListBuilder.buildGeometry(state: plan.state, threads: threads, budget: b.budget))
+      let (ahead, aheadCoverage) = b.build(geometry: DisplayListBuilder.buildGeometry(state: plan.state, inputs: plan.inputs, threads: threads, budget: b.budget))
       #expect(aheadCoverage.drawables[0] == [true, false] && aheadCoverage.overBudget[0]?[.edges] == 1)
       #expect(ahead.edgeCount == list.edgeCount)
     }

@@ -13,7 +13,7 @@ struct LayerPrint: Equatable, CustomStringConvertible {
   var drawables: [DrawablePrint] = []
   var annotations: [AnnotationPrint] = []
   /// The fates of the ids view annotations name.
-  var tied: [FloorValue: TiedFeature] = [:]
+  var tied: [FeatureID: AnnotatedFeature] = [:]
   /// Every id of the source, sorted.
   var featureIDs: [String] = []
 
@@ -31,7 +31,7 @@ struct LayerPrint: Equatable, CustomStringConvertible {
     // without id is `FeatureKeyDigest`'s, which the scan does not redo.
     drawables = l.drawables.map(DrawablePrint.init).map { var d = $0; d.feature.digest = nil; return d }
     annotations = l.annotations.map(AnnotationPrint.init).map { var a = $0; a.feature.digest = nil; return a }
-    tied = l.tiedFeatures
+    tied = l.annotatedFeatures
     featureIDs = l.featureIDs
   }
 
@@ -137,7 +137,7 @@ struct ScanReference {
     let layer: MapSnap.Layer
     let draws: Bool
     let tied: Set<FloorValue>?
-    var allTied: [FloorValue: TiedFeature] = [:]
+    var allTied: [FloorValue: AnnotatedFeature] = [:]
     var drawableCount = 0
 
     init(print: LayerPrint, reference: ScanReference, layer: MapSnap.Layer, draws: Bool, tied: Set<FloorValue>?) {
@@ -162,7 +162,7 @@ struct ScanReference {
           print.problems.append(.unprojectable(count: c.unprojectableCount, crs: crs))
         }
         if c.notDegreesCount > 0 { print.problems.append(.notDegrees(count: c.notDegreesCount, total: c.features.count)) }
-        for f in c.withoutGeometry { tie(f, .notDrawn) }
+        for f in c.withoutGeometry { noteAnnotated(f, .notDrawn) }
         if c.invalidCount > 0 { print.problems.append(.invalidFeatures(count: c.invalidCount, samples: c.invalidSamples)) }
         return c
       }
@@ -262,7 +262,7 @@ struct ScanReference {
 
     mutating func resolveFeatures(_ c: FeatureCollection, styling: Styling, icons: IconCache) {
       guard draws else {
-        for f in c.features { tie(f, .notDrawn) }
+        for f in c.features { noteAnnotated(f, .notDrawn) }
         return
       }
       let rules: [Rule]
@@ -272,8 +272,8 @@ struct ScanReference {
       }
       var reaches: [Double] = []
       for r in rules {
-        var icon: RasterImage? = nil
-        if let path = r.style.marker?.icon, case .success(let image) = icons.image(atPath: path) { icon = image }
+        var icon: IconSize? = nil
+        if let path = r.style.marker?.icon, case .success(let image) = icons.image(atPath: path) { icon = IconSize(image) }
         reaches.append(SymbolReach.style(r.style, icon: icon))
       }
       for feature in c.features {
@@ -281,37 +281,30 @@ struct ScanReference {
           let value = feature.properties[field].flatMap(FloorValue.init(json:)), value != floor
         {
           print.counts.otherFloor += 1
-          tie(feature, .notDrawn)
+          noteAnnotated(feature, .notDrawn)
           continue
         }
         guard let r = rules.firstIndex(where: { $0.filter.matches(feature.properties) }) else {
-          tie(feature, .notDrawn)
+          noteAnnotated(feature, .notDrawn)
           continue
         }
         let style = rules[r].style
         var reach = reaches[r]
         var label: LabelRequest? = nil
         if let ls = style.label {
-          let text = ls.text.text(feature.properties)
-          var request = LabelRequest(text: text, skip: nil)
-          if text == nil {
-            request.skip = .noText
-          } else if ls.size * viewport.pixelRatio < FontLibrary.minTextSize {
-            request.skip = .tooSmall
-          } else {
-            reach = max(reach, SymbolReach.label(text!, style: ls, advance: reference.maxAdvance))
-          }
+          let (request, labelReach) = LabelRequest.of(ls, properties: feature.properties, pixelRatio: viewport.pixelRatio, advance: reference.maxAdvance)
+          if let labelReach { reach = max(reach, labelReach) }
           label = request
         }
         guard !feature.geometry.isEmpty else {
-          tie(feature, .notDrawn)
+          noteAnnotated(feature, .notDrawn)
           continue
         }
         guard feature.geometry.bounds.insetBy(-reach * viewport.unitsPerPixel).intersects(viewport.extent) else {
-          tie(feature, .offFrame)
+          noteAnnotated(feature, .offFrame)
           continue
         }
-        tie(feature, .drawable(drawableCount))
+        noteAnnotated(feature, .drawable(drawableCount))
         drawableCount += 1
         print.drawables.append(DrawablePrint(Drawable(geometry: feature.geometry, style: style, feature: key(feature), label: label)))
       }
@@ -340,31 +333,10 @@ struct ScanReference {
           onOtherFloor = true
           hidden = hidden ?? .floor
         }
-        let text = anno.text.text(feature.properties)
-        let size = style.size * factor
-        let halo = (style.halo?.width ?? 0) * factor
-        let device = size * viewport.pixelRatio
-        let invisibleHalo = (style.halo?.color.a ?? 0) == 0 || halo <= 0
-        if text == nil {
-          hidden = hidden ?? .noText
-        } else if style.color.a == 0 && invisibleHalo {
-          hidden = hidden ?? .transparent
-        } else if device < FontLibrary.minTextSize {
-          hidden = hidden ?? .tooSmall
-        } else if device > FontLibrary.maxTextSize {
-          hidden = hidden ?? .tooLarge
-        }
-        var angle = 0.0
-        if let field = anno.angleField, let v = feature.properties[field] {
-          switch v {
-          case .number(let n) where n.isFinite: angle = n
-          case .string(let t): angle = Double(t).flatMap { $0.isFinite ? $0 : nil } ?? 0
-          default: break
-          }
-        }
-        let reach =
-          min(SymbolReach.annotation(TextExtent(text ?? ""), style: style, factor: factor, advance: reference.maxAdvance), 65536)
-          * viewport.unitsPerPixel
+        let look = AnnotationLook(
+          feature, in: anno, style: style, factor: factor, pixelRatio: viewport.pixelRatio, advance: reference.maxAdvance)
+        hidden = hidden ?? look.hidden
+        let reach = look.reach * viewport.unitsPerPixel
         let grown = frame.insetBy(-reach)
         // A sublayer counts the features with a text listed within the
         // bounded reach (at most 32 characters on 2 lines, 1 em each).
@@ -386,7 +358,8 @@ struct ScanReference {
         }
         for (part, p) in feature.geometry.points.enumerated() where grown.intersects(Rect(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
           let t = AnnotationText(
-            feature: key(feature), part: part, sublayer: s, point: p, text: text ?? "", angle: angle, size: size, haloWidth: halo, hidden: hidden)
+            feature: key(feature), part: part, sublayer: s, point: p, text: look.text ?? "", angle: look.angle, size: look.size, haloWidth: look.haloWidth,
+            hidden: hidden)
           print.annotations.append(AnnotationPrint(t))
         }
       }
@@ -397,9 +370,9 @@ struct ScanReference {
     }
 
     /// (The key is worked out only for tied layers: the scan is slow enough.)
-    private mutating func tie(_ f: Feature, _ fate: TiedFeature) {
+    private mutating func noteAnnotated(_ f: Feature, _ fate: AnnotatedFeature) {
       guard tied != nil, let id = key(f).id else { return }
-      func rank(_ f: TiedFeature) -> Int {
+      func rank(_ f: AnnotatedFeature) -> Int {
         switch f {
         case .drawable: return 2
         case .offFrame: return 1

@@ -61,7 +61,7 @@ nonisolated(unsafe) private let fonts: FontLibrary = { try! FontLibrary(director
 private func indexedPrints(
   _ scene: Scene, _ viewport: Viewport, floor: FloorValue?, sources: SourceLoader, icons: IconCache, threads: Int = 0
 ) -> [LayerPrint] {
-  let state = MapResolver(scene: scene, viewport: viewport, floor: floor, fonts: fonts).resolve(sources: sources, icons: icons, threads: threads)
+  let state = MapResolver(scene: scene, viewport: viewport, floor: floor, fonts: fonts).resolve(sources: sources, icons: icons, threads: threads).state
   return state.layers.filter { $0.kind == .features || $0.kind == .annotation }.map(LayerPrint.init)
 }
 
@@ -282,14 +282,14 @@ private func onThreads(_ n: Int, _ body: @escaping @Sendable (Int) -> Void) {
       let viewport = Viewport(center: center, scale: round == 0 ? 50_000 : 4000, width: 256, height: 256)
       let a = MapResolver(scene: small, viewport: viewport, floor: nil, fonts: fonts).resolve(sources: smallSources)
       let b = MapResolver(scene: large, viewport: viewport, floor: nil, fonts: fonts).resolve(sources: largeSources)
-      #expect(a.layers.map(\.examinedFeatures) == b.layers.map(\.examinedFeatures), "frame \(round) at \(viewport.center)")
+      #expect(a.inputs.layers.map(\.examinedFeatures) == b.inputs.layers.map(\.examinedFeatures), "frame \(round) at \(viewport.center)")
       // The same features are drawn (the copies have other indexes).
-      #expect(a.layers.map { $0.drawables.map(\.geometry.bounds) } == b.layers.map { $0.drawables.map(\.geometry.bounds) })
-      #expect(a.layers.map(\.annotations.count) == b.layers.map(\.annotations.count))
-      for (l, layer) in b.layers.enumerated() {
-        #expect(layer.features.total == 20 * a.layers[l].features.total)
+      #expect(a.state.layers.map { $0.drawables.map(\.geometry.bounds) } == b.state.layers.map { $0.drawables.map(\.geometry.bounds) })
+      #expect(a.state.layers.map(\.annotations.count) == b.state.layers.map(\.annotations.count))
+      for (l, layer) in b.state.layers.enumerated() {
+        #expect(layer.features.total == 20 * a.state.layers[l].features.total)
         // Far fewer than the 20 copies hold: at most the first copy's.
-        #expect(layer.examinedFeatures <= a.layers[l].features.total, "layer \(layer.id)")
+        #expect(b.inputs.layers[l].examinedFeatures <= a.state.layers[l].features.total, "layer \(layer.id)")
       }
     }
   }

@@ -222,11 +222,11 @@ import _MapSnapTestSupport
     #expect(first == 4)
     #expect(cache.decodeCount == first)
     // The same tile range: the stitched mosaic is reused, with its counts.
-    #expect(a.state.layers[0].tiles?.mosaic != nil && a.state.layers[0].tiles?.mosaic === b.state.layers[0].tiles?.mosaic)
+    #expect(a.inputs.layers[0].tiles?.mosaic != nil && a.inputs.layers[0].tiles?.mosaic === b.inputs.layers[0].tiles?.mosaic)
     #expect(b.state.layers[0].tiles?.drawn == 4)
     // Another range (a different pixel ratio: the next level) stitches its own.
     let c = try FramePlan.make(sc, overrides: ViewOverrides(pixelRatio: 2), tiles: cache)
-    #expect(c.state.layers[0].tiles?.mosaic !== a.state.layers[0].tiles?.mosaic)
+    #expect(c.inputs.layers[0].tiles?.mosaic !== a.inputs.layers[0].tiles?.mosaic)
   }
 
   @Test func tileLayerScenesAreChecked() throws {

@@ -98,7 +98,7 @@ public final class CaseRunner: Sendable {
     }
     o.warnings = RenderSession.warnings(of: plan)
     // Every icon the scene names, drawn at this scale or not, is the case's.
-    o.icons = Array(Set(plan.state.iconDigests.keys).union(plan.scene.namedIconPaths)).sorted()
+    o.icons = Array(Set(plan.inputs.iconDigests.keys).union(plan.scene.namedIconPaths)).sorted()
     let snapshot = Snapshot.render(plan, options: RenderOptions(threads: 1))
     var encoding = PNGEncodingOptions.fast
     encoding.threads = 1

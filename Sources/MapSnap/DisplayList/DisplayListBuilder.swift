@@ -46,6 +46,8 @@ private final class Spent: Sendable {
 /// before they are filled, clipped and stroked.
 struct DisplayListBuilder: Sendable {
   let state: MapState
+  /// The pixels of the state's marker icons and tile mosaics.
+  let inputs: ResolvedInputs
   /// Per layer, per annotation text: its glyphs when drawn.
   let annotations: [Int: [PreparedText?]]
   /// Placed labels in drawing order.
@@ -59,7 +61,7 @@ struct DisplayListBuilder: Sendable {
   var tolerance = Flattening.tolerance
   /// Worker threads; 0 means one per active processor.
   var threads = 0
-  /// The frame's budget; nil: `FrameBudget(state.viewport)`.
+  /// The frame's budget; nil: the frame's own (`FrameContext.budget`).
   var budget: FrameBudget? = nil
 
   /// Clipped lines end this many device pixels beyond the stroke's reach, so
@@ -68,8 +70,12 @@ struct DisplayListBuilder: Sendable {
 
   /// Rasterises the glyphs of `text` and `boxes` (serially, through `fonts`)
   /// and keeps them for the build.
-  init(state: MapState, text: TextPlacement, boxes: [PlacedBox], attribution: GlyphRun? = nil, fonts: FontLibrary?, threads: Int = 0) {
+  init(
+    state: MapState, inputs: ResolvedInputs, text: TextPlacement, boxes: [PlacedBox], attribution: GlyphRun? = nil, fonts: FontLibrary?,
+    threads: Int = 0
+  ) {
     self.state = state
+    self.inputs = inputs
     self.threads = threads
     var annotations: [Int: [PreparedText?]] = [:]
     var labels: [PreparedText] = []
@@ -146,6 +152,7 @@ struct DisplayListBuilder: Sendable {
   /// come.
   final class Geometry: @unchecked Sendable {
     private let state: MapState
+    private let inputs: ResolvedInputs
     private let threads: Int
     private let budget: FrameBudget?
     private let tolerance: Double
@@ -155,21 +162,22 @@ struct DisplayListBuilder: Sendable {
     /// signalled; read (and let go) by `take` after.
     private var built: GeometryParts?
 
-    private init(state: MapState, threads: Int, budget: FrameBudget?, tolerance: Double) {
+    private init(state: MapState, inputs: ResolvedInputs, threads: Int, budget: FrameBudget?, tolerance: Double) {
       self.state = state
+      self.inputs = inputs
       self.threads = threads
       self.budget = budget
       self.tolerance = tolerance
     }
 
-    /// Starts building `buildGeometry(state:threads:budget:tolerance:)` on
+    /// Starts building `buildGeometry(state:inputs:threads:budget:tolerance:)` on
     /// a worker thread, which then runs `then` (more work that may be done
     /// while the text is placed; run too when the build was taken over).
     static func start(
-      state: MapState, threads: Int, budget: FrameBudget? = nil, tolerance: Double = Flattening.tolerance,
+      state: MapState, inputs: ResolvedInputs, threads: Int, budget: FrameBudget? = nil, tolerance: Double = Flattening.tolerance,
       then: (@Sendable () -> Void)? = nil
     ) -> Geometry {
-      let g = Geometry(state: state, threads: threads, budget: budget, tolerance: tolerance)
+      let g = Geometry(state: state, inputs: inputs, threads: threads, budget: budget, tolerance: tolerance)
       DispatchQueue.global(qos: .userInitiated).async {
         if g.claim() {
           g.built = g.build()
@@ -192,16 +200,16 @@ struct DisplayListBuilder: Sendable {
     private func claim() -> Bool { claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
 
     private func build() -> GeometryParts {
-      DisplayListBuilder.buildGeometry(state: state, threads: threads, budget: budget, tolerance: tolerance)
+      DisplayListBuilder.buildGeometry(state: state, inputs: inputs, threads: threads, budget: budget, tolerance: tolerance)
     }
   }
 
   /// The geometry of `state`, its chunks built on up to `threads` workers,
   /// as a builder of that state with `budget` and `tolerance` builds it.
   static func buildGeometry(
-    state: MapState, threads: Int, budget: FrameBudget? = nil, tolerance: Double = Flattening.tolerance
+    state: MapState, inputs: ResolvedInputs, threads: Int, budget: FrameBudget? = nil, tolerance: Double = Flattening.tolerance
   ) -> GeometryParts {
-    var builder = DisplayListBuilder(state: state, text: TextPlacement(), boxes: [], fonts: nil, threads: threads)
+    var builder = DisplayListBuilder(state: state, inputs: inputs, text: TextPlacement(), boxes: [], fonts: nil, threads: threads)
     builder.budget = budget
     builder.tolerance = tolerance
     let v = state.viewport
@@ -234,7 +242,7 @@ struct DisplayListBuilder: Sendable {
     return Work(
       chunks: chunks, drawableFlags: drawableFlags, annotationFlags: annotationFlags, labelFlags: labelFlags,
       flags: [Bool](repeating: false, count: flagCount), tooBig: [Bool](repeating: false, count: flagCount),
-      stopped: [Bool](repeating: false, count: chunks.count), budget: budget ?? FrameBudget(state.viewport))
+      stopped: [Bool](repeating: false, count: chunks.count), budget: budget ?? state.frame.budget)
   }
 
   /// The chunks of the list in drawing order, and where each layer's and
@@ -247,7 +255,7 @@ struct DisplayListBuilder: Sendable {
     for (li, layer) in state.layers.enumerated() {
       drawableFlags.append(flagCount)
       let active = layer.status.contains(.active)
-      if active, layer.tiles?.mosaic != nil {
+      if active, layer.tiles?.hasImage == true {
         chunks.append(Chunk(kind: .raster, layer: li, range: 0..<1, flags: -1))
       }
       if active {
@@ -514,7 +522,7 @@ struct DisplayListBuilder: Sendable {
     case .raster:
       // A tiles layer's mosaic, resampled into the frame (exact copies where
       // the frame's pixels coincide with the level's).
-      if let t = state.layers[chunk.layer].tiles, let mosaic = t.mosaic {
+      if let t = inputs.layers[chunk.layer].tiles, let mosaic = t.mosaic {
         let v = state.viewport
         let a = v.toDevice(Point(t.mosaicBounds.minX, t.mosaicBounds.maxY))
         let b = v.toDevice(Point(t.mosaicBounds.maxX, t.mosaicBounds.minY))
@@ -689,8 +697,8 @@ struct DisplayListBuilder: Sendable {
     let ratio = state.viewport.pixelRatio
     if m.icon != nil {
       // A missing or unreadable icon was reported on its layer; it draws nothing.
-      guard let image = state.icon(of: m) else { return false }
-      return list.drawImage(image, in: MarkerBox.iconRect(for: image, at: point, size: m.size, offset: m.offset, pixelRatio: ratio), opacity: m.opacity)
+      guard let image = inputs.icon(of: m) else { return false }
+      return list.drawImage(image, in: MarkerBox.iconRect(for: IconSize(image), at: point, size: m.size, offset: m.offset, pixelRatio: ratio), opacity: m.opacity)
     }
     let center = point + Point(m.offset.0 * ratio, m.offset.1 * ratio)
     let reach = SymbolReach.marker(m, icon: nil) * ratio

@@ -5,13 +5,13 @@
 struct FeatureIDIndex: Sendable {
   /// Id → positions, ascending: `0..<features.count` in `features`, then
   /// `features.count + j` for `withoutGeometry[j]`.
-  let positions: [FloorValue: [Int32]]
+  let positions: [FeatureID: [Int32]]
   /// Every id's text once, sorted (`String` order).
   let sortedTexts: [String]
 
   /// The index of `collection` under `idField`.
   init(_ collection: FeatureCollection, idField: String?) {
-    var positions: [FloorValue: [Int32]] = [:]
+    var positions: [FeatureID: [Int32]] = [:]
     var position: Int32 = 0
     for list in [collection.features, collection.withoutGeometry] {
       for f in list {
@@ -25,8 +25,8 @@ struct FeatureIDIndex: Sendable {
 
   /// A feature's id: its `idField` property when the layer names one and
   /// the feature has it (a null there is no id), else its GeoJSON `id`.
-  static func id(of f: Feature, idField: String?) -> FloorValue? {
-    (idField.flatMap { f.properties[$0] } ?? f.id).flatMap(FloorValue.init(json:))
+  static func id(of f: Feature, idField: String?) -> FeatureID? {
+    (idField.flatMap { f.properties[$0] } ?? f.id).flatMap(FeatureID.init(json:))
   }
 
   /// Bytes held, roughly.

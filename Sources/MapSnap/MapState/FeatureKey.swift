@@ -16,13 +16,13 @@
 /// id). `index` is the feature's position in its source (or in the layer's
 /// `graphics`): the order features are drawn and listed in, not an identity.
 public struct FeatureKey: Sendable, Hashable {
-  public var id: FloorValue?
+  public var id: FeatureID?
   /// The key of a feature without an id (nil for one with an id, and for a
   /// graphic).
   public var digest: String?
   public var index: Int
 
-  public init(id: FloorValue?, index: Int, digest: String? = nil) {
+  public init(id: FeatureID?, index: Int, digest: String? = nil) {
     self.id = id
     self.index = index
     self.digest = id == nil ? digest : nil

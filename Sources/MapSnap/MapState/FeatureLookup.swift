@@ -10,7 +10,7 @@ enum FeatureLookup {
   ///   graphics layer `layerID` (with the closest id as a hint), its source
   ///   cannot be read, or no feature with geometry has that id.
   static func features(
-    _ layerID: String, _ id: FloorValue, in scene: Scene, projection: MapProjection?, sources: SourceLoader, path: String
+    _ layerID: String, _ id: FeatureID, in scene: Scene, projection: MapProjection?, sources: SourceLoader, path: String
   ) throws(SceneError) -> [Feature] {
     func fail(_ expected: String, _ found: String, hint: String? = nil) -> SceneError {
       SceneError(file: scene.file, path: path, kind: .invalidValue, expected: expected, found: found, hint: hint)
@@ -24,11 +24,11 @@ enum FeatureLookup {
     }
     var found: [Feature] = []
     // The layer's ids, for the hint when none matches.
-    var known: [FloorValue] = []
+    var known: [FeatureID] = []
     switch layer.content {
     case .graphics(let graphics):
-      known = graphics.compactMap { $0.id.map(FloorValue.init) }
-      for (i, g) in graphics.enumerated() where g.id.map(FloorValue.init) == id && !g.geometry.isEmpty {
+      known = graphics.compactMap { $0.id.map(FeatureID.init) }
+      for (i, g) in graphics.enumerated() where g.id.map(FeatureID.init) == id && !g.geometry.isEmpty {
         let geometry = projection.map { g.geometry.projected(to: $0) } ?? g.geometry
         found.append(Feature(id: nil, properties: JSONObject(), geometry: geometry, index: i))
       }
@@ -63,7 +63,7 @@ enum FeatureLookup {
 
   /// The id closest to `text`: the same letters in another case first, then
   /// the nearest by edit distance (at most 2), over the ids' texts.
-  static func closestID(to text: String, in ids: [FloorValue]) -> String? {
+  static func closestID(to text: String, in ids: [FeatureID]) -> String? {
     let lowered = text.lowercased()
     let texts = ids.map(\.text).sorted()
     if let same = texts.first(where: { $0.lowercased() == lowered }) { return same }

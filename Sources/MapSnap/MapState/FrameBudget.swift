@@ -27,7 +27,7 @@ public struct FrameBudget: Sendable, Equatable {
   /// Pixels of icon images drawn (each icon's box clipped to the frame).
   public let imagePixels: Int
 
-  public init(devicePixels: Int) {
+  init(devicePixels: Int) {
     let p = max(0, devicePixels)
     dashes = Self.clamp(p / 16, 1_000_000, 16_000_000)
     textCharacters = Self.clamp(p / 4, 250_000, 4_000_000)
@@ -43,8 +43,8 @@ public struct FrameBudget: Sendable, Equatable {
     self.imagePixels = imagePixels
   }
 
-  /// The budget of a viewport's frame.
-  public init(_ viewport: Viewport) {
+  /// The budget of a viewport's frame (`FrameContext.budget`).
+  init(_ viewport: Viewport) {
     self.init(devicePixels: viewport.deviceWidth * viewport.deviceHeight)
   }
 

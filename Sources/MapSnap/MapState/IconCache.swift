@@ -54,7 +54,7 @@ public final class IconCache: Sendable {
 
   /// The icon and the SHA-256 of the bytes it was decoded from (the error's
   /// text when it could not be read or decoded): what `InputDigest` records.
-  public func entry(atPath path: String) -> (image: Result<RasterImage, PNGError>, digest: String) {
+  func entry(atPath path: String) -> (image: Result<RasterImage, PNGError>, digest: String) {
     entries.withLock { entries in
       if let cached = entries.byPath[path] { return cached }
       decodes.add(1, ordering: .relaxed)

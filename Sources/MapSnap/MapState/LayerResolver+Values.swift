@@ -54,7 +54,7 @@ extension LayerResolver {
   }
 
   /// The value `held` holds closest to `value` (see `checkValues`), or nil.
-  private static func closest(to value: JSONValue, in held: SourceIndex.HeldValues) -> JSONValue? {
+  static func closest(to value: JSONValue, in held: SourceIndex.HeldValues) -> JSONValue? {
     switch value {
     case .string(let s):
       if let n = Double(s), held.set.contains(.number(n == 0 ? 0 : n)) { return .number(n) }

@@ -26,29 +26,18 @@ public struct LayerState: Sendable {
   public internal(set) var attribution: String?
   /// For tiles layers: the level and what became of each tile.
   public internal(set) var tiles: TileLayerState?
-  /// For layers that view annotations name: what became of the feature of
-  /// each id they name (absent when the source has no such id).
-  /// What the layer's source was, for the frame's `InputDigest`: the
-  /// SHA-256 of the file bytes decoded, or the load error; nil for layers
-  /// without a file source.
-  public var sourceDigest: String? { sourceContent?.value }
-  /// The same as kept (`ContentDigest`): an `ogr` read's is hashed when
-  /// first asked, or by `FramePlan.make` while the text is placed.
-  var sourceContent: ContentDigest?
   /// For an `ogr` source: the driver, reference, features read and whether
   /// a spatial index was used.
   public internal(set) var ogr: OGRReadInfo?
   /// The spatial reference a GeoJSON source was read in, and who named it
   /// (`ReferenceNote`); nil for degrees named by nothing.
   public internal(set) var reference: ReferenceNote?
-  public internal(set) var tiedFeatures: [FloorValue: TiedFeature] = [:]
+  /// For layers that view annotations name: what became of the feature of
+  /// each id they name (absent when the source has no such id).
+  public internal(set) var annotatedFeatures: [FeatureID: AnnotatedFeature] = [:]
   /// For layers that view annotations name: every feature id of the source
   /// (or graphic id of the layer), as text, sorted; for "did you mean" hints.
   public internal(set) var featureIDs: [String] = []
-  /// Features (annotation features, for annotation layers) that resolution
-  /// looked at one by one in this frame: those the source's index returned
-  /// near the frame. For tests: it must not grow with the source.
-  var examinedFeatures = 0
 
   init(id: String, kind: Layer.Kind, index: Int, opacity: Double) {
     self.id = id

@@ -9,7 +9,7 @@ extension MapResolver {
   /// when it has none (even when `given`). Every font the scene names is checked.
   /// - Throws: `SceneError` when a named font is not available or no font
   ///   can be loaded.
-  public static func fonts(for scene: Scene, given: FontLibrary?) throws(SceneError) -> FontLibrary? {
+  static func fonts(for scene: Scene, given: FontLibrary?) throws(SceneError) -> FontLibrary? {
     // Without text no fonts take part, even when given: the frame (and its
     // input digest) is the same whether a caller passes a library or not.
     guard scene.hasText else { return nil }
@@ -34,7 +34,7 @@ extension MapResolver {
   /// is a `tiles` layer (its `tileMatrixSet`, else its source's; an MBTiles
   /// file is Web Mercator; a source that cannot be opened counts as Web
   /// Mercator and is reported on its layer); else Web Mercator (3857).
-  public static func projection(for scene: Scene, tiles: TileCache) -> MapProjection {
+  static func projection(for scene: Scene, tiles: TileCache) -> MapProjection {
     if let p = scene.map.spatialReference { return p }
     guard let first = scene.layers.first, case .tiles(let t) = first.content else { return .webMercator }
     var set = t.tileMatrixSet
@@ -49,7 +49,7 @@ extension MapResolver {
   /// missing on the machine is left to the layer, as a source that cannot be
   /// read).
   /// - Throws: `SceneError` at `layers[i].source.crs`.
-  public static func checkSpatialReferences(of scene: Scene) throws(SceneError) {
+  static func checkSpatialReferences(of scene: Scene) throws(SceneError) {
     for (i, layer) in scene.layers.enumerated() {
       let source: Source
       switch layer.content {

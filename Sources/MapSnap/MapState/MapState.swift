@@ -5,22 +5,24 @@
 /// (`recordCoverage`). The report and `mapsnap explain` print this record and
 /// decide nothing again.
 public struct MapState: Sendable {
-  public let viewport: Viewport
+  /// The frame resolved: viewport, floor, budget (`FramePlan.make` builds it once).
+  public let frame: FrameContext
   public let background: Color
-  public let floor: FloorValue?
   public internal(set) var layers: [LayerState]
-  /// Marker icons that loaded, by resolved path; a failed one is a layer problem.
-  public internal(set) var icons: [String: RasterImage] = [:]
-  /// The SHA-256 of each marker icon file looked up, by path (`missing` or
-  /// the error when it could not be decoded): part of the `InputDigest`.
-  public internal(set) var iconDigests: [String: String] = [:]
+  /// The pixel size of each marker icon that loaded, by resolved path (its
+  /// pixels are in `ResolvedInputs`); a failed one is a layer problem.
+  let iconSizes: [String: IconSize]
 
-  init(viewport: Viewport, background: Color, floor: FloorValue?, layers: [LayerState]) {
-    self.viewport = viewport
+  init(frame: FrameContext, background: Color, layers: [LayerState], iconSizes: [String: IconSize]) {
+    self.frame = frame
     self.background = background
-    self.floor = floor
     self.layers = layers
+    self.iconSizes = iconSizes
   }
+
+  public var viewport: Viewport { frame.viewport }
+  /// The floor the frame shows; nil: every floor.
+  public var floor: FloorValue? { frame.floor }
 
   /// One line per layer problem, for standard error, in layer order:
   /// `layer "roads": data/roads.geojson: no such file; the layer is not drawn`.
@@ -34,9 +36,9 @@ public struct MapState: Sendable {
     return out
   }
 
-  /// The icon a marker draws, when it names one that loaded.
-  func icon(of m: MarkerStyle) -> RasterImage? {
-    m.icon.flatMap { icons[$0] }
+  /// The size of the icon a marker draws, when it names one that loaded.
+  func icon(of m: MarkerStyle) -> IconSize? {
+    m.icon.flatMap { iconSizes[$0] }
   }
 
   /// Records what the display list found (see `FeatureCounts.drawn`): the

@@ -1,13 +1,26 @@
-public import _MapSnapRaster
+internal import _MapSnapRaster
+
+/// The size of a marker icon in image pixels: all that the box a marker
+/// covers, and so its reach and its collisions, takes from the icon (its
+/// pixels are in `ResolvedInputs`, for the display list).
+struct IconSize: Sendable, Hashable {
+  let width: Int
+  let height: Int
+
+  init(_ image: RasterImage) {
+    width = image.width
+    height = image.height
+  }
+}
 
 /// The box a marker covers, shared by label collision (`collides: true`) and
 /// drawing (scene format 3.1).
-public enum MarkerBox {
+enum MarkerBox {
   /// The device-pixel box of marker `m` at device point `p`: its icon's
   /// rectangle, or its shape's bounds (the pin hangs above its tip, every
   /// other shape is centred), offset by `m.offset`; the outline is not part
   /// of the box.
-  static func rect(_ m: MarkerStyle, icon: RasterImage?, at p: Point, pixelRatio r: Double) -> Rect {
+  static func rect(_ m: MarkerStyle, icon: IconSize?, at p: Point, pixelRatio r: Double) -> Rect {
     if let icon { return iconRect(for: icon, at: p, size: m.size, offset: m.offset, pixelRatio: r) }
     let c = p + Point(m.offset.0 * r, m.offset.1 * r)
     let s = m.size * r
@@ -22,8 +35,8 @@ public enum MarkerBox {
   /// follows the image's aspect ratio; it is centred on `point` (device
   /// pixels) moved by `offset` (logical pixels, x right, y down). Sizes and
   /// the offset are multiplied by `pixelRatio`.
-  public static func iconRect(
-    for image: RasterImage, at point: Point, size: Double, offset: (Double, Double), pixelRatio: Double
+  static func iconRect(
+    for image: IconSize, at point: Point, size: Double, offset: (Double, Double), pixelRatio: Double
   ) -> Rect {
     let height = (size > 0 ? size : Double(image.height)) * pixelRatio
     let width = height * Double(image.width) / Double(image.height)

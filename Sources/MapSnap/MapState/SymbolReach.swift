@@ -3,7 +3,7 @@
 ///
 /// Distances are in the pixel space of their arguments (logical or device
 /// pixels: the rules are linear in the sizes they are given).
-public enum SymbolReach {
+enum SymbolReach {
   /// Anti-aliased coverage of an edge can reach one pixel past the edge.
   static let antialiasMargin = 1.0
 
@@ -11,7 +11,7 @@ public enum SymbolReach {
   /// times the join's spike factor. A miter can reach `miterLimit` half
   /// widths (at least 1.5, so that square caps, whose corners are √2 ≈ 1.41
   /// half widths away, are covered); round and bevel joins reach 1.5.
-  public static func stroke(width: Double, join: LineJoin, miterLimit: Double) -> Double {
+  static func stroke(width: Double, join: LineJoin, miterLimit: Double) -> Double {
     let factor = join == .miter ? max(miterLimit, 1.5) : 1.5
     return width / 2 * factor
   }
@@ -19,7 +19,7 @@ public enum SymbolReach {
   /// How far a style can paint beyond its geometry, in logical pixels: the
   /// stroke's reach, or the marker's (`marker(_:icon:)` plus its offset),
   /// whichever is larger, plus the anti-aliasing margin.
-  static func style(_ s: Style, icon: RasterImage?) -> Double {
+  static func style(_ s: Style, icon: IconSize?) -> Double {
     var r = 0.0
     if s.stroke != nil { r = stroke(width: s.strokeWidth, join: s.lineJoin, miterLimit: s.miterLimit) }
     if let m = s.marker { r = max(r, marker(m, icon: icon) + abs(m.offset.0) + abs(m.offset.1)) }
@@ -30,7 +30,7 @@ public enum SymbolReach {
   /// logical pixels: an icon's half diagonal, or for a built-in shape
   /// 1.5 × `size` (the pin's head top is 1.5 × size above its tip; every other
   /// shape stays within size / 2) plus the outline's width.
-  static func marker(_ m: MarkerStyle, icon: RasterImage?) -> Double {
+  static func marker(_ m: MarkerStyle, icon: IconSize?) -> Double {
     if m.icon != nil {
       guard let icon else { return 0 }  // an icon that failed to load draws nothing
       let box = MarkerBox.iconRect(for: icon, at: Point(0, 0), size: m.size, offset: (0, 0), pixelRatio: 1)

@@ -1,5 +1,3 @@
-internal import _MapSnapRaster
-
 /// What a `tiles` layer shows in this frame (scene format 3.4): the level
 /// chosen and what became of each tile of that level that meets the frame.
 ///
@@ -15,20 +13,9 @@ public struct TileLayerState: Sendable {
   public var undecodable = 0
   /// The layer's `attribution`, else the source's.
   public var attribution: String?
-  /// Wall time, in seconds, spent reading and decoding tiles (nearly nothing
-  /// when the cache has them) and stitching the mosaic: for benchmarks, not
-  /// written to the report.
-  public internal(set) var readSeconds = 0.0
-  public internal(set) var stitchSeconds = 0.0
-  /// The digest of the tiles read for this frame: each tile's level, column,
-  /// row and the SHA-256 of its bytes (or that it was absent), parents
-  /// included; empty when no tile was read. Part of the frame's
-  /// `InputDigest`.
-  public internal(set) var inputDigest = ""
-  /// The tiles stitched into one image (seamless resampling across tile
-  /// edges), and the map-unit rectangle it covers; nil when nothing is drawn.
-  var mosaic: RasterImage?
-  var mosaicBounds = Rect.empty
+  /// True when the layer draws an image: some tile is drawn or filled from
+  /// a parent (the mosaic itself is in `ResolvedInputs`).
+  public var hasImage: Bool { drawn + fromParent > 0 }
 
   init(zoom: Int, tileMatrixSet: TileMatrixSet, attribution: String?) {
     self.zoom = zoom

@@ -47,20 +47,20 @@ struct TileResolver {
   static let defaultZoomRange = 0...22
   static let defaultTileSize = 256
 
-  /// The layer's tiles state and its problems. The source is opened (so a
-  /// bad source is an `error` at any scale); tiles are read only when
-  /// `draws`.
-  func resolve(draws: Bool) -> (TileLayerState?, [LayerProblem]) {
+  /// The layer's tiles state, what it read (the mosaic, its digest and
+  /// timings) and its problems. The source is opened (so a bad source is an
+  /// `error` at any scale); tiles are read only when `draws`.
+  func resolve(draws: Bool) -> (TileLayerState?, TileInputs, [LayerProblem]) {
     let source: TileSource
     switch cache.source(layer.source) {
     case .failure(let error):
-      return (nil, [.tileSource(error)])
+      return (nil, TileInputs(), [.tileSource(error)])
     case .success(let s): source = s
     }
     let tms = layer.tileMatrixSet ?? source.tileMatrixSet ?? .webMercatorQuad
     let attribution = self.attribution ?? source.attribution
     guard tms.spatialReference == mapSpatialReference else {
-      return (nil, [.spatialReference(tiles: tms.spatialReference, map: mapSpatialReference)])
+      return (nil, TileInputs(), [.spatialReference(tiles: tms.spatialReference, map: mapSpatialReference)])
     }
     let size = layer.tileSize ?? Self.defaultTileSize
     let minZoom = layer.minZoom ?? source.minZoom ?? Self.defaultZoomRange.lowerBound
@@ -70,10 +70,10 @@ struct TileResolver {
     let exact = log2(tms.tileSpan(0) / Double(size) / frameResolution)
     let z = min(max(Int(saturating: (exact + 0.5).rounded(.down)), minZoom), maxZoom)
     var state = TileLayerState(zoom: z, tileMatrixSet: tms, attribution: attribution)
-    guard draws else { return (state, []) }
+    guard draws else { return (state, TileInputs(), []) }
     if exact < Double(minZoom) - Self.maximumLevelsBelow {
       let reason = "1:\(number(viewport.scale)) is more than \(Int(Self.maximumLevelsBelow)) levels coarser than the tile set's coarsest level \(minZoom)"
-      return (state, [.tilesOutOfRange(reason: reason)])
+      return (state, TileInputs(), [.tilesOutOfRange(reason: reason)])
     }
     // The tiles of level z that overlap the frame.
     let extent = viewport.extent
@@ -84,15 +84,16 @@ struct TileResolver {
     let x1 = min(columns - 1, Int(saturating: ((extent.maxX - o.x) / span).rounded(.up)) - 1)
     let y0 = max(0, Int(saturating: ((o.y - extent.maxY) / span).rounded(.down)))
     let y1 = min(rows - 1, Int(saturating: ((o.y - extent.minY) / span).rounded(.up)) - 1)
-    guard x0 <= x1, y0 <= y1 else { return (state, []) }
+    guard x0 <= x1, y0 <= y1 else { return (state, TileInputs(), []) }
     let across = x1 - x0 + 1
     let down = y1 - y0 + 1
     let budget = min(max(Self.maximumMosaicPixels, 2 * viewport.deviceWidth * viewport.deviceHeight), Self.largestMosaicPixels)
     guard across * down * size * size <= budget else {
       let reason = "the frame needs \(across * down) tiles of level \(z), more than \(budget / (size * size))"
-      return (state, [.tilesOutOfRange(reason: reason)])
+      return (state, TileInputs(), [.tilesOutOfRange(reason: reason)])
     }
     var clock = monotonicSeconds()
+    var inputs = TileInputs()
     let top = tms.bounds(z: z, x: x0, y: y0)
     let bottom = tms.bounds(z: z, x: x1, y: y1)
     let mosaicBounds = Rect(minX: top.minX, minY: bottom.minY, maxX: bottom.maxX, maxY: top.maxY)
@@ -102,11 +103,11 @@ struct TileResolver {
       state.fromParent = kept.fromParent
       state.missing = kept.missing
       state.undecodable = kept.undecodable
-      state.mosaic = kept.image
-      state.inputDigest = kept.inputDigest
-      state.mosaicBounds = mosaicBounds
-      state.readSeconds = lap(&clock)
-      return (state, Self.problems(state))
+      inputs.mosaic = kept.image
+      inputs.inputDigest = kept.inputDigest
+      inputs.mosaicBounds = mosaicBounds
+      inputs.readSeconds = lap(&clock)
+      return (state, inputs, Self.problems(state))
     }
     var coordinates: [(z: Int, x: Int, y: Int)] = []
     for y in y0...y1 { for x in x0...x1 { coordinates.append((z, x, y)) } }
@@ -145,8 +146,8 @@ struct TileResolver {
       pending = still
       level -= 1
     }
-    state.inputDigest = digest.hexDigest()
-    state.readSeconds = lap(&clock)
+    inputs.inputDigest = digest.hexDigest()
+    inputs.readSeconds = lap(&clock)
     // Count, then stitch the mosaic straight into the image's pixels.
     for (i, tile) in tiles.enumerated() {
       switch tile {
@@ -159,7 +160,7 @@ struct TileResolver {
     if state.drawn + state.fromParent > 0 {
       // Every tile present (or filled from a parent) writes every pixel.
       let complete = state.missing + state.undecodable == 0
-      state.mosaic = RasterImage(width: width, height: down * size, writesEveryPixel: complete) { mosaic in
+      inputs.mosaic = RasterImage(width: width, height: down * size, writesEveryPixel: complete) { mosaic in
         for (i, tile) in tiles.enumerated() {
           let at = (x: (coordinates[i].x - x0) * size, y: (coordinates[i].y - y0) * size)
           switch tile {
@@ -180,14 +181,14 @@ struct TileResolver {
           }
         }
       }
-      state.mosaicBounds = mosaicBounds
+      inputs.mosaicBounds = mosaicBounds
     }
-    state.stitchSeconds = lap(&clock)
+    inputs.stitchSeconds = lap(&clock)
     cache.keep(
       TileCache.Mosaic(
-        image: state.mosaic, inputDigest: state.inputDigest, drawn: state.drawn, fromParent: state.fromParent, missing: state.missing, undecodable: state.undecodable),
+        image: inputs.mosaic, inputDigest: inputs.inputDigest, drawn: state.drawn, fromParent: state.fromParent, missing: state.missing, undecodable: state.undecodable),
       for: key)
-    return (state, Self.problems(state))
+    return (state, inputs, Self.problems(state))
   }
 
   /// `incompleteTiles` when any tile was absent or undecodable.

@@ -37,7 +37,7 @@ enum ViewFit {
   /// `id` (`FeatureLookup`), any geometry.
   /// - Throws: `SceneError` at `fit` when there is no such layer or feature.
   static func featureBounds(
-    _ layerID: String, _ id: FloorValue, in scene: Scene, projection: MapProjection, sources: SourceLoader
+    _ layerID: String, _ id: FeatureID, in scene: Scene, projection: MapProjection, sources: SourceLoader
   ) throws(SceneError) -> Rect {
     try FeatureLookup.features(layerID, id, in: scene, projection: projection, sources: sources, path: "fit")[0].geometry.bounds
   }

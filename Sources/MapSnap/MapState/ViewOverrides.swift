@@ -12,7 +12,7 @@ public struct ViewOverrides: Sendable {
   public var bounds: MapBounds?
   public var padding: Padding?
   /// Fit the view to one feature's bounds: a layer id and a feature id.
-  public var fit: (layer: String, id: FloorValue)?
+  public var fit: (layer: String, id: FeatureID)?
   /// The most device pixels the frame may have (`FrameSizeLimit`; the CLI's
   /// `--max-pixels`): `FrameSizeLimit.defaultMaxPixels` unless raised, at
   /// most `FrameSizeLimit.absoluteMaxPixels`.
@@ -20,7 +20,7 @@ public struct ViewOverrides: Sendable {
 
   public init(scale: Double? = nil, zoom: Double? = nil, center: (lon: Double, lat: Double)? = nil,
               size: (width: Int, height: Int)? = nil, pixelRatio: Double? = nil, floor: FloorValue? = nil,
-              bounds: MapBounds? = nil, padding: Padding? = nil, fit: (layer: String, id: FloorValue)? = nil,
+              bounds: MapBounds? = nil, padding: Padding? = nil, fit: (layer: String, id: FeatureID)? = nil,
               maxPixels: Int = FrameSizeLimit.defaultMaxPixels) {
     self.maxPixels = min(maxPixels, FrameSizeLimit.absoluteMaxPixels)
     self.scale = scale

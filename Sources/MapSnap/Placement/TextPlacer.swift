@@ -43,9 +43,10 @@ public struct TextPlacer {
     self.threads = threads
   }
 
-  /// Code points no font covers are noted for every block laid out; faces
-  /// only for the text that is drawn.
-  private final class Notes {
+  /// What laying out the frame's text spends and finds: characters left in
+  /// the text budget, code points no font covers (for every block laid
+  /// out) and faces (only for the text that is drawn).
+  private final class TextLedger {
     var faces = Set<Int>()
     var missing: [Unicode.Scalar] = []
     /// Characters left in the frame's text budget.
@@ -80,7 +81,7 @@ public struct TextPlacer {
 
   public func place() -> TextPlacement {
     var out = TextPlacement()
-    let notes = Notes(budget: FrameBudget(state.viewport).textCharacters)
+    let notes = TextLedger(budget: state.frame.budget.textCharacters)
     placeAnnotations(into: &out, notes: notes)
     placeLabels(into: &out, notes: notes)
     out.missingCodePoints = notes.missing
@@ -93,7 +94,7 @@ public struct TextPlacer {
 
   /// Lays out every text resolution left to draw; a text none of whose
   /// characters any font covers has no run (it is recorded `noGlyphs`).
-  private func placeAnnotations(into out: inout TextPlacement, notes: Notes) {
+  private func placeAnnotations(into out: inout TextPlacement, notes: TextLedger) {
     let v = state.viewport
     for (li, layer) in state.layers.enumerated() where !layer.annotations.isEmpty {
       var runs: [GlyphRun?] = []
@@ -165,7 +166,7 @@ public struct TextPlacer {
   /// The label style of `c`: its drawable's.
   private func style(of c: Candidate) -> LabelStyle { state.layers[c.layer].drawables[c.drawable].style.label! }
 
-  private func placeLabels(into out: inout TextPlacement, notes: Notes) {
+  private func placeLabels(into out: inout TextPlacement, notes: TextLedger) {
     let v = state.viewport
     let ratio = v.pixelRatio
     let frame = Rect(minX: 0, minY: 0, maxX: Double(v.deviceWidth), maxY: Double(v.deviceHeight))
@@ -271,7 +272,7 @@ public struct TextPlacer {
     if let fonts, threads != 1 {
       // The texts the loop below lays out, shaped side by side first: the
       // same budget spent in the same order decides which.
-      let trial = Notes(budget: notes.characters)
+      let trial = TextLedger(budget: notes.characters)
       var texts: [(text: String, font: String?, maxWidth: Double?, letterSpacing: Double)] = []
       for c in candidates where trial.spend(c.text) {
         let style = style(of: c)

@@ -39,7 +39,7 @@ public struct ViewAnnotationOutcome: Sendable {
 public enum ViewAnnotationProblem: Sendable, Equatable {
   /// It is tied to a feature id that its layer's source does not have;
   /// `suggestion` is the closest id, if one is close.
-  case unknownFeature(layer: String, id: FloorValue, suggestion: String?)
+  case unknownFeature(layer: String, id: FeatureID, suggestion: String?)
 
   public var message: String {
     switch self {

@@ -79,7 +79,7 @@ public struct ViewAnnotationPlacer {
     var placement: [PlacementCandidate] = []
     var missing: [Unicode.Scalar] = []
     placement.reserveCapacity(candidates.count)
-    var left = min(textCharactersLeft, FrameBudget(v).textCharacters)
+    var left = min(textCharactersLeft, state.frame.budget.textCharacters)
     candidates.removeAll { i in
       var n = 0
       for _ in annotations[i].text.unicodeScalars {
@@ -130,7 +130,7 @@ public struct ViewAnnotationPlacer {
       return $0 < $1
     }
     var out = ViewAnnotationPlacement()
-    out.textBudget = FrameBudget(v).textCharacters
+    out.textBudget = state.frame.budget.textCharacters
     out.outcomes = outcomes
     out.missingCodePoints = missing
     for i in placedOrder {
@@ -173,7 +173,7 @@ public struct ViewAnnotationPlacer {
       return inside(p) ? .at(p) : .outside(p)
     case .feature(let layerID, let featureID):
       guard let layer = state.layers.first(where: { $0.id == layerID }), layer.status.contains(.active),
-        let fate = layer.tiedFeatures[featureID]
+        let fate = layer.annotatedFeatures[featureID]
       else { return .hidden }
       switch fate {
       case .notDrawn: return .hidden
@@ -188,7 +188,7 @@ public struct ViewAnnotationPlacer {
   private func problem(of a: ViewAnnotation) -> ViewAnnotationProblem? {
     guard case .feature(let layerID, let featureID) = a.target,
       let layer = state.layers.first(where: { $0.id == layerID }), !layer.status.contains(.error),
-      layer.tiedFeatures[featureID] == nil
+      layer.annotatedFeatures[featureID] == nil
     else { return nil }
     return .unknownFeature(layer: layerID, id: featureID, suggestion: closestMatch(to: featureID.text, in: layer.featureIDs, maxDistance: 2))
   }

@@ -10,6 +10,9 @@ public struct FramePlan {
   /// The decisions of every stage, with the `drawn` counts the display list
   /// found.
   public let state: MapState
+  /// What resolving loaded beside the state: icon and tile pixels, input
+  /// digests, timings (`ResolvedInputs`).
+  package let inputs: ResolvedInputs
   public let text: TextPlacement
   public let viewAnnotations: ViewAnnotationPlacement
   /// The attribution line, when `map.attribution` asks for one.
@@ -58,8 +61,8 @@ public struct FramePlan {
     let library = try MapResolver.fonts(for: scene, given: fonts)
     if let library, let digests { digests.prefetch(library.faces.map(\.path)) }
     if let library { TextShaper.preload(paths: library.faces.map(\.path)) }
-    let resolver = MapResolver(scene: scene, viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
-    var state = resolver.resolve(sources: sources, icons: icons, tiles: tiles, threads: threads)
+    let frame = FrameContext(viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
+    var (state, inputs) = MapResolver(scene: scene, frame: frame).resolve(sources: sources, icons: icons, tiles: tiles, threads: threads)
     let resolveTime = lap(&clock)
     // The display list's geometry needs the state alone: on more than one
     // thread it is built on a worker while the text is placed here (most of
@@ -68,26 +71,26 @@ public struct FramePlan {
     // reads' path.
     let geometry =
       (threads > 0 ? threads : activeProcessorCount()) > 1
-      ? DisplayListBuilder.Geometry.start(state: state, threads: threads, then: Self.hashing(state)) : nil
+      ? DisplayListBuilder.Geometry.start(state: state, inputs: inputs, threads: threads, then: Self.hashing(inputs)) : nil
     let placed = Self.placeText(scene: scene, state: state, fonts: library, threads: threads)
     let text = placed.text
     let (boxes, attribution) = (placed.boxes, placed.attribution)
     let textTime = lap(&clock)
     var (list, coverage) = DisplayListBuilder(
-      state: state, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads
+      state: state, inputs: inputs, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads
     ).build(geometry: geometry?.take())
     coverage.labelOutcomes = text.labels.map(\.outcome)
     state.recordCoverage(coverage, text: text)
     return FramePlan(
-      scene: scene, state: state, text: text, viewAnnotations: boxes, attribution: attribution,
+      scene: scene, state: state, inputs: inputs, text: text, viewAnnotations: boxes, attribution: attribution,
       fontFiles: library?.faces.map(\.path) ?? [], displayList: list, fonts: library, resolveTime: resolveTime,
       textTime: textTime, displayListTime: lap(&clock))
   }
 
-  /// What hashes the digests `state`'s layers keep unhashed (their `ogr`
+  /// What hashes the digests `inputs`' layers keep unhashed (their `ogr`
   /// reads' bytes), nil when there are none.
-  private static func hashing(_ state: MapState) -> (@Sendable () -> Void)? {
-    let pending = state.layers.compactMap(\.sourceContent).filter(\.isPending)
+  private static func hashing(_ inputs: ResolvedInputs) -> (@Sendable () -> Void)? {
+    let pending = inputs.layers.compactMap(\.sourceContent).filter(\.isPending)
     return pending.isEmpty ? nil : { @Sendable in for d in pending { _ = d.value } }
   }
 

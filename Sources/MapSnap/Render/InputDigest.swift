@@ -14,13 +14,13 @@ import Synchronization
 /// The rule: SHA-256 over lines naming, in a fixed order,
 /// - the mapsnap version (`MapSnapVersion.current`);
 /// - the scene's bytes with its overlays (`Scene.contentDigest`);
-/// - the bytes each layer's source was decoded from (`LayerState.sourceDigest`,
+/// - the bytes each layer's source was decoded from (`LayerInputs.sourceDigest`,
 ///   recorded when decoded, so a file that changes during a batch is
 ///   recorded as drawn) and of every marker icon looked up
-///   (`MapState.iconDigests`); a file that cannot be read counts as its error;
+///   (`ResolvedInputs.iconDigests`); a file that cannot be read counts as its error;
 /// - the bytes of every font file the frame was laid out with, and how its
 ///   text was shaped (the HarfBuzz version, `TextPlacement.shaping`);
-/// - the tiles each tiles layer actually read (`TileLayerState.inputDigest`)
+/// - the tiles each tiles layer actually read (`TileInputs.inputDigest`)
 ///   and the attribution line drawn (which a tile set's metadata may give);
 /// - the frame as resolved: centre (map units), scale, size, pixel ratio,
 ///   dpi, spatial reference and floor, so `--zoom` and the equivalent
@@ -38,10 +38,11 @@ public enum InputDigest {
   public static func of(_ plan: FramePlan, encoding: PNGEncodingOptions, report: ReportDetail? = nil, files: FileDigests) -> String {
     var lines: [String] = ["mapsnap \(MapSnapVersion.current)", "scene \(plan.scene.contentDigest)"]
     for (i, layer) in plan.state.layers.enumerated() {
-      if let source = layer.sourceDigest { lines.append("layers[\(i)].source \(source)") }
-      if let tiles = layer.tiles { lines.append("layers[\(i)].tiles \(tiles.inputDigest)") }
+      let read = plan.inputs.layers[i]
+      if let source = read.sourceDigest { lines.append("layers[\(i)].source \(source)") }
+      if layer.tiles != nil { lines.append("layers[\(i)].tiles \(read.tiles?.inputDigest ?? "")") }
     }
-    for (path, digest) in plan.state.iconDigests.sorted(by: { $0.key < $1.key }) {
+    for (path, digest) in plan.inputs.iconDigests.sorted(by: { $0.key < $1.key }) {
       lines.append("icon \(path.split(separator: "/").last ?? "") \(digest)")
     }
     lines.append("attribution \(plan.attribution.text.map { "\"\($0)\"" } ?? "none")")

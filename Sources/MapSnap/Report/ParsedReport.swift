@@ -160,9 +160,9 @@ struct ParsedReport {
   private func feature(_ o: JSONObject, _ path: JSONPath) throws(ReportDiffError) -> FeatureKey {
     let idPath = path.key("id")
     let idValue = try required(o, "id", path, expected: "a string, number or null")
-    var id: FloorValue? = nil
+    var id: FeatureID? = nil
     if idValue != .null {
-      guard let v = FloorValue(json: idValue) else { throw invalid(idPath, "a string, number or null", idValue) }
+      guard let v = FeatureID(json: idValue) else { throw invalid(idPath, "a string, number or null", idValue) }
       id = v
     }
     let keyValue = try required(o, "key", path, expected: "a feature key (a string)")

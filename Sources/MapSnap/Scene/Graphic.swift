@@ -7,10 +7,10 @@ public struct Graphic: Sendable {
   /// How it is drawn.
   public var style: Style
   /// The floor it is on (section 5); nil: every floor.
-  public var floor: ScalarKey?
+  public var floor: FloorValue?
 
   /// A graphic with these members.
-  public init(id: String?, geometry: Geometry, style: Style, floor: ScalarKey?) {
+  public init(id: String?, geometry: Geometry, style: Style, floor: FloorValue?) {
     self.id = id
     self.geometry = geometry
     self.style = style

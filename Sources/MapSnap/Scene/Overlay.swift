@@ -15,7 +15,7 @@ public struct Overlay: Sendable {
     case marker(lon: Double, lat: Double, label: String?)
     /// Every feature of a features or graphics layer whose id (the layer's
     /// `idField`, else the GeoJSON `id`) is `id`.
-    case highlight(layer: String, id: ScalarKey)
+    case highlight(layer: String, id: FeatureID)
     /// GeoJSON: a file, or inline data.
     case geojson(Source)
   }
@@ -29,7 +29,7 @@ public struct Overlay: Sendable {
   var digestKey: String
 
   /// A style as `digestKey` records it: every value, but an icon only as
-  /// "an icon" (its bytes are in the digest as `MapState.iconDigests`), so
+  /// "an icon" (its bytes are in the digest as `ResolvedInputs.iconDigests`), so
   /// two spellings of one path give one key.
   static func key(of style: Style) -> String {
     var s = style

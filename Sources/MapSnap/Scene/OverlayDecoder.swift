@@ -159,7 +159,7 @@ public struct OverlayDecoder {
       }
     }
     // A highlighted id given on the command line matches a numeric id too:
-    // `ScalarKey` compares canonical text ("7" equals 7).
+    // `FeatureID` compares canonical text ("7" equals 7).
     return try decode(.object(json), at: option)
   }
 }
@@ -167,11 +167,11 @@ public struct OverlayDecoder {
 extension SceneDecoder {
   /// `{"layer": ID, "id": FEATURE_ID}`: one feature of a layer, as `fit` (a
   /// batch line's) and highlight overlays name it.
-  func decodeFeatureReference(_ value: JSONValue, at path: JSONPath, what: String) throws(SceneError) -> (layer: String, id: ScalarKey) {
+  func decodeFeatureReference(_ value: JSONValue, at path: JSONPath, what: String) throws(SceneError) -> (layer: String, id: FeatureID) {
     let r = try ObjectReader(value, at: path, file: file, what: what, allowed: ["layer", "id"])
     guard let layer = try r.string("layer", nonEmpty: true) else { throw r.missing("layer", "a layer id") }
     guard let idValue = r.object["id"] else { throw r.missing("id", "a feature id (string or number)") }
-    guard let id = ScalarKey(json: idValue) else { throw r.invalid("id", expected: "a feature id (a string or a number)", found: idValue) }
+    guard let id = FeatureID(json: idValue) else { throw r.invalid("id", expected: "a feature id (a string or a number)", found: idValue) }
     return (layer, id)
   }
 }

@@ -50,5 +50,6 @@ public struct ScalarKey: Sendable, Hashable, CustomStringConvertible {
   public var description: String { text }
 }
 
-/// The former name of `ScalarKey`, kept while call sites move to it.
+/// A floor (scene format section 5): a `ScalarKey`, so `2`, `"2"` and `"2.0"`
+/// name one floor.
 public typealias FloorValue = ScalarKey

@@ -42,7 +42,7 @@ extension SceneDecoder {
       guard let idValue = fr.object["id"] else {
         throw fr.missing("id", "the feature's id (string or number)")
       }
-      guard let fid = FloorValue(json: idValue) else {
+      guard let fid = FeatureID(json: idValue) else {
         throw fr.invalid("id", expected: "a feature id (string or number)", found: idValue)
       }
       _ = target

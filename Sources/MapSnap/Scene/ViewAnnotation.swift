@@ -7,7 +7,7 @@ public struct ViewAnnotation: Sendable {
     case coordinate(lon: Double, lat: Double)
     /// A feature of a `features` or `graphics` layer, by layer id and feature id
     /// (numbers and strings compare by value, as floors do).
-    case feature(layer: String, id: ScalarKey)
+    case feature(layer: String, id: FeatureID)
   }
 
   /// One candidate position: the anchor names the point of the box that sits on
@@ -79,7 +79,7 @@ public struct ViewAnnotation: Sendable {
   /// False: not drawn (reported `notVisible`).
   public var visible = true
   /// The floor it is on (section 5); nil: every floor.
-  public var floor: ScalarKey?
+  public var floor: FloorValue?
   /// The scales at which it is drawn.
   public var scaleRange: ScaleRange = .unlimited
 

@@ -69,7 +69,7 @@ public final class TileCache: Sendable {
   /// A stitched mosaic and what became of its tiles.
   struct Mosaic: @unchecked Sendable {
     var image: RasterImage?
-    /// The digest of the tiles it was stitched from (`TileLayerState.inputDigest`).
+    /// The digest of the tiles it was stitched from (`TileInputs.inputDigest`).
     var inputDigest: String
     var drawn: Int
     var fromParent: Int

@@ -1,5 +1,6 @@
-/// What became of a feature that a view annotation may be tied to.
-public enum TiedFeature: Sendable, Hashable {
+/// What became, in this frame, of a feature that a view annotation names
+/// (`ViewAnnotation.Target.feature`): drawn, off the frame, or not drawn.
+public enum AnnotatedFeature: Sendable, Hashable {
   /// Styled at this scale and floor and reaching the frame: `drawables[k]`.
   case drawable(Int)
   /// Styled at this scale and floor, but nowhere near the frame.
