@@ -206,5 +206,4 @@ extension LayerResolver {
     state.featureIDs = state.annotatedFeatures.keys.map(\.text).sorted()
     state.annotatedFeatures = state.annotatedFeatures.filter { named.contains($0.key) }
   }
-
 }

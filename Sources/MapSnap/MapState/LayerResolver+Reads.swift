@@ -1,6 +1,10 @@
 extension LayerResolver {
   // MARK: - What a layer reads
 
+  /// How far beyond the frame, in logical pixels, an `ogr` source's
+  /// features are read for a features layer: the farthest reach of the
+  /// symbols of its rules in scale and of their labels, these taken at
+  /// `OGRSource.labelTextBound` (the texts themselves are not known before
   /// reading). 0 for other sources. NaN (the whole layer) when view
   /// annotations name features of the layer: a named feature may lie
   /// anywhere, and its fate (drawn, off the frame, not drawn, no such id)

@@ -189,11 +189,6 @@ struct LayerResolver {
     }
   }
 
-  /// How far beyond the frame, in logical pixels, an `ogr` source's
-  /// features are read for a features layer: the farthest reach of the
-  /// symbols of its rules in scale and of their labels, these taken at
-  /// `OGRSource.labelTextBound` (the texts themselves are not known before
-
   // MARK: - Icons
 
   /// The icon of a marker, loaded on first use; a failure is recorded once
