@@ -5,14 +5,14 @@
 /// `fromParent` (absent, filled from the nearest level above that has it),
 /// `missing` (absent, no ancestor either) or `undecodable` (skipped).
 public struct TileLayerState: Sendable {
-  public var zoom: Int
-  public var tileMatrixSet: TileMatrixSet
-  public var drawn = 0
-  public var fromParent = 0
-  public var missing = 0
-  public var undecodable = 0
+  public internal(set) var zoom: Int
+  public internal(set) var tileMatrixSet: TileMatrixSet
+  public internal(set) var drawn = 0
+  public internal(set) var fromParent = 0
+  public internal(set) var missing = 0
+  public internal(set) var undecodable = 0
   /// The layer's `attribution`, else the source's.
-  public var attribution: String?
+  public internal(set) var attribution: String?
   /// True when the layer draws an image: some tile is drawn or filled from
   /// a parent (the mosaic itself is in `ResolvedInputs`).
   public var hasImage: Bool { drawn + fromParent > 0 }
