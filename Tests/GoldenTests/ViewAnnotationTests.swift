@@ -45,7 +45,7 @@ private struct Frame {
   func box(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Rect {
     let o = try outcome(id, sourceLocation: sourceLocation)
     return try #require(
-      o.visible ? o.box : nil, "\(id) is hidden (\(o.reason?.rawValue ?? "-"), blocked by \(o.blockedBy))", sourceLocation: sourceLocation)
+      o.isPlaced ? o.box : nil, "\(id) is hidden (\(o.hiddenReason?.rawValue ?? "-"), blocked by \(o.blockedBy))", sourceLocation: sourceLocation)
   }
 
   /// A coordinate annotation's position in logical pixels, projected here.
@@ -149,7 +149,7 @@ private struct Expected {
   var visible = false
   var anchorIndex: Int?
   var box: Rect?
-  var reason: HiddenReason?
+  var reason: ViewAnnotationHiddenReason?
   var blockedBy: [String] = []
 }
 
@@ -224,9 +224,9 @@ private func differencesFromSpec(_ f: Frame, sizer: Sizer, position: (Int) -> Po
     let a = f.scene.viewAnnotations[i]
     let o = f.outcomes[i]
     if o.id != a.id { bad.append("outcome \(i) is \(o.id), not \(a.id)") }
-    if o.visible != e.visible {
+    if o.isPlaced != e.visible {
       bad.append(
-        "\(a.id): visible \(o.visible) (\(o.reason?.rawValue ?? "-") \(o.blockedBy)), the spec says \(e.visible) (\(e.reason?.rawValue ?? "-") \(e.blockedBy))"
+        "\(a.id): visible \(o.isPlaced) (\(o.hiddenReason?.rawValue ?? "-") \(o.blockedBy)), the spec says \(e.visible) (\(e.reason?.rawValue ?? "-") \(e.blockedBy))"
       )
       continue
     }
@@ -234,9 +234,9 @@ private func differencesFromSpec(_ f: Frame, sizer: Sizer, position: (Int) -> Po
       let k = e.anchorIndex!
       if o.anchor != a.anchors[k].anchor { bad.append("\(a.id): anchor \(o.anchor?.rawValue ?? "nil"), the spec takes \(a.anchors[k].anchor.rawValue) (index \(k))") }
       if o.box == nil || !close(o.box!, e.box!, 1e-6) { bad.append("\(a.id): box \(describe(o.box)), the spec's \(describe(e.box))") }
-      if o.reason != nil { bad.append("\(a.id) is placed but has reason \(o.reason!.rawValue)") }
+      if o.hiddenReason != nil { bad.append("\(a.id) is placed but has reason \(o.hiddenReason!.rawValue)") }
     } else {
-      if o.reason != e.reason { bad.append("\(a.id): reason \(o.reason?.rawValue ?? "nil"), the spec's \(e.reason!.rawValue)") }
+      if o.hiddenReason != e.reason { bad.append("\(a.id): reason \(o.hiddenReason?.rawValue ?? "nil"), the spec's \(e.reason!.rawValue)") }
       if o.blockedBy != e.blockedBy { bad.append("\(a.id): blockedBy \(o.blockedBy), the spec's \(e.blockedBy)") }
       if o.box != nil || o.anchor != nil { bad.append("\(a.id) is hidden but has a box or anchor") }
     }
@@ -249,7 +249,7 @@ private func differencesFromSpec(_ f: Frame, sizer: Sizer, position: (Int) -> Po
 /// list order (later on top).
 private func specDrawingOrder(_ f: Frame) -> [Int] {
   let a = f.scene.viewAnnotations
-  return f.outcomes.indices.filter { f.outcomes[$0].visible }.sorted { l, r in
+  return f.outcomes.indices.filter { f.outcomes[$0].isPlaced }.sorted { l, r in
     if a[l].selected != a[r].selected { return !a[l].selected }
     if a[l].priority != a[r].priority { return a[l].priority < a[r].priority }
     return l < r
@@ -281,21 +281,21 @@ private func reportDifferences(_ f: Frame) -> [String] {
   if entries.count != f.outcomes.count { bad.append("\(entries.count) report entries for \(f.outcomes.count) annotations") }
   for (o, e) in zip(f.outcomes, entries) {
     if case .string(o.id)? = member(e, "id") {} else { bad.append("\(o.id): report id \(String(describing: member(e, "id")))") }
-    if case .bool(o.visible)? = member(e, "visible") {} else { bad.append("\(o.id): report visible is not \(o.visible)") }
-    if o.visible, let b = o.box, let anchor = o.anchor {
+    if case .bool(o.isPlaced)? = member(e, "visible") {} else { bad.append("\(o.id): report visible is not \(o.isPlaced)") }
+    if o.isPlaced, let b = o.box, let anchor = o.anchor {
       if case .string(anchor.rawValue)? = member(e, "anchor") {} else { bad.append("\(o.id): report anchor is not \(anchor.rawValue)") }
       if numbers(member(e, "box")) != [b.minX, b.minY, b.width, b.height] {
         bad.append("\(o.id): report box \(String(describing: member(e, "box"))) is not [x, y, w, h] of \(describe(b))")
       }
       if member(e, "reason") != nil { bad.append("\(o.id): a placed annotation has a reason in the report") }
     } else {
-      if case .string(o.reason?.rawValue ?? "?")? = member(e, "reason") {} else {
-        bad.append("\(o.id): report reason \(String(describing: member(e, "reason"))) is not \(o.reason?.rawValue ?? "nil")")
+      if case .string(o.hiddenReason?.rawValue ?? "?")? = member(e, "reason") {} else {
+        bad.append("\(o.id): report reason \(String(describing: member(e, "reason"))) is not \(o.hiddenReason?.rawValue ?? "nil")")
       }
-      if o.reason == .collision {
+      if o.hiddenReason == .collision {
         if strings(member(e, "blockedBy")) != o.blockedBy { bad.append("\(o.id): report blockedBy is not \(o.blockedBy)") }
       } else if member(e, "blockedBy") != nil {
-        bad.append("\(o.id): blockedBy in the report of a \(o.reason?.rawValue ?? "?") annotation")
+        bad.append("\(o.id): blockedBy in the report of a \(o.hiddenReason?.rawValue ?? "?") annotation")
       }
       if member(e, "box") != nil || member(e, "anchor") != nil { bad.append("\(o.id): a hidden annotation has a box or anchor in the report") }
     }
@@ -440,7 +440,7 @@ extension ViewAnnotationTests {
       let one = try vaPlan("va-anchors")
       let two = try vaPlan("va-anchors", ViewOverrides(pixelRatio: 2))
       for (a, b) in zip(one.outcomes, two.outcomes) {
-        #expect(a.id == b.id && a.anchor == b.anchor && b.visible)
+        #expect(a.id == b.id && a.anchor == b.anchor && b.isPlaced)
         #expect(close(try #require(a.box), try #require(b.box), 0.01), "\(a.id): \(describe(a.box)) at 1x, \(describe(b.box)) at 2x")
       }
       for (p1, p2) in zip(one.plan.viewAnnotations.boxes, two.plan.viewAnnotations.boxes) {
@@ -488,27 +488,27 @@ extension ViewAnnotationTests {
   @Suite struct Priority {
     @Test func higherPriorityWins() throws {
       let f = try vaPlan("va-priority")
-      #expect(try f.outcome("p3").visible)
+      #expect(try f.outcome("p3").isPlaced)
       for loser in ["p1", "p2"] {
         let o = try f.outcome(loser)
-        #expect(!o.visible && o.reason == .collision && o.blockedBy == ["p3"], "\(loser): \(o.reason?.rawValue ?? "-") \(o.blockedBy)")
+        #expect(!o.isPlaced && o.hiddenReason == .collision && o.blockedBy == ["p3"], "\(loser): \(o.hiddenReason?.rawValue ?? "-") \(o.blockedBy)")
       }
     }
 
     @Test func selectedBeatsAHigherPriority() throws {
       let f = try vaPlan("va-priority")
       #expect(try f.annotation("prio5").priority == 5 && f.annotation("sel").priority == 0 && f.annotation("sel").selected)
-      #expect(try f.outcome("sel").visible)
+      #expect(try f.outcome("sel").isPlaced)
       let o = try f.outcome("prio5")
-      #expect(!o.visible && o.reason == .collision && o.blockedBy == ["sel"], "prio5: \(o.reason?.rawValue ?? "-") \(o.blockedBy)")
+      #expect(!o.isPlaced && o.hiddenReason == .collision && o.blockedBy == ["sel"], "prio5: \(o.hiddenReason?.rawValue ?? "-") \(o.blockedBy)")
     }
 
     @Test func equalPriorityEarlierInTheListWins() throws {
       let f = try vaPlan("va-priority")
       #expect(try f.annotation("first").priority == f.annotation("second").priority)
-      #expect(try f.outcome("first").visible)
+      #expect(try f.outcome("first").isPlaced)
       let o = try f.outcome("second")
-      #expect(!o.visible && o.reason == .collision && o.blockedBy == ["first"])
+      #expect(!o.isPlaced && o.hiddenReason == .collision && o.blockedBy == ["first"])
     }
 
     /// v1 [bottom]; v2 [bottom, top] takes top; v3 [.., left] left; v4
@@ -532,7 +532,7 @@ extension ViewAnnotationTests {
         boxes.append(b)
       }
       let v5 = try f.outcome("v5")
-      #expect(!v5.visible && v5.reason == .collision && v5.blockedBy == ["v1", "v2", "v3", "v4"], "v5: \(v5.blockedBy)")
+      #expect(!v5.isPlaced && v5.hiddenReason == .collision && v5.blockedBy == ["v1", "v2", "v3", "v4"], "v5: \(v5.blockedBy)")
     }
 
     /// allowOverlap: placed over p3, yet drawn below it (lower priority);
@@ -548,7 +548,7 @@ extension ViewAnnotationTests {
       let green = Color(r: 0xd8, g: 0xf3, b: 0xdc)
       #expect(near(pixel(s, x, y), green), "p3's background over p0-overlap at (\(x), \(y)): \(hex(pixel(s, x, y)))")
       let f6 = try f.outcome("st-f")
-      #expect(!f6.visible && f6.reason == .collision && f6.blockedBy == ["st-a", "st-b", "st-c"], "st-f: \(f6.blockedBy)")
+      #expect(!f6.isPlaced && f6.hiddenReason == .collision && f6.blockedBy == ["st-a", "st-b", "st-c"], "st-f: \(f6.blockedBy)")
     }
 
     /// Drawing order: unselected below selected, lower priority below
@@ -627,7 +627,7 @@ extension ViewAnnotationTests {
       let f = try vaPlan("va-edges")
       for id in ["cross-1px", "no-fit", "too-big"] {
         let o = try f.outcome(id)
-        #expect(!o.visible && o.reason == .outOfBounds && o.blockedBy.isEmpty, "\(id): \(o.reason?.rawValue ?? "placed")")
+        #expect(!o.isPlaced && o.hiddenReason == .outOfBounds && o.blockedBy.isEmpty, "\(id): \(o.hiddenReason?.rawValue ?? "placed")")
       }
       // cross-1px's only box starts 1 px left of the frame.
       let a = try f.annotation("cross-1px")
@@ -656,7 +656,7 @@ extension ViewAnnotationTests {
       let f = try vaPlan("va-edges")
       for id in ["outside", "outside-near"] {
         let o = try f.outcome(id)
-        #expect(!o.visible && o.reason == .outOfBounds, "\(id): \(o.reason?.rawValue ?? "placed")")
+        #expect(!o.isPlaced && o.hiddenReason == .outOfBounds, "\(id): \(o.hiddenReason?.rawValue ?? "placed")")
         let p = try #require(f.point(try f.annotation(id)))
         #expect(p.x < 0 || p.x > 400, "\(id) at \(describe(p))")
       }
@@ -688,7 +688,7 @@ extension ViewAnnotationTests {
   @Suite struct Features {
     /// A layer's drawable for feature `id`, in logical pixels.
     private func geometry(_ f: Frame, layer: String, id: FloorValue) throws -> (points: [Point], lines: [[Point]], polygons: [[[Point]]]) {
-      let l = try #require(f.plan.state.layers.first { $0.id == layer })
+      let l = try #require(f.plan.layers.first { $0.id == layer })
       let d = try #require(l.drawables.first { $0.feature.id == id }, "feature \(id) of \(layer) is not drawn")
       let v = f.viewport
       func px(_ m: Point) -> Point {
@@ -773,7 +773,7 @@ extension ViewAnnotationTests {
       #expect(close(pos1, poi.points[0], 1e-9), "the position is the point itself")
       // pois 5 (a number in idField) referenced as "5".
       let pos5 = try #require(try f.outcome("on-5").position)
-      #expect(try f.outcome("on-5").visible && close(pos5, f.design(80, 90), 1e-3))
+      #expect(try f.outcome("on-5").isPlaced && close(pos5, f.design(80, 90), 1e-3))
       if case .feature(_, let id) = try f.annotation("on-5").target { #expect(id == FloorValue("5")) }
       // Graphic id marks-0: top anchor, 6 px down.
       let g = try f.box("on-g")
@@ -816,7 +816,7 @@ extension ViewAnnotationTests {
       let g = try geometry(f, layer: "areas", id: fid)
       let rings = try #require(g.polygons.first)
       let pos = try #require(try f.outcome(id).position)
-      #expect(try f.outcome(id).visible)
+      #expect(try f.outcome(id).isPlaced)
       #expect(evenOdd(pos, rings), "\(id) at \(describe(pos)) is not inside \(feature)")
       #expect(inside(Rect(minX: pos.x, minY: pos.y, maxX: pos.x, maxY: pos.y), f.bounds), "\(id) at \(describe(pos)) is outside the frame")
       var bounds = Rect.empty
@@ -831,17 +831,17 @@ extension ViewAnnotationTests {
     }
 
     @Test(arguments: [
-      ("on-minor", HiddenReason.featureHidden),  // its rule has minScale 1000
+      ("on-minor", ViewAnnotationHiddenReason.featureHidden),  // its rule has minScale 1000
       ("on-upstairs", .featureHidden),  // level 2, map floor 1
       ("on-g-floor2", .featureHidden),  // a graphic on floor 2
       ("on-missing", .featureHidden),  // no such feature
       ("on-hidden-layer", .featureHidden),  // its layer is not visible
       ("on-away", .outOfBounds),  // drawn at this scale and floor, but outside the frame
     ])
-    func hiddenFeatures(id: String, reason: HiddenReason) throws {
+    func hiddenFeatures(id: String, reason: ViewAnnotationHiddenReason) throws {
       let f = try vaPlan("va-features")
       let o = try f.outcome(id)
-      #expect(!o.visible && o.reason == reason && o.box == nil, "\(id): \(o.reason?.rawValue ?? "placed")")
+      #expect(!o.isPlaced && o.hiddenReason == reason && o.box == nil, "\(id): \(o.hiddenReason?.rawValue ?? "placed")")
       let entry = reportEntries(f.plan.report).first { if case .string(id)? = member($0, "id") { true } else { false } }
       #expect(strings(.array([member(entry, "reason") ?? .null])) == [reason.rawValue])
     }
@@ -852,18 +852,18 @@ extension ViewAnnotationTests {
     @Test func floorAndScaleChangeWhatIsTied() throws {
       let f2 = try vaPlan("va-features", ViewOverrides(floor: FloorValue(2)))
       for id in ["on-rect", "on-7"] {
-        #expect(try f2.outcome(id).reason == .featureHidden, "\(id) on floor 2")
+        #expect(try f2.outcome(id).hiddenReason == .featureHidden, "\(id) on floor 2")
       }
       // Tied now (its position is the upstairs square's interior), but its
       // box overlaps on-g's, placed before it.
       let up = try f2.outcome("on-upstairs")
-      #expect(up.reason == .collision && up.blockedBy == ["on-g"], "on-upstairs: \(up.reason?.rawValue ?? "placed") \(up.blockedBy)")
+      #expect(up.hiddenReason == .collision && up.blockedBy == ["on-g"], "on-upstairs: \(up.hiddenReason?.rawValue ?? "placed") \(up.blockedBy)")
       #expect(up.position.map { close($0, f2.design(320, 200), 3) } == true, "on-upstairs at \(describe(up.position))")
-      #expect(try f2.outcome("on-g-floor2").visible)
-      #expect(try f2.outcome("on-L").visible, "the L has no level: on every floor")
+      #expect(try f2.outcome("on-g-floor2").isPlaced)
+      #expect(try f2.outcome("on-L").isPlaced, "the L has no level: on every floor")
       let near = try vaPlan("va-features", ViewOverrides(scale: 1000))
-      #expect(try near.outcome("on-minor").reason != .featureHidden)
-      #expect(try near.outcome("on-upstairs").reason == .featureHidden)
+      #expect(try near.outcome("on-minor").hiddenReason != .featureHidden)
+      #expect(try near.outcome("on-upstairs").hiddenReason == .featureHidden)
     }
 
     @Test func reportFollowsTheOutcomes() throws {
@@ -898,16 +898,16 @@ extension ViewAnnotationTests {
       #expect(Set(shown).union(hidden.keys) == Set(Self.all))
       for o in f.outcomes {
         if shown.contains(o.id) {
-          #expect(o.visible, "\(o.id) at 1:\(scale) floor \(floor): \(o.reason?.rawValue ?? "-")")
+          #expect(o.isPlaced, "\(o.id) at 1:\(scale) floor \(floor): \(o.hiddenReason?.rawValue ?? "-")")
         } else {
           let allowed = hidden[o.id]!.split(separator: "|").map(String.init)
-          #expect(!o.visible && allowed.contains(o.reason?.rawValue ?? "-"), "\(o.id) at 1:\(scale) floor \(floor): \(o.reason?.rawValue ?? "placed")")
+          #expect(!o.isPlaced && allowed.contains(o.hiddenReason?.rawValue ?? "-"), "\(o.id) at 1:\(scale) floor \(floor): \(o.hiddenReason?.rawValue ?? "placed")")
         }
       }
       let bad = reportDifferences(f)
       #expect(bad.isEmpty, "\(bad.joined(separator: "; "))")
       // The positions follow the scale: design points scaled about the centre.
-      for a in f.scene.viewAnnotations where f.outcomes.first(where: { $0.id == a.id })?.visible == true {
+      for a in f.scene.viewAnnotations where f.outcomes.first(where: { $0.id == a.id })?.isPlaced == true {
         let p = try #require(f.point(a))
         #expect(close(try #require(try f.outcome(a.id).position), p, 1e-6))
       }
@@ -918,12 +918,12 @@ extension ViewAnnotationTests {
     @Test func floorsCompareByValue() throws {
       let number = try vaPlan("va-floors-scales", ViewOverrides(floor: FloorValue(2)))
       let string = try vaPlan("va-floors-scales", ViewOverrides(floor: FloorValue("2")))
-      #expect(number.outcomes.map(\.visible) == string.outcomes.map(\.visible))
-      #expect(try number.outcome("floor-2-num").visible && number.outcome("floor-2-str").visible && !number.outcome("floor-1").visible)
+      #expect(number.outcomes.map(\.isPlaced) == string.outcomes.map(\.isPlaced))
+      #expect(try number.outcome("floor-2-num").isPlaced && number.outcome("floor-2-str").isPlaced && !number.outcome("floor-1").isPlaced)
       let none = try vaPlan("va-floors-scales") { $0.map.floor = nil }
       #expect(none.plan.state.floor == nil)
       for id in ["floor-2-num", "floor-2-str", "floor-1", "floor-1-open", "all-floors"] {
-        #expect(try none.outcome(id).visible, "\(id) without a map floor")
+        #expect(try none.outcome(id).isPlaced, "\(id) without a map floor")
       }
     }
 
@@ -935,8 +935,8 @@ extension ViewAnnotationTests {
     func scaleBoundsAreInclusive(id: String, scale: Double, shown: Bool) throws {
       let f = try vaPlan("va-floors-scales", ViewOverrides(scale: scale, floor: FloorValue("1")))
       let o = try f.outcome(id)
-      #expect(o.visible == shown, "\(id) at 1:\(scale): \(o.reason?.rawValue ?? "placed")")
-      if !shown { #expect(o.reason == .outOfScale) }
+      #expect(o.isPlaced == shown, "\(id) at 1:\(scale): \(o.hiddenReason?.rawValue ?? "placed")")
+      if !shown { #expect(o.hiddenReason == .outOfScale) }
     }
   }
 }
@@ -953,10 +953,10 @@ extension ViewAnnotationTests {
       #expect(a.count == 300)
       #expect(a.allSatisfy { (1...4).contains($0.anchors.count) })
       #expect(a.filter(\.selected).count == 6 && a.filter(\.allowOverlap).count == 12)
-      let placed = f.outcomes.filter(\.visible).count
+      let placed = f.outcomes.filter(\.isPlaced).count
       #expect(placed > 100 && placed < 250, "\(placed) placed")
-      #expect(f.outcomes.contains { $0.reason == .collision })
-      let later = zip(a, f.outcomes).filter { ann, o in o.visible && o.anchor != ann.anchors[0].anchor }
+      #expect(f.outcomes.contains { $0.hiddenReason == .collision })
+      let later = zip(a, f.outcomes).filter { ann, o in o.isPlaced && o.anchor != ann.anchors[0].anchor }
       #expect(!later.isEmpty, "some take a later anchor")
     }
 
@@ -965,7 +965,7 @@ extension ViewAnnotationTests {
     @Test func placedBoxesDoNotOverlap() throws {
       let f = try vaPlan("va-crowded")
       let a = f.scene.viewAnnotations
-      let placed = f.outcomes.indices.filter { f.outcomes[$0].visible }
+      let placed = f.outcomes.indices.filter { f.outcomes[$0].isPlaced }
       var bad: [String] = []
       for (n, i) in placed.enumerated() {
         let bi = f.outcomes[i].box!
@@ -984,14 +984,14 @@ extension ViewAnnotationTests {
     @Test func everyHiddenOneHasAReason() throws {
       let f = try vaPlan("va-crowded")
       var bad: [String] = []
-      for o in f.outcomes where !o.visible {
-        guard let reason = o.reason else {
+      for o in f.outcomes where !o.isPlaced {
+        guard let reason = o.hiddenReason else {
           bad.append("\(o.id) has no reason")
           continue
         }
         if reason == .collision {
           if o.blockedBy.isEmpty { bad.append("\(o.id): collision without blockedBy") }
-          for id in o.blockedBy where f.outcomes.first(where: { $0.id == id })?.visible != true {
+          for id in o.blockedBy where f.outcomes.first(where: { $0.id == id })?.isPlaced != true {
             bad.append("\(o.id) is blocked by \(id), which is not placed")
           }
         } else if reason != .outOfBounds {
@@ -1023,7 +1023,7 @@ extension ViewAnnotationTests {
       let b = try vaRender("va-crowded", options: RenderOptions(threads: 1))
       let c = try vaRender("va-crowded", options: RenderOptions(threads: 2, tileRows: 16))
       func summary(_ f: Frame) -> [String] {
-        f.outcomes.map { "\($0.id) \($0.visible) \($0.anchor?.rawValue ?? "-") \(describe($0.box)) \($0.reason?.rawValue ?? "-") \($0.blockedBy)" }
+        f.outcomes.map { "\($0.id) \($0.isPlaced) \($0.anchor?.rawValue ?? "-") \(describe($0.box)) \($0.hiddenReason?.rawValue ?? "-") \($0.blockedBy)" }
       }
       #expect(summary(b) == summary(a))
       #expect(summary(c) == summary(a))

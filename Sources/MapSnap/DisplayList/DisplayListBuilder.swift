@@ -80,14 +80,14 @@ struct DisplayListBuilder: Sendable {
       // The masks the passes below take, made side by side first, in the
       // order those passes ask for them.
       var runs: [GlyphRun] = []
-      for (_, texts) in text.annotations.sorted(by: { $0.key < $1.key }) { runs += texts.compactMap { $0 } }
+      for (_, texts) in text.annotations.sorted(by: { $0.key < $1.key }) { runs += texts.compactMap(\.run) }
       runs += text.labels.map(\.run)
       runs += boxes.map(\.text)
       if let attribution { runs.append(attribution) }
       fonts.prepareMasks(
         runs.filter { $0.poses == nil && $0.usesMasks }.map { ($0.block, $0.origin, $0.haloWidth) }, threads: threads)
       for (layer, runs) in text.annotations.sorted(by: { $0.key < $1.key }) {
-        annotations[layer] = runs.map { $0.map(glyphs.prepare) }
+        annotations[layer] = runs.map { $0.run.map(glyphs.prepare) }
       }
       labels = text.labels.map { glyphs.prepare($0.run) }
       prepared = boxes.map { ($0, glyphs.prepare($0.text)) }
@@ -105,7 +105,7 @@ struct DisplayListBuilder: Sendable {
     enum Kind: Sendable {
       case raster, drawables, annotations, labels, boxes, attribution
 
-      /// Built from the resolved state alone (`Geometry`).
+      /// Built from the resolved state alone (`GeometryBuild`).
       var isGeometry: Bool { self == .raster || self == .drawables }
     }
     var kind: Kind
@@ -117,7 +117,7 @@ struct DisplayListBuilder: Sendable {
 
   /// The parts of a frame's geometry (its layers' tiles and drawables),
   /// which need only the resolved state: built by `buildGeometry` while
-  /// the frame's text is placed (`Geometry`, started by `FramePlan.make`),
+  /// the frame's text is placed (`GeometryBuild`, started by `FramePlan.make`),
   /// then taken by `build(geometry:)`. On the Helsinki frames the placement of labels runs
   /// on one thread for some 3–5 ms with the other processors idle, and the
   /// geometry's parts are most of the display list's work.
@@ -144,7 +144,7 @@ struct DisplayListBuilder: Sendable {
   /// when none has started on it by then (every worker busy), the thread
   /// that takes it, so that taking it never waits on a thread that may not
   /// come.
-  final class Geometry: @unchecked Sendable {
+  final class GeometryBuild: @unchecked Sendable {
     private let state: MapState
     private let threads: Int
     private let budget: FrameBudget?
@@ -168,8 +168,8 @@ struct DisplayListBuilder: Sendable {
     static func start(
       state: MapState, threads: Int, budget: FrameBudget? = nil, tolerance: Double = Flattening.tolerance,
       then: (@Sendable () -> Void)? = nil
-    ) -> Geometry {
-      let g = Geometry(state: state, threads: threads, budget: budget, tolerance: tolerance)
+    ) -> GeometryBuild {
+      let g = GeometryBuild(state: state, threads: threads, budget: budget, tolerance: tolerance)
       DispatchQueue.global(qos: .userInitiated).async {
         if g.claim() {
           g.built = g.build()

@@ -9,7 +9,7 @@ public struct LayerState: Sendable {
   public let opacity: Double
   public internal(set) var status: LayerStatus = []
   /// Why the layer is `notVisible` or `outOfScale`; empty when it is shown.
-  public internal(set) var hiddenBy: [HiddenCause] = []
+  public internal(set) var hiddenBy: [VisibilityCause] = []
   /// What is wrong with it (`error` or `warning`), in the order found.
   public internal(set) var problems: [LayerProblem] = []
   public internal(set) var features = FeatureCounts()

@@ -41,7 +41,7 @@ public struct AttributionPlacer {
   var credits: [String] {
     var out: [String] = []
     for l in state.layers where l.status.contains(.active) && !l.status.contains(.error) {
-      let draws = !l.drawables.isEmpty || l.annotations.contains(where: \.isDrawn) || l.tiles?.mosaic != nil
+      let draws = !l.drawables.isEmpty || l.annotations.contains(where: \.goesToPlacement) || l.tiles?.mosaic != nil
       if draws, let a = l.attribution, !out.contains(a) { out.append(a) }
     }
     return out
