@@ -11,7 +11,7 @@ public struct TextPlacement: Sendable {
   package var annotations: [Int: [AnnotationLayout]] = [:]
   /// Placed labels in drawing order (lower priority first, so higher
   /// priority labels are drawn on top).
-  public var labels: [PlacedLabel] = []
+  package var labels: [PlacedLabel] = []
   /// Every label candidate: those that took part in placement in placement
   /// order, then those that could not (no text, too small, no glyphs, no
   /// position, out of bounds) in layer and feature order.

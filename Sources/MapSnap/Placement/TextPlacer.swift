@@ -26,8 +26,8 @@ internal import _MapSnapRaster
 /// layout, in this order: annotation texts (layers bottom-up, feature order),
 /// then label candidates in placement order. A text that would overspend it
 /// is not laid out (`overBudget`); shorter ones after it still may be.
-public struct TextPlacer {
-  public let state: MapState
+package struct TextPlacer {
+  package let state: MapState
   /// The fonts; nil when the scene has no text, and then no label or
   /// annotation text has anything to lay out (every entry was decided when
   /// the map was resolved: no text, too small, …).
@@ -37,7 +37,7 @@ public struct TextPlacer {
   /// processor); the placement is the same for any number.
   let threads: Int
 
-  public init(state: MapState, fonts: FontLibrary?, threads: Int = 0) {
+  package init(state: MapState, fonts: FontLibrary?, threads: Int = 0) {
     self.state = state
     self.fonts = fonts
     self.threads = threads
@@ -67,7 +67,7 @@ public struct TextPlacer {
     }
   }
 
-  public func place() -> TextPlacement {
+  package func place() -> TextPlacement {
     var out = TextPlacement()
     let notes = Notes(budget: TextBudget(limit: FrameBudget(state.viewport).textCharacters))
     placeAnnotations(into: &out, notes: notes)

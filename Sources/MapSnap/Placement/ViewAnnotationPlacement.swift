@@ -5,7 +5,7 @@ public struct ViewAnnotationPlacement: Sendable {
   public var outcomes: [ViewAnnotationOutcome] = []
   /// Bottom first: unselected below selected, lower priority below higher, and
   /// for equal priority later in the list on top.
-  public var boxes: [PlacedBox] = []
+  package var boxes: [PlacedBox] = []
   /// Code points of view annotation texts that no font covers.
   public var missingCodePoints: [Unicode.Scalar] = []
   /// Faces (library indices) the texts were drawn from.

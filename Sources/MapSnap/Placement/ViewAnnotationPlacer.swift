@@ -21,10 +21,10 @@ internal import _MapSnapRaster
 /// text budget (`textBudget`, the ledger labels and annotation text spent
 /// first); one that would overspend it is hidden (`overBudget`) without being
 /// laid out.
-public struct ViewAnnotationPlacer {
-  public let state: MapState
+package struct ViewAnnotationPlacer {
+  package let state: MapState
   /// The scene's view annotations, in list order.
-  public let annotations: [ViewAnnotation]
+  package let annotations: [ViewAnnotation]
   let fonts: FontLibrary
   /// The frame's text budget as the text before them left it; nil: the
   /// whole budget (`FrameBudget.textCharacters`).
@@ -38,11 +38,11 @@ public struct ViewAnnotationPlacer {
   }
 
   /// Places `annotations` with the frame's whole text budget.
-  public init(state: MapState, annotations: [ViewAnnotation], fonts: FontLibrary) {
+  package init(state: MapState, annotations: [ViewAnnotation], fonts: FontLibrary) {
     self.init(state: state, annotations: annotations, fonts: fonts, textBudget: nil)
   }
 
-  public func place() -> ViewAnnotationPlacement {
+  package func place() -> ViewAnnotationPlacement {
     let v = state.viewport
     let ratio = v.pixelRatio
     let frame = Rect(minX: 0, minY: 0, maxX: Double(v.deviceWidth) / ratio, maxY: Double(v.deviceHeight) / ratio)
