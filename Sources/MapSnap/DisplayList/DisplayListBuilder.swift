@@ -12,7 +12,16 @@ import Synchronization
 /// within a layer each feature in order: polygon fills, then strokes, then
 /// markers; then the layer's annotation text; above every layer the labels,
 /// then the view annotations. While building it records what reaches the
-/// image (`Coverage`).
+/// image (`Coverage`, which `DrawRecord` turns into the stage's record).
+///
+/// It reads only the resolved map (`MapState`) and the placement
+/// (`TextPlacement`, placed view annotation boxes, the attribution run): the
+/// seam a second front end plugs into, so that the display list, raster and
+/// encoders serve every front end that produces those records.
+///
+/// The builder's parts: `GeometryBuild` (the geometry built ahead, while the
+/// text is placed), `+Parts` (chunks built in parallel), `+Budget` (the dash
+/// budget), `+Draw` (each item's commands).
 ///
 /// Rules fixed here: sizes are logical pixels times the pixel ratio; strokes
 /// thinner than one device pixel are drawn one pixel wide with their alpha

@@ -11,9 +11,9 @@ extension DisplayListBuilder {
   /// The parts of a frame's geometry (its layers' tiles and drawables),
   /// which need only the resolved state: built by `buildGeometry` while
   /// the frame's text is placed (`GeometryBuild`, started by `FramePlan.make`),
-  /// then taken by `build(geometry:)`. On the Helsinki frames the placement of labels runs
-  /// on one thread for some 3–5 ms with the other processors idle, and the
-  /// geometry's parts are most of the display list's work.
+  /// then taken by `build(geometry:)`: label placement runs mostly on one
+  /// thread, and the geometry's parts, most of the display list's work, use
+  /// the other processors meanwhile.
   struct GeometryParts: Sendable {
     /// The geometry chunks, and the budget and tolerance they were built
     /// with: `build(geometry:)` checks that its own agree.

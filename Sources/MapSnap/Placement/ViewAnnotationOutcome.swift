@@ -33,7 +33,7 @@ public struct ViewAnnotationOutcome: Sendable {
   /// no feature with id "V-71" (did you mean "V-17"?)`.
   public var warning: String? { problem.map { "view annotation \(Echo.quoted(id)): \($0.message)" } }
 
-  public init(id: String, decision: Decision) {
+  package init(id: String, decision: Decision) {
     self.id = id
     self.decision = decision
   }
