@@ -460,7 +460,7 @@ import _MapSnapTestSupport
     #expect(outcome?.path == "layers[0].labels.entries[1].outcome")
     #expect(error(good, editing(good, ["layers", 0, "labels", "entries", 1, "key"], to: -1))?.path == "layers[0].labels.entries[1].key")
     #expect(error(good, editing(good, ["layers", 2, "texts", 0, "sublayer"], to: nil))?.path == "layers[2].texts[0].sublayer")
-    #expect(error(good, editing(good, ["layers", 2, "sublayers", 1, "features", "drawn"], to: 1.5))?.path == "layers[2].sublayers[1].drawnFeatures")
+    #expect(error(good, editing(good, ["layers", 2, "sublayers", 1, "features", "drawn"], to: 1.5))?.path == "layers[2].sublayers[1].features.drawn")
     #expect(error(good, editing(good, ["layers", 0, "labels", "hidden"], to: ["collision": "one"]))?.path == "layers[0].labels.hidden.collision")
 
     let visible = error(good, editing(good, ["viewAnnotations", 1, "visible"], to: "yes"))

@@ -5,6 +5,8 @@
 /// list is built, before any pixel is drawn; `DrawRecord` turns it into the
 /// stage's record.
 package struct Coverage: Sendable {
+  /// The budgets the list was built within.
+  package let budget: FrameBudget
   /// Per layer of `MapState.layers`, per drawable.
   package var drawables: [[Bool]] = []
   /// Per layer, per annotation text (`LayerState.annotations`).
@@ -14,4 +16,6 @@ package struct Coverage: Sendable {
   /// Per layer, per budget of `FrameBudget`: how many of its features did
   /// not fit it (drawn solid for dashes, left out for edges and images).
   package var overBudget: [Int: [FrameBudget.Kind: Int]] = [:]
+
+  package init(budget: FrameBudget) { self.budget = budget }
 }

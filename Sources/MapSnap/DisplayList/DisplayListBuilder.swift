@@ -111,15 +111,16 @@ struct DisplayListBuilder: Sendable {
     var tooBig: [Bool]
     var stopped: [Bool]
     var budget: FrameBudget
-    var coverage = Coverage()
+    var coverage: Coverage
   }
 
   func work() -> Work {
     let (chunks, flagCount, drawableFlags, annotationFlags, labelFlags) = self.chunks()
+    let budget = budget ?? FrameBudget(state.viewport)
     return Work(
       chunks: chunks, drawableFlags: drawableFlags, annotationFlags: annotationFlags, labelFlags: labelFlags,
       flags: [Bool](repeating: false, count: flagCount), tooBig: [Bool](repeating: false, count: flagCount),
-      stopped: [Bool](repeating: false, count: chunks.count), budget: budget ?? FrameBudget(state.viewport))
+      stopped: [Bool](repeating: false, count: chunks.count), budget: budget, coverage: Coverage(budget: budget))
   }
 
   /// The chunks of the list in drawing order, and where each layer's and

@@ -26,6 +26,8 @@ public struct DrawRecord: Sendable {
   /// `textCharacters`, which placement spends): how many of its features did
   /// not fit it (drawn solid for dashes, left out for edges and images).
   public let overBudget: [Int: [FrameBudget.Kind: Int]]
+  /// The budgets the list was built within.
+  public let budget: FrameBudget
 
   /// The record of a list built from `state` and `text` that found
   /// `coverage`.
@@ -70,5 +72,6 @@ public struct DrawRecord: Sendable {
     self.sublayerFeatures = sublayerFeatures
     self.annotationTexts = annotationTexts
     overBudget = coverage.overBudget
+    budget = coverage.budget
   }
 }

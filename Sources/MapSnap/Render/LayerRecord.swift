@@ -43,16 +43,16 @@ public struct LayerRecord: Sendable {
   /// `drawn`.
   static func join(state: MapState, text: TextPlacement, drawn: DrawRecord) -> [LayerRecord] {
     let refused = text.textBudget.refused
-    let overspent = !drawn.overBudget.isEmpty || refused.contains { $0.value > 0 }
-    let budget = overspent ? FrameBudget(state.viewport) : nil
+    let overspent = !drawn.overBudget.isEmpty || !refused.isEmpty
     return state.layers.enumerated().map { li, l in
       var status = l.status
       var problems = l.problems
-      if let budget {
+      if overspent {
         for kind in FrameBudget.Kind.allCases {
           let n = kind == .textCharacters ? refused[li] : drawn.overBudget[li]?[kind]
           guard let n, n > 0 else { continue }
-          problems.append(.budget(kind, limit: budget.limit(kind), affected: n))
+          let limit = kind == .textCharacters ? text.textBudget.limit : drawn.budget.limit(kind)
+          problems.append(.budget(kind, limit: limit, affected: n))
           status.insert(.warning)
         }
       }
