@@ -300,7 +300,7 @@ do {
     size = (snap.canvas.width, snap.canvas.height)
     listSize = (snap.timings.fills, snap.timings.edges)
     shownScale = String(Int(snap.state.viewport.scale.rounded()))
-    drawn = snap.state.layers.reduce(0) { $0 + $1.features.drawn }
+    drawn = snap.layers.reduce(0) { $0 + $1.drawnFeatures }
   }
 } catch {
   print("error: \(error)")

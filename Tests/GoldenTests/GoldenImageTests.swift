@@ -84,14 +84,14 @@ import _MapSnapTestSupport
   func openLayerAndRuleRanges(scale: Double, openStatus: [String], ruleColour: String) throws {
     let golden = try #require(GoldenCase.all().first { $0.name == "scale-range" && $0.scale == scale })
     let snapshot = try golden.render()
-    let open = try #require(snapshot.state.layers.first { $0.id == "open-500-2000" })
+    let open = try #require(snapshot.layers.first { $0.id == "open-500-2000" })
     #expect(open.status.names == openStatus, "layer open-500-2000 at 1:\(scale)")
-    #expect(open.features.drawn == (openStatus == ["active"] ? 1 : 0))
+    #expect(open.drawnFeatures == (openStatus == ["active"] ? 1 : 0))
     // The rules layer: the red rule has maxScale 1000 (its most zoomed-in
     // scale), so it applies from 1:1000 outwards; closer in, the fallback
     // blue rule takes the feature.
-    let rules = try #require(snapshot.state.layers.first { $0.id == "rules" })
-    #expect(rules.features.drawn == 1)
+    let rules = try #require(snapshot.layers.first { $0.id == "rules" })
+    #expect(rules.drawnFeatures == 1)
     let colour = try #require(rules.drawables.first?.style.fill)
     #expect(colour == ColorParser.parse(ruleColour), "rule chosen at 1:\(scale)")
   }

@@ -47,24 +47,24 @@ extension TextGoldenTests {
     ])
     func sublayerStatusAndCounts(scale: Double, openStatus: [String], openDrawn: Int, closedDrawn: Int) throws {
       let snapshot = try render("utility", scale: scale)
-      let layer = try #require(snapshot.state.layers.first { $0.id == "valve-anno" })
+      let layer = try #require(snapshot.layers.first { $0.id == "valve-anno" })
       #expect(layer.status.names == ["active"], "annotation layer at 1:\(scale)")
       let open = try #require(layer.sublayers.first { $0.id == "Open" })
       let closed = try #require(layer.sublayers.first { $0.id == "Closed" })
       #expect(open.status.names == openStatus, "sublayer Open at 1:\(scale)")
       #expect(closed.status.names == ["active"], "sublayer Closed at 1:\(scale)")
       #expect(open.features.total == 5 && closed.features.total == 5)
-      #expect(open.features.drawn == openDrawn, "Open drawn at 1:\(scale)")
-      #expect(closed.features.drawn == closedDrawn, "Closed drawn at 1:\(scale)")
-      #expect(layer.features.drawn == openDrawn + closedDrawn)
+      #expect(open.drawnFeatures == openDrawn, "Open drawn at 1:\(scale)")
+      #expect(closed.drawnFeatures == closedDrawn, "Closed drawn at 1:\(scale)")
+      #expect(layer.drawnFeatures == openDrawn + closedDrawn)
       #expect(layer.annotations.filter(\.isDrawn).count == openDrawn + closedDrawn)
       // Every hidden text says why: the Open class is out of scale, or the
       // text is near the frame but its glyphs put no pixel into it.
       for t in layer.annotations where !t.isDrawn {
-        let why = (layer.sublayers[t.sublayer].id == "Open" && t.hidden == .outOfScale) || t.hidden == .outOfBounds
-        #expect(why, "\(t.text) at 1:\(scale): \(String(describing: t.hidden))")
+        let why = (layer.sublayers[t.sublayer].id == "Open" && t.outcome == .hidden(.outOfScale)) || t.outcome == .hidden(.outOfBounds)
+        #expect(why, "\(t.text) at 1:\(scale): \(t.outcome.name)")
       }
-      #expect(layer.annotations.contains { $0.hidden == .outOfScale } == (openStatus != ["active"]))
+      #expect(layer.annotations.contains { $0.outcome == .hidden(.outOfScale) } == (openStatus != ["active"]))
 
       // The report says the same.
       let report = reportLayer(snapshot, "valve-anno")
@@ -104,7 +104,7 @@ extension TextGoldenTests {
     /// bottom rows count by their coverage (the crossbar rows are capped at 1).
     private func inkHeight(of text: String, scale: Double) throws -> Double {
       let snapshot = try render("utility", scale: scale)
-      let layer = try #require(snapshot.state.layers.first { $0.id == "valve-anno" })
+      let layer = try #require(snapshot.layers.first { $0.id == "valve-anno" })
       let anno = try #require(layer.annotations.first { $0.text == text }, "\(text) is not drawn at 1:\(scale)")
       #expect(anno.angle == 0)
       let anchor = snapshot.state.viewport.toDevice(anno.point)
@@ -163,9 +163,9 @@ extension TextGoldenTests {
       } else {
         Issue.record("the report's map.floor is not the number \(floor)")
       }
-      let rooms = try #require(snapshot.state.layers.first { $0.id == "rooms" })
+      let rooms = try #require(snapshot.layers.first { $0.id == "rooms" })
       #expect(rooms.features.total == 6)
-      #expect(rooms.features.drawn == roomsDrawn, "rooms drawn on floor \(floor)")
+      #expect(rooms.drawnFeatures == roomsDrawn, "rooms drawn on floor \(floor)")
       #expect(rooms.features.otherFloor == roomsOtherFloor, "rooms on another floor than \(floor)")
       let roomsReport = member(reportLayer(snapshot, "rooms"), "features")
       #expect(number(member(roomsReport, "otherFloor")) == Double(roomsOtherFloor))
@@ -177,10 +177,10 @@ extension TextGoldenTests {
       #expect(fills.filter { $0 == level1 }.count == (floor == "1" ? 3 : 0))
       #expect(fills.filter { $0 == level2 }.count == (floor == "2" ? 2 : 0))
 
-      let placed = snapshot.text.outcomes.filter(\.placed)
+      let placed = snapshot.text.outcomes.filter(\.isPlaced)
       #expect(placed.count == labels, "labels placed on floor \(floor)")
       #expect(Set(placed.map(\.text)) == (floor == "1" ? Self.floor1Labels : Self.floor2Labels))
-      #expect(snapshot.text.outcomes.allSatisfy { $0.placed }, "no label is dropped")
+      #expect(snapshot.text.outcomes.allSatisfy { $0.isPlaced }, "no label is dropped")
       let labelReport = member(reportLayer(snapshot, "pois"), "labels")
       #expect(number(member(labelReport, "placed")) == Double(labels))
       #expect(number(member(labelReport, "dropped")) == 0)
@@ -199,7 +199,7 @@ extension TextGoldenTests {
       } else {
         Issue.record("no text.missingCodePoints in the report")
       }
-      for outcome in snapshot.text.outcomes where outcome.placed {
+      for outcome in snapshot.text.outcomes where outcome.isPlaced {
         // Text colour #222222: count clearly dark pixels in the box.
         var dark = 0
         let b = outcome.box!
@@ -248,7 +248,7 @@ extension TextGoldenTests {
     static func load(options: RenderOptions = RenderOptions()) throws -> Rendered {
       let snapshot = try render("label-collision", options: options)
       let v = snapshot.state.viewport
-      let layer = try #require(snapshot.state.layers.first { $0.id == "points" })
+      let layer = try #require(snapshot.layers.first { $0.id == "points" })
       var points: [String: Point] = [:]
       var markerBoxes: [Rect] = []
       var colliding = 0
@@ -273,7 +273,7 @@ extension TextGoldenTests {
       #expect(s.points.count == 300)
       #expect(s.markerBoxes.count == 30)
       #expect(s.snapshot.text.outcomes.count == 300)
-      #expect(s.snapshot.text.outcomes.contains { !$0.placed }, "the scene is crowded: some labels are dropped")
+      #expect(s.snapshot.text.outcomes.contains { !$0.isPlaced }, "the scene is crowded: some labels are dropped")
       #expect(s.snapshot.text.outcomes.contains { $0.allowOverlap })
     }
 
@@ -292,7 +292,7 @@ extension TextGoldenTests {
     /// overlap, so no two placed labels without allowOverlap overlap.
     @Test func placedLabelsDoNotOverlap() throws {
       let outcomes = try Self.load().snapshot.text.outcomes
-      let placed = outcomes.filter(\.placed)
+      let placed = outcomes.filter(\.isPlaced)
       var bad: [String] = []
       for j in placed.indices where !placed[j].allowOverlap {
         for i in placed.indices where i != j && (i < j || !placed[i].allowOverlap) {
@@ -308,7 +308,7 @@ extension TextGoldenTests {
     @Test func placedLabelsAvoidCollidingMarkers() throws {
       let s = try Self.load()
       var bad: [String] = []
-      for o in s.snapshot.text.outcomes where o.placed && !o.allowOverlap {
+      for o in s.snapshot.text.outcomes where o.isPlaced && !o.allowOverlap {
         for m in s.markerBoxes where overlaps(o.box!, m) {
           bad.append("\(o.text) \(describe(o.box!)) × marker \(describe(m))")
         }
@@ -325,7 +325,7 @@ extension TextGoldenTests {
       let outcomes = s.snapshot.text.outcomes
       let priorities = outcomes.map { Self.priority($0.text) }
       #expect(zip(priorities, priorities.dropFirst()).allSatisfy { $0 >= $1 }, "outcomes are in priority order")
-      let firstPlaced = try #require(outcomes.firstIndex { $0.placed })
+      let firstPlaced = try #require(outcomes.firstIndex { $0.isPlaced })
       #expect(priorities[firstPlaced] == priorities.max(), "the first placed label has the highest priority")
 
       var placedBefore: [LabelOutcome] = []
@@ -342,7 +342,7 @@ extension TextGoldenTests {
           }
           return s.markerBoxes.contains { overlaps($0, box) } ? "marker" : nil
         }
-        if o.placed {
+        if o.isPlaced {
           let k = try #require(o.anchor.flatMap { Self.anchors.firstIndex(of: $0) })
           #expect(close(o.box!, boxes[k]), "\(o.text): box \(describe(o.box!)) is not its \(Self.anchors[k]) box \(describe(boxes[k]))")
           if o.allowOverlap {
@@ -373,7 +373,7 @@ extension TextGoldenTests {
     @Test func reportCountsMatchOutcomes() throws {
       let snapshot = try Self.load().snapshot
       let labels = member(reportLayer(snapshot, "points"), "labels")
-      let placed = snapshot.text.outcomes.filter(\.placed).count
+      let placed = snapshot.text.outcomes.filter(\.isPlaced).count
       #expect(number(member(labels, "placed")) == Double(placed))
       #expect(number(member(labels, "dropped")) == Double(snapshot.text.outcomes.count - placed))
     }
@@ -387,7 +387,7 @@ extension TextGoldenTests {
       #expect(Array(b.snapshot.canvas.buffer) == pixels, "two renders with 1 thread differ")
       #expect(Array(c.snapshot.canvas.buffer) == pixels, "1 and 2 threads differ")
       func summary(_ s: Rendered) -> [String] {
-        s.snapshot.text.outcomes.map { "\($0.text) \($0.placed) \($0.anchor?.rawValue ?? "-") \(describe($0.box!))" }
+        s.snapshot.text.outcomes.map { "\($0.text) \($0.isPlaced) \($0.anchor?.rawValue ?? "-") \(describe($0.box!))" }
       }
       #expect(summary(b) == summary(a))
       #expect(summary(c) == summary(a))
@@ -403,9 +403,9 @@ extension TextGoldenTests {
     @Test func anchorsPlaceTheBoxes() throws {
       let snapshot = try render("halos")
       let v = snapshot.state.viewport
-      let layer = try #require(snapshot.state.layers.first { $0.id == "labels" })
+      let layer = try #require(snapshot.layers.first { $0.id == "labels" })
       #expect(snapshot.text.outcomes.count == 19)
-      #expect(snapshot.text.outcomes.allSatisfy { $0.placed })
+      #expect(snapshot.text.outcomes.allSatisfy { $0.isPlaced })
       // Outcomes are in feature order (equal priority, one layer).
       for (d, o) in zip(layer.drawables, snapshot.text.outcomes) {
         let p = v.toDevice(d.geometry.points[0])
@@ -442,8 +442,8 @@ extension TextGoldenTests {
   @Suite struct RotatedAnnotation {
     @Test func everyAnnotationIsDrawn() throws {
       let snapshot = try render("rotated-annotation")
-      let layer = try #require(snapshot.state.layers.first { $0.id == "anno" })
-      #expect(layer.features.drawn == 20)
+      let layer = try #require(snapshot.layers.first { $0.id == "anno" })
+      #expect(layer.drawnFeatures == 20)
       #expect(layer.sublayers.allSatisfy { $0.status.names == ["active"] })
       #expect(snapshot.text.missingCodePoints.isEmpty)
     }

@@ -32,7 +32,7 @@ extension ViewAnnotationTests {
       let f = try vaPlan("va-edges")
       for id in ["cross-1px", "no-fit", "too-big"] {
         let o = try f.outcome(id)
-        #expect(!o.visible && o.reason == .outOfBounds && o.blockedBy.isEmpty, "\(id): \(o.reason?.rawValue ?? "placed")")
+        #expect(!o.isPlaced && o.hiddenReason == .outOfBounds && o.blockedBy.isEmpty, "\(id): \(o.hiddenReason?.rawValue ?? "placed")")
       }
       // cross-1px's only box starts 1 px left of the frame.
       let a = try f.annotation("cross-1px")
@@ -61,7 +61,7 @@ extension ViewAnnotationTests {
       let f = try vaPlan("va-edges")
       for id in ["outside", "outside-near"] {
         let o = try f.outcome(id)
-        #expect(!o.visible && o.reason == .outOfBounds, "\(id): \(o.reason?.rawValue ?? "placed")")
+        #expect(!o.isPlaced && o.hiddenReason == .outOfBounds, "\(id): \(o.hiddenReason?.rawValue ?? "placed")")
         let p = try #require(f.point(try f.annotation(id)))
         #expect(p.x < 0 || p.x > 400, "\(id) at \(describe(p))")
       }
@@ -93,7 +93,7 @@ extension ViewAnnotationTests {
   @Suite struct Features {
     /// A layer's drawable for feature `id`, in logical pixels.
     private func geometry(_ f: Frame, layer: String, id: FloorValue) throws -> (points: [Point], lines: [[Point]], polygons: [[[Point]]]) {
-      let l = try #require(f.plan.state.layers.first { $0.id == layer })
+      let l = try #require(f.plan.layers.first { $0.id == layer })
       let d = try #require(l.drawables.first { $0.feature.id == id }, "feature \(id) of \(layer) is not drawn")
       let v = f.viewport
       func px(_ m: Point) -> Point {
@@ -178,7 +178,7 @@ extension ViewAnnotationTests {
       #expect(close(pos1, poi.points[0], 1e-9), "the position is the point itself")
       // pois 5 (a number in idField) referenced as "5".
       let pos5 = try #require(try f.outcome("on-5").position)
-      #expect(try f.outcome("on-5").visible && close(pos5, f.design(80, 90), 1e-3))
+      #expect(try f.outcome("on-5").isPlaced && close(pos5, f.design(80, 90), 1e-3))
       if case .feature(_, let id) = try f.annotation("on-5").target { #expect(id == FloorValue("5")) }
       // Graphic id marks-0: top anchor, 6 px down.
       let g = try f.box("on-g")
@@ -221,7 +221,7 @@ extension ViewAnnotationTests {
       let g = try geometry(f, layer: "areas", id: fid)
       let rings = try #require(g.polygons.first)
       let pos = try #require(try f.outcome(id).position)
-      #expect(try f.outcome(id).visible)
+      #expect(try f.outcome(id).isPlaced)
       #expect(evenOdd(pos, rings), "\(id) at \(describe(pos)) is not inside \(feature)")
       #expect(inside(Rect(minX: pos.x, minY: pos.y, maxX: pos.x, maxY: pos.y), f.bounds), "\(id) at \(describe(pos)) is outside the frame")
       var bounds = Rect.empty
@@ -236,17 +236,17 @@ extension ViewAnnotationTests {
     }
 
     @Test(arguments: [
-      ("on-minor", HiddenReason.featureHidden),  // its rule has minScale 1000
+      ("on-minor", ViewAnnotationHiddenReason.featureHidden),  // its rule has minScale 1000
       ("on-upstairs", .featureHidden),  // level 2, map floor 1
       ("on-g-floor2", .featureHidden),  // a graphic on floor 2
       ("on-missing", .featureHidden),  // no such feature
       ("on-hidden-layer", .featureHidden),  // its layer is not visible
       ("on-away", .outOfBounds),  // drawn at this scale and floor, but outside the frame
     ])
-    func hiddenFeatures(id: String, reason: HiddenReason) throws {
+    func hiddenFeatures(id: String, reason: ViewAnnotationHiddenReason) throws {
       let f = try vaPlan("va-features")
       let o = try f.outcome(id)
-      #expect(!o.visible && o.reason == reason && o.box == nil, "\(id): \(o.reason?.rawValue ?? "placed")")
+      #expect(!o.isPlaced && o.hiddenReason == reason && o.box == nil, "\(id): \(o.hiddenReason?.rawValue ?? "placed")")
       let entry = reportEntries(f.plan.report).first { if case .string(id)? = member($0, "id") { true } else { false } }
       #expect(strings(.array([member(entry, "reason") ?? .null])) == [reason.rawValue])
     }
@@ -257,18 +257,18 @@ extension ViewAnnotationTests {
     @Test func floorAndScaleChangeWhatIsTied() throws {
       let f2 = try vaPlan("va-features", ViewOverrides(floor: FloorValue(2)))
       for id in ["on-rect", "on-7"] {
-        #expect(try f2.outcome(id).reason == .featureHidden, "\(id) on floor 2")
+        #expect(try f2.outcome(id).hiddenReason == .featureHidden, "\(id) on floor 2")
       }
       // Tied now (its position is the upstairs square's interior), but its
       // box overlaps on-g's, placed before it.
       let up = try f2.outcome("on-upstairs")
-      #expect(up.reason == .collision && up.blockedBy == ["on-g"], "on-upstairs: \(up.reason?.rawValue ?? "placed") \(up.blockedBy)")
+      #expect(up.hiddenReason == .collision && up.blockedBy == ["on-g"], "on-upstairs: \(up.hiddenReason?.rawValue ?? "placed") \(up.blockedBy)")
       #expect(up.position.map { close($0, f2.design(320, 200), 3) } == true, "on-upstairs at \(describe(up.position))")
-      #expect(try f2.outcome("on-g-floor2").visible)
-      #expect(try f2.outcome("on-L").visible, "the L has no level: on every floor")
+      #expect(try f2.outcome("on-g-floor2").isPlaced)
+      #expect(try f2.outcome("on-L").isPlaced, "the L has no level: on every floor")
       let near = try vaPlan("va-features", ViewOverrides(scale: 1000))
-      #expect(try near.outcome("on-minor").reason != .featureHidden)
-      #expect(try near.outcome("on-upstairs").reason == .featureHidden)
+      #expect(try near.outcome("on-minor").hiddenReason != .featureHidden)
+      #expect(try near.outcome("on-upstairs").hiddenReason == .featureHidden)
     }
 
     @Test func reportFollowsTheOutcomes() throws {

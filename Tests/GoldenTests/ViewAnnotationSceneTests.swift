@@ -27,16 +27,16 @@ extension ViewAnnotationTests {
       #expect(Set(shown).union(hidden.keys) == Set(Self.all))
       for o in f.outcomes {
         if shown.contains(o.id) {
-          #expect(o.visible, "\(o.id) at 1:\(scale) floor \(floor): \(o.reason?.rawValue ?? "-")")
+          #expect(o.isPlaced, "\(o.id) at 1:\(scale) floor \(floor): \(o.hiddenReason?.rawValue ?? "-")")
         } else {
           let allowed = hidden[o.id]!.split(separator: "|").map(String.init)
-          #expect(!o.visible && allowed.contains(o.reason?.rawValue ?? "-"), "\(o.id) at 1:\(scale) floor \(floor): \(o.reason?.rawValue ?? "placed")")
+          #expect(!o.isPlaced && allowed.contains(o.hiddenReason?.rawValue ?? "-"), "\(o.id) at 1:\(scale) floor \(floor): \(o.hiddenReason?.rawValue ?? "placed")")
         }
       }
       let bad = reportDifferences(f)
       #expect(bad.isEmpty, "\(bad.joined(separator: "; "))")
       // The positions follow the scale: design points scaled about the centre.
-      for a in f.scene.viewAnnotations where f.outcomes.first(where: { $0.id == a.id })?.visible == true {
+      for a in f.scene.viewAnnotations where f.outcomes.first(where: { $0.id == a.id })?.isPlaced == true {
         let p = try #require(f.point(a))
         #expect(close(try #require(try f.outcome(a.id).position), p, 1e-6))
       }
@@ -47,12 +47,12 @@ extension ViewAnnotationTests {
     @Test func floorsCompareByValue() throws {
       let number = try vaPlan("va-floors-scales", ViewOverrides(floor: FloorValue(2)))
       let string = try vaPlan("va-floors-scales", ViewOverrides(floor: FloorValue("2")))
-      #expect(number.outcomes.map(\.visible) == string.outcomes.map(\.visible))
-      #expect(try number.outcome("floor-2-num").visible && number.outcome("floor-2-str").visible && !number.outcome("floor-1").visible)
+      #expect(number.outcomes.map(\.isPlaced) == string.outcomes.map(\.isPlaced))
+      #expect(try number.outcome("floor-2-num").isPlaced && number.outcome("floor-2-str").isPlaced && !number.outcome("floor-1").isPlaced)
       let none = try vaPlan("va-floors-scales") { $0.map.floor = nil }
       #expect(none.plan.state.floor == nil)
       for id in ["floor-2-num", "floor-2-str", "floor-1", "floor-1-open", "all-floors"] {
-        #expect(try none.outcome(id).visible, "\(id) without a map floor")
+        #expect(try none.outcome(id).isPlaced, "\(id) without a map floor")
       }
     }
 
@@ -64,8 +64,8 @@ extension ViewAnnotationTests {
     func scaleBoundsAreInclusive(id: String, scale: Double, shown: Bool) throws {
       let f = try vaPlan("va-floors-scales", ViewOverrides(scale: scale, floor: FloorValue("1")))
       let o = try f.outcome(id)
-      #expect(o.visible == shown, "\(id) at 1:\(scale): \(o.reason?.rawValue ?? "placed")")
-      if !shown { #expect(o.reason == .outOfScale) }
+      #expect(o.isPlaced == shown, "\(id) at 1:\(scale): \(o.hiddenReason?.rawValue ?? "placed")")
+      if !shown { #expect(o.hiddenReason == .outOfScale) }
     }
   }
 }
@@ -82,10 +82,10 @@ extension ViewAnnotationTests {
       #expect(a.count == 300)
       #expect(a.allSatisfy { (1...4).contains($0.anchors.count) })
       #expect(a.filter(\.selected).count == 6 && a.filter(\.allowOverlap).count == 12)
-      let placed = f.outcomes.filter(\.visible).count
+      let placed = f.outcomes.filter(\.isPlaced).count
       #expect(placed > 100 && placed < 250, "\(placed) placed")
-      #expect(f.outcomes.contains { $0.reason == .collision })
-      let later = zip(a, f.outcomes).filter { ann, o in o.visible && o.anchor != ann.anchors[0].anchor }
+      #expect(f.outcomes.contains { $0.hiddenReason == .collision })
+      let later = zip(a, f.outcomes).filter { ann, o in o.isPlaced && o.anchor != ann.anchors[0].anchor }
       #expect(!later.isEmpty, "some take a later anchor")
     }
 
@@ -94,7 +94,7 @@ extension ViewAnnotationTests {
     @Test func placedBoxesDoNotOverlap() throws {
       let f = try vaPlan("va-crowded")
       let a = f.scene.viewAnnotations
-      let placed = f.outcomes.indices.filter { f.outcomes[$0].visible }
+      let placed = f.outcomes.indices.filter { f.outcomes[$0].isPlaced }
       var bad: [String] = []
       for (n, i) in placed.enumerated() {
         let bi = f.outcomes[i].box!
@@ -113,14 +113,14 @@ extension ViewAnnotationTests {
     @Test func everyHiddenOneHasAReason() throws {
       let f = try vaPlan("va-crowded")
       var bad: [String] = []
-      for o in f.outcomes where !o.visible {
-        guard let reason = o.reason else {
+      for o in f.outcomes where !o.isPlaced {
+        guard let reason = o.hiddenReason else {
           bad.append("\(o.id) has no reason")
           continue
         }
         if reason == .collision {
           if o.blockedBy.isEmpty { bad.append("\(o.id): collision without blockedBy") }
-          for id in o.blockedBy where f.outcomes.first(where: { $0.id == id })?.visible != true {
+          for id in o.blockedBy where f.outcomes.first(where: { $0.id == id })?.isPlaced != true {
             bad.append("\(o.id) is blocked by \(id), which is not placed")
           }
         } else if reason != .outOfBounds {
@@ -152,7 +152,7 @@ extension ViewAnnotationTests {
       let b = try vaRender("va-crowded", options: RenderOptions(threads: 1))
       let c = try vaRender("va-crowded", options: RenderOptions(threads: 2, tileRows: 16))
       func summary(_ f: Frame) -> [String] {
-        f.outcomes.map { "\($0.id) \($0.visible) \($0.anchor?.rawValue ?? "-") \(describe($0.box)) \($0.reason?.rawValue ?? "-") \($0.blockedBy)" }
+        f.outcomes.map { "\($0.id) \($0.isPlaced) \($0.anchor?.rawValue ?? "-") \(describe($0.box)) \($0.hiddenReason?.rawValue ?? "-") \($0.blockedBy)" }
       }
       #expect(summary(b) == summary(a))
       #expect(summary(c) == summary(a))

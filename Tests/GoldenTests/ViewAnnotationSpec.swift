@@ -30,7 +30,7 @@ struct Frame {
   func box(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Rect {
     let o = try outcome(id, sourceLocation: sourceLocation)
     return try #require(
-      o.visible ? o.box : nil, "\(id) is hidden (\(o.reason?.rawValue ?? "-"), blocked by \(o.blockedBy))", sourceLocation: sourceLocation)
+      o.isPlaced ? o.box : nil, "\(id) is hidden (\(o.hiddenReason?.rawValue ?? "-"), blocked by \(o.blockedBy))", sourceLocation: sourceLocation)
   }
 
   /// A coordinate annotation's position in logical pixels, projected here.
@@ -134,7 +134,7 @@ struct Expected {
   var visible = false
   var anchorIndex: Int?
   var box: Rect?
-  var reason: HiddenReason?
+  var reason: ViewAnnotationHiddenReason?
   var blockedBy: [String] = []
 }
 
@@ -209,9 +209,9 @@ func differencesFromSpec(_ f: Frame, sizer: Sizer, position: (Int) -> Point?) ->
     let a = f.scene.viewAnnotations[i]
     let o = f.outcomes[i]
     if o.id != a.id { bad.append("outcome \(i) is \(o.id), not \(a.id)") }
-    if o.visible != e.visible {
+    if o.isPlaced != e.visible {
       bad.append(
-        "\(a.id): visible \(o.visible) (\(o.reason?.rawValue ?? "-") \(o.blockedBy)), the spec says \(e.visible) (\(e.reason?.rawValue ?? "-") \(e.blockedBy))"
+        "\(a.id): visible \(o.isPlaced) (\(o.hiddenReason?.rawValue ?? "-") \(o.blockedBy)), the spec says \(e.visible) (\(e.reason?.rawValue ?? "-") \(e.blockedBy))"
       )
       continue
     }
@@ -219,9 +219,9 @@ func differencesFromSpec(_ f: Frame, sizer: Sizer, position: (Int) -> Point?) ->
       let k = e.anchorIndex!
       if o.anchor != a.anchors[k].anchor { bad.append("\(a.id): anchor \(o.anchor?.rawValue ?? "nil"), the spec takes \(a.anchors[k].anchor.rawValue) (index \(k))") }
       if o.box == nil || !close(o.box!, e.box!, 1e-6) { bad.append("\(a.id): box \(describe(o.box)), the spec's \(describe(e.box))") }
-      if o.reason != nil { bad.append("\(a.id) is placed but has reason \(o.reason!.rawValue)") }
+      if o.hiddenReason != nil { bad.append("\(a.id) is placed but has reason \(o.hiddenReason!.rawValue)") }
     } else {
-      if o.reason != e.reason { bad.append("\(a.id): reason \(o.reason?.rawValue ?? "nil"), the spec's \(e.reason!.rawValue)") }
+      if o.hiddenReason != e.reason { bad.append("\(a.id): reason \(o.hiddenReason?.rawValue ?? "nil"), the spec's \(e.reason!.rawValue)") }
       if o.blockedBy != e.blockedBy { bad.append("\(a.id): blockedBy \(o.blockedBy), the spec's \(e.blockedBy)") }
       if o.box != nil || o.anchor != nil { bad.append("\(a.id) is hidden but has a box or anchor") }
     }
@@ -234,7 +234,7 @@ func differencesFromSpec(_ f: Frame, sizer: Sizer, position: (Int) -> Point?) ->
 /// list order (later on top).
 func specDrawingOrder(_ f: Frame) -> [Int] {
   let a = f.scene.viewAnnotations
-  return f.outcomes.indices.filter { f.outcomes[$0].visible }.sorted { l, r in
+  return f.outcomes.indices.filter { f.outcomes[$0].isPlaced }.sorted { l, r in
     if a[l].selected != a[r].selected { return !a[l].selected }
     if a[l].priority != a[r].priority { return a[l].priority < a[r].priority }
     return l < r
@@ -266,21 +266,21 @@ func reportDifferences(_ f: Frame) -> [String] {
   if entries.count != f.outcomes.count { bad.append("\(entries.count) report entries for \(f.outcomes.count) annotations") }
   for (o, e) in zip(f.outcomes, entries) {
     if case .string(o.id)? = member(e, "id") {} else { bad.append("\(o.id): report id \(String(describing: member(e, "id")))") }
-    if case .bool(o.visible)? = member(e, "visible") {} else { bad.append("\(o.id): report visible is not \(o.visible)") }
-    if o.visible, let b = o.box, let anchor = o.anchor {
+    if case .bool(o.isPlaced)? = member(e, "visible") {} else { bad.append("\(o.id): report visible is not \(o.isPlaced)") }
+    if o.isPlaced, let b = o.box, let anchor = o.anchor {
       if case .string(anchor.rawValue)? = member(e, "anchor") {} else { bad.append("\(o.id): report anchor is not \(anchor.rawValue)") }
       if numbers(member(e, "box")) != [b.minX, b.minY, b.width, b.height] {
         bad.append("\(o.id): report box \(String(describing: member(e, "box"))) is not [x, y, w, h] of \(describe(b))")
       }
       if member(e, "reason") != nil { bad.append("\(o.id): a placed annotation has a reason in the report") }
     } else {
-      if case .string(o.reason?.rawValue ?? "?")? = member(e, "reason") {} else {
-        bad.append("\(o.id): report reason \(String(describing: member(e, "reason"))) is not \(o.reason?.rawValue ?? "nil")")
+      if case .string(o.hiddenReason?.rawValue ?? "?")? = member(e, "reason") {} else {
+        bad.append("\(o.id): report reason \(String(describing: member(e, "reason"))) is not \(o.hiddenReason?.rawValue ?? "nil")")
       }
-      if o.reason == .collision {
+      if o.hiddenReason == .collision {
         if strings(member(e, "blockedBy")) != o.blockedBy { bad.append("\(o.id): report blockedBy is not \(o.blockedBy)") }
       } else if member(e, "blockedBy") != nil {
-        bad.append("\(o.id): blockedBy in the report of a \(o.reason?.rawValue ?? "?") annotation")
+        bad.append("\(o.id): blockedBy in the report of a \(o.hiddenReason?.rawValue ?? "?") annotation")
       }
       if member(e, "box") != nil || member(e, "anchor") != nil { bad.append("\(o.id): a hidden annotation has a box or anchor in the report") }
     }

@@ -120,7 +120,7 @@ extension ViewAnnotationTests {
       let one = try vaPlan("va-anchors")
       let two = try vaPlan("va-anchors", ViewOverrides(pixelRatio: 2))
       for (a, b) in zip(one.outcomes, two.outcomes) {
-        #expect(a.id == b.id && a.anchor == b.anchor && b.visible)
+        #expect(a.id == b.id && a.anchor == b.anchor && b.isPlaced)
         #expect(close(try #require(a.box), try #require(b.box), 0.01), "\(a.id): \(describe(a.box)) at 1x, \(describe(b.box)) at 2x")
       }
       for (p1, p2) in zip(one.plan.viewAnnotations.boxes, two.plan.viewAnnotations.boxes) {
@@ -168,27 +168,27 @@ extension ViewAnnotationTests {
   @Suite struct Priority {
     @Test func higherPriorityWins() throws {
       let f = try vaPlan("va-priority")
-      #expect(try f.outcome("p3").visible)
+      #expect(try f.outcome("p3").isPlaced)
       for loser in ["p1", "p2"] {
         let o = try f.outcome(loser)
-        #expect(!o.visible && o.reason == .collision && o.blockedBy == ["p3"], "\(loser): \(o.reason?.rawValue ?? "-") \(o.blockedBy)")
+        #expect(!o.isPlaced && o.hiddenReason == .collision && o.blockedBy == ["p3"], "\(loser): \(o.hiddenReason?.rawValue ?? "-") \(o.blockedBy)")
       }
     }
 
     @Test func selectedBeatsAHigherPriority() throws {
       let f = try vaPlan("va-priority")
       #expect(try f.annotation("prio5").priority == 5 && f.annotation("sel").priority == 0 && f.annotation("sel").selected)
-      #expect(try f.outcome("sel").visible)
+      #expect(try f.outcome("sel").isPlaced)
       let o = try f.outcome("prio5")
-      #expect(!o.visible && o.reason == .collision && o.blockedBy == ["sel"], "prio5: \(o.reason?.rawValue ?? "-") \(o.blockedBy)")
+      #expect(!o.isPlaced && o.hiddenReason == .collision && o.blockedBy == ["sel"], "prio5: \(o.hiddenReason?.rawValue ?? "-") \(o.blockedBy)")
     }
 
     @Test func equalPriorityEarlierInTheListWins() throws {
       let f = try vaPlan("va-priority")
       #expect(try f.annotation("first").priority == f.annotation("second").priority)
-      #expect(try f.outcome("first").visible)
+      #expect(try f.outcome("first").isPlaced)
       let o = try f.outcome("second")
-      #expect(!o.visible && o.reason == .collision && o.blockedBy == ["first"])
+      #expect(!o.isPlaced && o.hiddenReason == .collision && o.blockedBy == ["first"])
     }
 
     /// v1 [bottom]; v2 [bottom, top] takes top; v3 [.., left] left; v4
@@ -212,7 +212,7 @@ extension ViewAnnotationTests {
         boxes.append(b)
       }
       let v5 = try f.outcome("v5")
-      #expect(!v5.visible && v5.reason == .collision && v5.blockedBy == ["v1", "v2", "v3", "v4"], "v5: \(v5.blockedBy)")
+      #expect(!v5.isPlaced && v5.hiddenReason == .collision && v5.blockedBy == ["v1", "v2", "v3", "v4"], "v5: \(v5.blockedBy)")
     }
 
     /// allowOverlap: placed over p3, yet drawn below it (lower priority);
@@ -228,7 +228,7 @@ extension ViewAnnotationTests {
       let green = Color(r: 0xd8, g: 0xf3, b: 0xdc)
       #expect(near(pixel(s, x, y), green), "p3's background over p0-overlap at (\(x), \(y)): \(hex(pixel(s, x, y)))")
       let f6 = try f.outcome("st-f")
-      #expect(!f6.visible && f6.reason == .collision && f6.blockedBy == ["st-a", "st-b", "st-c"], "st-f: \(f6.blockedBy)")
+      #expect(!f6.isPlaced && f6.hiddenReason == .collision && f6.blockedBy == ["st-a", "st-b", "st-c"], "st-f: \(f6.blockedBy)")
     }
 
     /// Drawing order: unselected below selected, lower priority below

@@ -40,9 +40,9 @@ import _MapSnapTestSupport
 
   @Test(arguments: ["urn:ogc:def:crs:EPSG::3067", "EPSG:3067", "urn:ogc:def:crs:EPSG:6.6:3067"])
   func theFilesMemberIsHonoured(_ name: String) throws {
-    let wgs = try plan(#"{"geojson": "helsinki_pois.geojson"}"#).state.layers[0]
+    let wgs = try plan(#"{"geojson": "helsinki_pois.geojson"}"#).layers[0]
     let p = try plan(#"{"geojson": "\#(try projectedFile(member: name))"}"#)
-    let l = p.state.layers[0]
+    let l = p.layers[0]
     #expect(l.status == [.active])
     #expect(l.drawables.count == wgs.drawables.count && l.drawables.count > 50)
     #expect(reference(p) == .object(JSONObject([("crs", .string("EPSG:3067")), ("from", .string("file")), ("overrides", .null)])))
@@ -51,14 +51,14 @@ import _MapSnapTestSupport
   @Test func theScenesCRSWinsAndTheReportSaysSo() throws {
     let file = try projectedFile(member: "urn:ogc:def:crs:EPSG::2393")
     let p = try plan(#"{"geojson": "\#(file)", "crs": "EPSG:3067"}"#)
-    #expect(p.state.layers[0].status == [.active])
-    #expect(p.state.layers[0].drawables.count > 50)
+    #expect(p.layers[0].status == [.active])
+    #expect(p.layers[0].drawables.count > 50)
     #expect(reference(p) == .object(JSONObject([("crs", .string("EPSG:3067")), ("from", .string("scene")), ("overrides", .string("EPSG:2393"))])))
   }
 
   @Test func coordinatesThatCannotBeDegreesWarn() throws {
     let p = try plan(#"{"geojson": "\#(try projectedFile(member: nil))"}"#)
-    let l = p.state.layers[0]
+    let l = p.layers[0]
     #expect(l.status == [.active, .warning])
     guard case .notDegrees(let n, let total)? = l.problems.first else {
       Issue.record("no notDegrees problem: \(l.problems)")
@@ -68,12 +68,12 @@ import _MapSnapTestSupport
     #expect(l.problems.first?.hint?.contains("\"crs\"") == true)
     #expect(reference(p) == nil)
     // Degrees named by nothing are not warned about.
-    #expect(try plan(#"{"geojson": "helsinki_pois.geojson"}"#).state.layers[0].problems.isEmpty)
+    #expect(try plan(#"{"geojson": "helsinki_pois.geojson"}"#).layers[0].problems.isEmpty)
   }
 
   /// A file's code PROJ does not know: the layer is `error`, naming it.
   @Test func anUnknownFileReferenceIsALayerError() throws {
-    let l = try plan(#"{"geojson": "\#(try projectedFile(member: "urn:ogc:def:crs:EPSG::999999"))"}"#).state.layers[0]
+    let l = try plan(#"{"geojson": "\#(try projectedFile(member: "urn:ogc:def:crs:EPSG::999999"))"}"#).layers[0]
     #expect(l.status.contains(.error))
     #expect(l.message?.contains("EPSG:999999") == true, "\(l.message ?? "")")
   }
@@ -91,7 +91,7 @@ import _MapSnapTestSupport
   @Test func crs84IsDegrees() throws {
     let text = #"{"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:OGC:1.3:CRS84"}}, "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [24.9414, 60.1696]}}]}"#
     let p = try plan(#"{"data": \#(text)}"#)
-    #expect(p.state.layers[0].status == [.active] && p.state.layers[0].drawables.count == 1)
+    #expect(p.layers[0].status == [.active] && p.layers[0].drawables.count == 1)
     #expect(reference(p) == .object(JSONObject([("crs", .string("OGC:CRS84")), ("from", .string("file")), ("overrides", .null)])))
   }
 

@@ -57,15 +57,15 @@ import _MapSnapTestSupport
             point(px: 0, 0, #"{"dir": "out"}"#, id: "nameless"),
           ], style)
       ]))
-    let l = p.state.layers[0]
+    let l = p.layers[0]
     #expect(l.features.total == 3)
-    #expect(l.features.drawn == 2, "the inbound label and the nameless marker")
+    #expect(l.drawnFeatures == 2, "the inbound label and the nameless marker")
     let e = entries(p, layer: "pois")
-    #expect(e["in"]?.placed == true)
+    #expect(e["in"]?.isPlaced == true)
     #expect(e["in"]?.anchor == .right)
-    #expect(e["out"]?.reason == .outOfBounds)
+    #expect(e["out"]?.hiddenReason == .outOfBounds)
     #expect(e["out"]?.box == nil)
-    #expect(e["nameless"]?.reason == .noText)
+    #expect(e["nameless"]?.hiddenReason == .noText)
     #expect(p.text.labelCounts[0]?.placed == 1)
     #expect(p.text.labelCounts[0]?.dropped == 0)
     #expect(p.text.labelCounts[0]?.hidden == [.outOfBounds: 1, .noText: 1])
@@ -82,7 +82,7 @@ import _MapSnapTestSupport
       ]))
     // Radius 3 (size 6, no outline): the marker 3.6 px right of the edge
     // misses the image, the one 2 px right of it reaches 1 px in.
-    #expect(p.state.layers[0].features.drawn == 2)
+    #expect(p.layers[0].drawnFeatures == 2)
   }
 
   /// A dropped label does not make its feature drawn; the report names what
@@ -98,13 +98,13 @@ import _MapSnapTestSupport
             point(px: 40, 0, #"{"n": "Under"}"#),
           ], #""style": {"label": {"field": "n"}}"#),
       ]))
-    let labels = p.state.layers[1]
-    #expect(labels.features.drawn == 1, "only the first label's feature")
+    let labels = p.layers[1]
+    #expect(labels.drawnFeatures == 1, "only the first label's feature")
     let e = entries(p, layer: "labels")
-    #expect(e["a"]?.placed == true)
-    #expect(e["b"]?.reason == .collision)
+    #expect(e["a"]?.isPlaced == true)
+    #expect(e["b"]?.hiddenReason == .collision)
     #expect(e["b"]?.blockedBy == [FeatureRef(layer: "labels", feature: FeatureKey(id: FloorValue("a"), index: 0))])
-    #expect(e["#2"]?.reason == .collision)
+    #expect(e["#2"]?.hiddenReason == .collision)
     #expect(e["#2"]?.blockedBy == [FeatureRef(layer: "markers", feature: FeatureKey(id: FloorValue("m1"), index: 0))])
     #expect(p.text.labelCounts[1]?.dropped == 2)
     // The report's entries carry the same, keyed by id, else by digest.
@@ -144,16 +144,16 @@ import _MapSnapTestSupport
           + #"{"id": "valves", "style": {"size": 10, "align": "left"}}]}"#
       ])
     let readable = try plan(body)
-    let texts = Dictionary(uniqueKeysWithValues: readable.state.layers[0].annotations.map { ($0.feature.text, $0) })
-    #expect(texts["v1"]?.hidden == nil)
-    #expect(texts["p1"]?.hidden == .outOfScale)
-    #expect(texts["v2"]?.hidden == .noText)
-    #expect(texts["v3"]?.hidden == .outOfBounds, "anchored 6 px right of the image, aligned left: no glyph reaches in")
-    #expect(readable.state.layers[0].features.drawn == 1)
-    #expect(readable.state.layers[0].sublayers.map(\.features.drawn) == [0, 1])
+    let texts = Dictionary(uniqueKeysWithValues: readable.layers[0].annotations.map { ($0.feature.text, $0) })
+    #expect(texts["v1"]?.outcome == .drawn)
+    #expect(texts["p1"]?.outcome == .hidden(.outOfScale))
+    #expect(texts["v2"]?.outcome == .hidden(.noText))
+    #expect(texts["v3"]?.outcome == .hidden(.outOfBounds), "anchored 6 px right of the image, aligned left: no glyph reaches in")
+    #expect(readable.layers[0].drawnFeatures == 1)
+    #expect(readable.layers[0].sublayers.map(\.drawnFeatures) == [0, 1])
     let tiny = try plan(body, scale: 100_000)
-    #expect(tiny.state.layers[0].annotations.first { $0.feature.text == "v1" }?.hidden == .tooSmall)
-    #expect(tiny.state.layers[0].features.drawn == 0)
+    #expect(tiny.layers[0].annotations.first { $0.feature.text == "v1" }?.outcome == .hidden(.tooSmall))
+    #expect(tiny.layers[0].drawnFeatures == 0)
     guard case .array(let list)? = tiny.report()["layers"]?[0]?["texts"] else {
       Issue.record("no annotation texts in the report")
       return
@@ -186,7 +186,7 @@ import _MapSnapTestSupport
           + #""source": {"data": {"type": "FeatureCollection", "features": [\#(point(px: 0, 0, #"{"text": "A", "angle": 0}"#))]}},"#
           + #""sublayers": [{"id": "all", "style": {}}]}"#,
       ]))
-    let valves = p.state.layers[0]
+    let valves = p.layers[0]
     #expect(valves.status == [.active, .warning])
     #expect(
       valves.problems == [
@@ -196,7 +196,7 @@ import _MapSnapTestSupport
         .unknownProperty(key: "idField", property: "ident", suggestion: nil),
       ])
     #expect(valves.message?.contains(#"rules[0].where names the property "Status", which no feature of the source has (did you mean "status"?)"#) == true)
-    let anno = p.state.layers[1]
+    let anno = p.layers[1]
     #expect(
       anno.problems == [
         .unknownProperty(key: "textField", property: "txt", suggestion: "text"),
@@ -215,8 +215,8 @@ import _MapSnapTestSupport
           "l", [point(px: 0, 0, "{}"), point(px: 1, 0, #"{"status": null, "name": "x"}"#)],
           #""rules": [{"where": {"status": null}, "style": {"marker": {}, "label": {"field": "name"}}}]"#)
       ]))
-    #expect(p.state.layers[0].problems.isEmpty)
-    #expect(p.state.layers[0].status == [.active])
+    #expect(p.layers[0].problems.isEmpty)
+    #expect(p.layers[0].status == [.active])
   }
 
   /// A view annotation tied to an id its layer does not have: `featureHidden`
@@ -227,7 +227,7 @@ import _MapSnapTestSupport
         [layer("valves", [point(px: 0, 0, "{}", id: "V-17")], #""style": {"marker": {}}"#)],
         extra: #", "viewAnnotations": [{"id": "va", "feature": {"layer": "valves", "id": "V-71"}, "text": "x"}]"#))
     let o = p.viewAnnotations.outcomes[0]
-    #expect(o.reason == .featureHidden)
+    #expect(o.hiddenReason == .featureHidden)
     #expect(o.warning == #"view annotation "va": layer "valves" has no feature with id "V-71" (did you mean "V-17"?)"#)
     #expect(p.warnings == [o.warning!])
     #expect(p.report()["warnings"]?[0] == .string(o.warning!))
@@ -241,7 +241,7 @@ import _MapSnapTestSupport
         [layer("valves", [point(px: 5000, 0, "{}", id: "far")], #""style": {"marker": {}}"#)],
         extra: #", "viewAnnotations": [{"id": "va", "feature": {"layer": "valves", "id": "far"}, "text": "x"}]"#))
     let o = p.viewAnnotations.outcomes[0]
-    #expect(o.reason == .outOfBounds)
+    #expect(o.hiddenReason == .outOfBounds)
     #expect(o.positionOutside)
     #expect(o.position == nil)
     #expect(o.warning == nil)
@@ -265,7 +265,7 @@ extension DecisionRecordTests {
     let p = try plan(body)
     #expect(p.text.outcomes.map(\.feature.index) == [1])
     #expect(p.report()["layers"]?[0]?["labels"]?["entries"]?[0]?["id"] == .null)
-    #expect(p.viewAnnotations.outcomes[0].reason == .featureHidden)
+    #expect(p.viewAnnotations.outcomes[0].hiddenReason == .featureHidden)
     #expect(p.viewAnnotations.outcomes[0].problem == nil)
     #expect(p.warnings.isEmpty)
   }
@@ -274,7 +274,7 @@ extension DecisionRecordTests {
   /// scene has text to draw.
   @Test func labelsWithoutTextAreListedWithoutAnyOtherText() throws {
     let p = try plan(scene([layer("pois", [point(px: 0, 0, #"{"n": "  "}"#)], #""style": {"marker": {}, "label": {"field": "n"}}"#)]))
-    #expect(p.text.outcomes.map(\.reason) == [.noText])
+    #expect(p.text.outcomes.map(\.hiddenReason) == [.noText])
     #expect(p.text.labelCounts[0]?.hidden == [.noText: 1])
   }
 
@@ -291,19 +291,19 @@ extension DecisionRecordTests {
           + #"\#(point(px: 0, 0, #"{"t": "Clear", "k": 2}"#, id: "c"))]}},"#
           + ##""sublayers": [{"id": "ghost", "where": {"k": 2}, "style": {"color": "#0000"}}, {"id": "rest", "style": {}}]}"##,
       ]))
-    #expect(p.text.outcomes.map(\.reason) == [.noGlyphs])
+    #expect(p.text.outcomes.map(\.hiddenReason) == [.noGlyphs])
     #expect(p.text.missingCodePoints == ["\u{E000}", "\u{E001}"])
-    let texts = Dictionary(uniqueKeysWithValues: p.state.layers[1].annotations.map { ($0.feature.text, $0.hidden) })
-    #expect(texts["g"] == .some(.noGlyphs))
-    #expect(texts["c"] == .some(.transparent))
-    #expect(p.state.layers.map(\.features.drawn) == [0, 0])
+    let texts = Dictionary(uniqueKeysWithValues: p.layers[1].annotations.map { ($0.feature.text, $0.outcome) })
+    #expect(texts["g"] == .hidden(.noGlyphs))
+    #expect(texts["c"] == .hidden(.transparent))
+    #expect(p.layers.map(\.drawnFeatures) == [0, 0])
   }
 
   /// A layer whose opacity rounds to alpha 0 draws nothing and counts nothing.
   @Test func aLayerTooFaintToShowIsNotDrawn() throws {
     let p = try plan(scene([layer("faint", [point(px: 0, 0, "{}")], #""style": {"marker": {}}, "opacity": 0.001"#)]))
-    #expect(p.state.layers[0].status == [.active])
-    #expect(p.state.layers[0].features.drawn == 0)
+    #expect(p.layers[0].status == [.active])
+    #expect(p.layers[0].drawnFeatures == 0)
   }
 
   /// A label of wide glyphs (‱ is 1.74 em in DejaVu Sans) anchored 180 px
@@ -314,8 +314,8 @@ extension DecisionRecordTests {
     let p = try plan(
       scene([layer("wide", [point(px: 280, 0, #"{"n": "\#(text)"}"#)], #""style": {"label": {"field": "n", "anchors": ["right"]}}"#)]))
     #expect(fonts.maxAdvance >= 1.74)
-    #expect(p.text.outcomes.first?.placed == true)
-    #expect(p.state.layers[0].features.drawn == 1)
+    #expect(p.text.outcomes.first?.isPlaced == true)
+    #expect(p.layers[0].drawnFeatures == 1)
   }
 
   /// An unknown feature id is a problem whether or not the annotation shows
@@ -325,7 +325,7 @@ extension DecisionRecordTests {
       scene(
         [layer("valves", [point(px: 0, 0, "{}", id: "V-17")], #""style": {"marker": {}}"#)],
         extra: #", "viewAnnotations": [{"id": "va", "feature": {"layer": "valves", "id": "V-71"}, "text": "x", "visible": false}]"#))
-    #expect(p.viewAnnotations.outcomes[0].reason == .notVisible)
+    #expect(p.viewAnnotations.outcomes[0].hiddenReason == .notVisible)
     #expect(p.viewAnnotations.outcomes[0].problem == .unknownFeature(layer: "valves", id: FloorValue("V-71"), suggestion: "V-17"))
   }
 
@@ -337,7 +337,7 @@ extension DecisionRecordTests {
           "l", [point(px: 0, 0, #"{"status": "a"}"#)],
           #""rules": [{"where": {"statsu": "a"}, "style": {"marker": {}}}, {"where": {"statsu": "b"}, "style": {"marker": {}}}]"#)
       ]))
-    #expect(p.state.layers[0].problems == [.unknownProperty(key: "rules[0].where, rules[1].where", property: "statsu", suggestion: "status")])
+    #expect(p.layers[0].problems == [.unknownProperty(key: "rules[0].where, rules[1].where", property: "statsu", suggestion: "status")])
   }
 }
 
@@ -356,9 +356,9 @@ extension DecisionRecordTests {
     let scene = try SceneLoader.decode(Array(json.utf8), file: "t.json", baseDirectory: "")
     let snapshot = try Snapshot.render(scene)
     #expect(snapshot.canvas.buffer.allSatisfy { $0 == 0xFFFF_FFFF }, "nothing shows")
-    #expect(snapshot.state.layers[0].features.drawn == 0)
+    #expect(snapshot.layers[0].drawnFeatures == 0)
     // At 1:1000 the same squares are drawn.
-    #expect(try FramePlan.make(scene, overrides: ViewOverrides(scale: 1000, center: (0.002, 0), size: (2000, 100))).state.layers[0].features.drawn == 5)
+    #expect(try FramePlan.make(scene, overrides: ViewOverrides(scale: 1000, center: (0.002, 0), size: (2000, 100))).layers[0].drawnFeatures == 5)
   }
 }
 
@@ -387,7 +387,7 @@ extension DecisionRecordTests {
     // A margin of 0.2 px either side of the radius for the flattened circle.
     let surely = distances.filter { $0 < 3.3 }.count
     let possibly = distances.filter { $0 < 3.7 }.count
-    let drawn = plan.state.layers[0].features.drawn
+    let drawn = plan.layers[0].drawnFeatures
     #expect(surely > 0 && surely < pois.features.count / 10)
     #expect(drawn >= surely && drawn <= possibly, "drawn \(drawn), markers reaching in: \(surely)…\(possibly)")
   }

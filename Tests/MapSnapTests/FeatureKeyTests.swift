@@ -102,8 +102,8 @@ import _MapSnapTestSupport
     func anno(_ source: String) -> String {
       #"{"id": "a", "type": "annotation", "source": \#(source), "textField": "name", "referenceScale": 4000, "sublayers": [{"id": "shops", "where": {"category": "shop"}, "style": {"size": 9}}, {"id": "rest", "style": {"size": 9}}]}"#
     }
-    let file = try plan([anno(#"{"geojson": "helsinki_pois.geojson"}"#)]).state.layers[0]
-    let fgb = try plan([anno(#"{"ogr": "ogr/helsinki_pois.fgb"}"#)]).state.layers[0]
+    let file = try plan([anno(#"{"geojson": "helsinki_pois.geojson"}"#)]).layers[0]
+    let fgb = try plan([anno(#"{"ogr": "ogr/helsinki_pois.fgb"}"#)]).layers[0]
     #expect(file.sublayers.map(\.features.total) == fgb.sublayers.map(\.features.total))
     #expect(file.features.total == 1607 && fgb.features.total == 1607)
     #expect(file.sublayers.map(\.features.total).reduce(0, +) < 1607)

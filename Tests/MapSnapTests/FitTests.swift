@@ -79,7 +79,7 @@ import _MapSnapTestSupport
     var noScale = s
     noScale.map.scale = nil
     let whole = try FramePlan.make(noScale, overrides: ViewOverrides(padding: Padding(10), fit: ("boroughs", FloorValue("Manhattan"))))
-    #expect(whole.state.layers[0].features.drawn >= 1)
+    #expect(whole.layers[0].drawnFeatures >= 1)
     #expect(whole.state.viewport.scale > 50_000 && whole.state.viewport.scale < 500_000)
     let line = try ViewOverrides(fit: ("route", FloorValue("g1"))).viewport(for: noScale)
     #expect(abs(line.center.lon - 24.94) < 1e-9)

@@ -53,8 +53,8 @@ private func shoelace(_ ring: [Point]) -> Double {
   return s / 2
 }
 
-private func resolveAll(_ scene: Scene, loader: SourceLoader = SourceLoader()) throws -> MapState {
-  try FramePlan.make(scene, sources: loader).state
+private func resolveAll(_ scene: Scene, loader: SourceLoader = SourceLoader()) throws -> FramePlan {
+  try FramePlan.make(scene, sources: loader)
 }
 
 private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
@@ -176,7 +176,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     // In the layer's counts, unlocated features are part of the total but not drawn, and no warning.
     let state = try resolveAll(try geoScene(sources: [#"{"data": \#(json)}"#])).layers[0]
     #expect(state.features.total == 3)
-    #expect(state.features.drawn == 1)
+    #expect(state.drawnFeatures == 1)
     #expect(state.status == [.active])
     #expect(state.message == nil)
   }
@@ -303,7 +303,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     #expect(state.status == [.active, .warning])
     #expect(state.features.total == 6)
     #expect(state.features.invalid == 5)
-    #expect(state.features.drawn == 1)
+    #expect(state.drawnFeatures == 1)
     let message = try #require(state.message)
     #expect(message.hasPrefix("skipped 5 invalid features ("))
     // The first three reasons are given, with their paths.
@@ -339,7 +339,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     let scene = try geoScene(sources: [#"{"geojson": "huge.geojson"}"#], baseDirectory: folder.path)
     let state = try resolveAll(scene).layers[0]
     #expect(state.status == [.error])
-    #expect(state.features.drawn == 0)
+    #expect(state.drawnFeatures == 0)
     #expect(state.message?.hasPrefix("huge.geojson:2:85: invalid JSON: ") == true)
   }
 
@@ -396,7 +396,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     }
     let state = try resolveAll(scene)
     #expect(state.layers[0].status.names == ["error"])
-    #expect(state.layers[0].features.drawn == 0)
+    #expect(state.layers[0].drawnFeatures == 0)
     #expect(state.layers[0].features.total == 0)
     #expect(state.layers[0].drawables.isEmpty)
     #expect(state.layers[0].message == "\(looked): no such file")
@@ -467,7 +467,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     let state = try resolveAll(scene).layers[0]
     #expect(state.status == [.active])
     #expect(state.features.total == 2)
-    #expect(state.features.drawn == 2)
+    #expect(state.drawnFeatures == 2)
   }
 
   @Test func sceneLoadedFromDiskResolvesAgainstItsOwnFolder() throws {
@@ -482,7 +482,7 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     #expect(scene.baseDirectory == folder.path + "/maps")
     let state = try resolveAll(scene).layers[0]
     #expect(state.status == [.active])
-    #expect(state.features.drawn == 1)
+    #expect(state.drawnFeatures == 1)
   }
 
   @Test func absolutePathsStayAbsolute() throws {

@@ -38,13 +38,13 @@ import _MapSnapTestSupport
     let near = [(-120.0, 0.0)]
     let loose = try plan(body(#"{"field": "name"}"#, points: near))
     let box = try #require(loose.text.outcomes.first?.box)
-    #expect(loose.text.outcomes.first?.placed == true && box.minX < 0, "without avoidEdges the box runs off: \(box)")
+    #expect(loose.text.outcomes.first?.isPlaced == true && box.minX < 0, "without avoidEdges the box runs off: \(box)")
     let edge = try plan(body(#"{"field": "name", "avoidEdges": true}"#, points: near))
-    #expect(edge.text.outcomes.first?.placed == false && edge.text.outcomes.first?.reason == .edge)
+    #expect(edge.text.outcomes.first?.isPlaced == false && edge.text.outcomes.first?.hiddenReason == .edge)
     #expect(edge.text.labels.isEmpty)
     let moved = try plan(body(#"{"field": "name", "avoidEdges": true, "anchors": ["center", "left"]}"#, points: near))
     let o = try #require(moved.text.outcomes.first)
-    #expect(o.placed && o.anchor == .left)
+    #expect(o.isPlaced && o.anchor == .left)
     #expect((o.box?.minX ?? -1) >= 0 && (o.box?.maxX ?? 999) <= 256)
     let text = Explanation(plan: edge).text
     #expect(text.contains("crosses the image's edge"), "\(text)")
@@ -59,14 +59,14 @@ import _MapSnapTestSupport
     let own = try plan(
       body(#"{"field": "name", "avoidEdges": true, "anchors": [{"anchor": "left", "offset": [6, 0]}, {"anchor": "right", "offset": [-6, 0]}]}"#, points: p))
     let o = try #require(own.text.outcomes.first)
-    #expect(o.placed && o.anchor == .right)
+    #expect(o.isPlaced && o.anchor == .right)
     // The point is at x = 128 + 110; the right anchor's box ends 6 px before it, not 6 px past it.
     #expect(abs((o.box?.maxX ?? 0) - (238 - 6)) < 1e-6, "\(String(describing: o.box))")
     // A point 60 px left of the image whose only anchor's offset brings the label 80 px right:
     // the label's reach counts each anchor's offset, so the feature is examined and labelled.
     let far = try plan(
       body(#"{"field": "name", "anchors": [{"anchor": "left", "offset": [80, 0]}]}"#, points: [(-128 - 60, 0)]))
-    #expect(far.text.outcomes.first?.placed == true, "\(String(describing: far.text.outcomes.first))")
+    #expect(far.text.outcomes.first?.isPlaced == true, "\(String(describing: far.text.outcomes.first))")
     let style = LabelStyle(field: "name")
     var radial = style
     radial.anchors = [.left, .topLeft, .center, .bottom]
@@ -114,7 +114,7 @@ import _MapSnapTestSupport
   func pileOfBlockers() throws {
     let n = 600
     let pile = try plan(body(#"{"field": "name"}"#, points: Array(repeating: (0, 0), count: n), markers: true))
-    let dropped = pile.text.outcomes.filter { $0.reason == .collision }
+    let dropped = pile.text.outcomes.filter { $0.hiddenReason == .collision }
     #expect(dropped.count == n)
     for o in dropped {
       #expect(o.blockedBy.count <= PlacementResult.namedBlockers)

@@ -109,7 +109,7 @@ import _MapSnapTestSupport
       label: #"{"field": "name", "placement": "line", "size": 12, "spacing": 1000}"#)
     let outcomes = p.text.outcomes
     #expect(outcomes.count == 2)
-    #expect(outcomes.allSatisfy { $0.placed && $0.alongLine && $0.anchor == nil })
+    #expect(outcomes.allSatisfy { $0.isPlaced && $0.alongLine && $0.anchor == nil })
     let boxes = outcomes.compactMap(\.box)
     #expect(boxes.count == 2)
     // The vertical street's label is not centred on the crossing any more.
@@ -124,7 +124,7 @@ import _MapSnapTestSupport
 
   @Test func pointPlacementStillLeavesLinesUnlabelled() throws {
     let p = try plan([line("Kaivokatu", [(-180, 0), (180, 0)])], label: #"{"field": "name"}"#)
-    #expect(p.text.outcomes.map(\.reason) == [.noPosition])
+    #expect(p.text.outcomes.map(\.hiddenReason) == [.noPosition])
   }
 
   @Test func placementSpacingAndMaxAngleAreChecked() throws {

@@ -39,7 +39,7 @@ import _MapSnapTestSupport
   ])
   func eachFormatReadsThroughItsIndex(source: String, driver: String, reference: String, total: Int) throws {
     let p = try plan([source])
-    let layer = p.state.layers[0]
+    let layer = p.layers[0]
     let info = try #require(layer.ogr, "\(layer.problems)")
     #expect(info.driver == driver)
     #expect(info.spatialReference == reference)
@@ -47,7 +47,7 @@ import _MapSnapTestSupport
     #expect(info.spatialIndex && info.scan == nil)
     #expect(info.featuresRead < total, "a 1:4000 frame reads part of the layer: \(info.featuresRead)")
     #expect(layer.features.total == total)
-    #expect(layer.features.drawn > 0 && layer.features.drawn <= info.featuresRead)
+    #expect(layer.drawnFeatures > 0 && layer.drawnFeatures <= info.featuresRead)
     #expect(p.inputs.layers[0].sourceDigest?.hasPrefix("sha256:") == true)
   }
 
@@ -155,7 +155,7 @@ import _MapSnapTestSupport
     let wide = try plan(
       [#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "roads"}"#, #"{"ogr": "\#(folder.path)/roads.shp"}"#], scale: 100_000)
     let near = try plan([#"{"ogr": "\#(Self.data)helsinki_pois.fgb"}"#])
-    let infos = (wide.state.layers + near.state.layers).map(\.ogr)
+    let infos = (wide.layers + near.layers).map(\.ogr)
     #expect(infos.map { $0?.scan } == [.mostOfLayer, .noIndex, nil], "\(infos)")
     func ogrBlocks(_ p: FramePlan) -> [JSONValue] {
       guard case .array(let layers)? = p.report["layers"] else { return [] }
@@ -186,9 +186,9 @@ import _MapSnapTestSupport
     }
     let ogr = try plan(#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "pois"}"#)
     let geojson = try plan(#"{"geojson": "\#(Self.data)helsinki_3067_pois.geojson", "crs": "EPSG:3067"}"#)
-    let info = try #require(ogr.state.layers[0].ogr)
+    let info = try #require(ogr.layers[0].ogr)
     #expect(info.featuresRead < 1200, "read \(info.featuresRead) of 1607")
-    #expect(ogr.state.layers[0].features.drawn == geojson.state.layers[0].features.drawn)
+    #expect(ogr.layers[0].drawnFeatures == geojson.layers[0].drawnFeatures)
     let a = try #require(ogr.text.labelCounts[0])
     let b = try #require(geojson.text.labelCounts[0])
     #expect(a.placed == b.placed && a.placed > 0)
@@ -213,9 +213,9 @@ import _MapSnapTestSupport
     }
     let one = try plan(threads: 1)
     let several = try plan(threads: 0)
-    #expect(one.state.layers.map(\.ogr) == several.state.layers.map(\.ogr))
-    let dots = try #require(one.state.layers[0].ogr)
-    let names = try #require(one.state.layers[2].ogr)
+    #expect(one.layers.map(\.ogr) == several.layers.map(\.ogr))
+    let dots = try #require(one.layers[0].ogr)
+    let names = try #require(one.layers[2].ogr)
     #expect(dots.featuresRead == names.featuresRead, "one read serves both layers over pois")
     #expect(JSONWriter().write(one.report()) == JSONWriter().write(several.report()))
     let a = try Snapshot.render(one, options: RenderOptions(threads: 1)).pngData(options: .fast)
@@ -303,15 +303,15 @@ import _MapSnapTestSupport
     }
     let gpkg = try plan(#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "pois"}"#)
     let geojson = try plan(#"{"geojson": "Examples/data/helsinki_pois.geojson"}"#)
-    #expect(gpkg.state.layers[0].features.drawn > 0)
-    #expect(gpkg.state.layers.map(\.features.drawn) == geojson.state.layers.map(\.features.drawn))
-    let placed = [gpkg, geojson].map { $0.text.outcomes.filter(\.placed).map(\.text) }
+    #expect(gpkg.layers[0].drawnFeatures > 0)
+    #expect(gpkg.layers.map(\.drawnFeatures) == geojson.layers.map(\.drawnFeatures))
+    let placed = [gpkg, geojson].map { $0.text.outcomes.filter(\.isPlaced).map(\.text) }
     #expect(placed[0] == placed[1])
-    #expect(gpkg.text.outcomes.contains { $0.placed && $0.layerIndex == 1 })
-    let reads = Set(gpkg.state.layers.compactMap(\.ogr).map(\.featuresRead))
+    #expect(gpkg.text.outcomes.contains { $0.isPlaced && $0.layerIndex == 1 })
+    let reads = Set(gpkg.layers.compactMap(\.ogr).map(\.featuresRead))
     #expect(reads.count == 1, "one read serves the three layers")
-    #expect(gpkg.state.layers[2].problems == [.unknownProperty(key: "rules[0].where", property: "categroy", suggestion: "category")])
-    #expect(gpkg.state.layers[2].problems == geojson.state.layers[2].problems)
+    #expect(gpkg.layers[2].problems == [.unknownProperty(key: "rules[0].where", property: "categroy", suggestion: "category")])
+    #expect(gpkg.layers[2].problems == geojson.layers[2].problems)
   }
 
   // MARK: - Handles shared between threads
@@ -652,14 +652,14 @@ import _MapSnapTestSupport
 
   @Test func aMissingLayerNamesTheLayersAndTheClosest() throws {
     let p = try plan([#"{"ogr": "\#(Self.data)helsinki.gpkg", "layer": "road"}"#])
-    let message = p.state.layers[0].message ?? ""
-    #expect(p.state.layers[0].status.contains(.error))
+    let message = p.layers[0].message ?? ""
+    #expect(p.layers[0].status.contains(.error))
     #expect(message.contains(#"no layer "road""#) && message.contains(#"did you mean "roads"?"#), "\(message)")
   }
 
   @Test func severalLayersAndNoneNamedIsAnError() throws {
     let p = try plan([#"{"ogr": "\#(Self.data)helsinki.gpkg"}"#])
-    let message = p.state.layers[0].message ?? ""
+    let message = p.layers[0].message ?? ""
     #expect(message.contains("has 4 layers") && message.contains(#"name one with "layer""#), "\(message)")
   }
 
@@ -669,34 +669,34 @@ import _MapSnapTestSupport
         try FileManager.default.copyItem(atPath: Self.data + "helsinki_roads." + ext, toPath: dir + "/roads." + ext)
       }
       let bare = try plan([#"{"ogr": "\#(dir)/roads.shp"}"#])
-      let message = bare.state.layers[0].message ?? ""
+      let message = bare.layers[0].message ?? ""
       #expect(message.contains("has no spatial reference") && message.contains(#"give the source a "crs""#), "\(message)")
       let given = try plan([#"{"ogr": "\#(dir)/roads.shp", "crs": "EPSG:4326"}"#])
-      #expect(given.state.layers[0].status.contains(.active))
-      #expect(given.state.layers[0].ogr?.spatialReference == "EPSG:4326")
+      #expect(given.layers[0].status.contains(.active))
+      #expect(given.layers[0].ogr?.spatialReference == "EPSG:4326")
     }
   }
 
   @Test func aFileGDALCannotOpenIsALayerErrorWithItsMessage() throws {
     let p = try plan([#"{"ogr": "\#(Self.data)no-such.fgb"}"#])
-    #expect(p.state.layers[0].status.contains(.error))
-    #expect(p.state.layers[0].message?.contains("GDAL:") == true, "\(p.state.layers[0].message ?? "")")
+    #expect(p.layers[0].status.contains(.error))
+    #expect(p.layers[0].message?.contains("GDAL:") == true, "\(p.layers[0].message ?? "")")
     // A GeoPackage is opened by mapsnap itself (SQLite).
     let gpkg = try plan([#"{"ogr": "\#(Self.data)no-such.gpkg"}"#])
-    #expect(gpkg.state.layers[0].message?.contains("no such file") == true, "\(gpkg.state.layers[0].message ?? "")")
+    #expect(gpkg.layers[0].message?.contains("no such file") == true, "\(gpkg.layers[0].message ?? "")")
     try withTemporaryDirectory { dir in
       try Data("not a database".utf8).write(to: URL(fileURLWithPath: dir + "/bad.gpkg"))
       let bad = try plan([#"{"ogr": "\#(dir)/bad.gpkg"}"#])
-      #expect(bad.state.layers[0].status.contains(.error), "\(bad.state.layers[0].message ?? "")")
+      #expect(bad.layers[0].status.contains(.error), "\(bad.layers[0].message ?? "")")
     }
   }
 
   @Test func underRootOnlyFilesInsideAreRead() throws {
     let database = try plan([#"{"ogr": "PG:dbname=gis"}"#], root: Repository.root)
-    #expect(database.state.layers[0].message?.contains("not allowed under --root") == true)
+    #expect(database.layers[0].message?.contains("not allowed under --root") == true)
     try withTemporaryDirectory { dir in
       let outside = try plan([#"{"ogr": "\#(Self.data)helsinki_pois.fgb"}"#], root: dir)
-      #expect(outside.state.layers[0].message?.contains("outside --root") == true, "\(outside.state.layers[0].message ?? "")")
+      #expect(outside.layers[0].message?.contains("outside --root") == true, "\(outside.layers[0].message ?? "")")
     }
   }
 

@@ -28,7 +28,7 @@ import _MapSnapTestSupport
   @Test func annotationZoomedInWithoutBoundDoesNotCrash() throws {
     let s = try scene(Self.annotation.replacingOccurrences(of: "ANGLE", with: "0"))
     let snap = try Snapshot.render(s, overrides: ViewOverrides(scale: 0.00001), fonts: fonts)
-    #expect(snap.state.layers[0].features.drawn == 0)  // beyond FontLibrary.maxTextSize: not drawn, not counted
+    #expect(snap.layers[0].drawnFeatures == 0)  // beyond FontLibrary.maxTextSize: not drawn, not counted
   }
 
   @Test func largeUnrotatedAnnotationIsDrawnFromOutlines() throws {
@@ -46,8 +46,8 @@ import _MapSnapTestSupport
   @Test func annotationUnderOnePixelIsNotCounted() throws {
     let s = try scene(Self.annotation.replacingOccurrences(of: "ANGLE", with: "0"))
     let snap = try Snapshot.render(s, overrides: ViewOverrides(scale: 100_000), fonts: fonts)
-    #expect(snap.state.layers[0].features.drawn == 0)
-    #expect(snap.state.layers[0].sublayers[0].features.drawn == 0)
+    #expect(snap.layers[0].drawnFeatures == 0)
+    #expect(snap.layers[0].sublayers[0].drawnFeatures == 0)
   }
 
   @Test func labelsFarOffTheImageAreNotCandidates() throws {
@@ -176,14 +176,14 @@ import _MapSnapTestSupport
     let one = try Snapshot.render(s, options: RenderOptions(threads: 1), fonts: fonts)
     let four = try Snapshot.render(s, options: RenderOptions(threads: 4), fonts: fonts)
     #expect(Array(one.canvas.buffer) == Array(four.canvas.buffer))
-    let layer = one.state.layers[0]
+    let layer = one.layers[0]
     #expect(layer.status.contains(.warning))
     #expect(layer.problems == [.budget(.dashes, limit: 1_000_000, affected: 1)])
     #expect(layer.message?.contains("1 feature drawn with solid lines instead of dashes: the frame's budget of 1000000 dashes was spent") == true)
-    #expect(layer.features.drawn == 2)
+    #expect(layer.drawnFeatures == 2)
     // On four threads the geometry is built while the text is placed: the
     // dash budget's decision comes out of it the same.
-    #expect(four.state.layers[0].problems == layer.problems && four.state.layers[0].features.drawn == 2)
+    #expect(four.layers[0].problems == layer.problems && four.layers[0].drawnFeatures == 2)
     let report = String(decoding: JSONWriter().writeBytes(one.report(detail: .counts)), as: UTF8.self)
     #expect(report.contains("\"budget\""))
   }
@@ -202,9 +202,9 @@ import _MapSnapTestSupport
       """)
     let snap = try Snapshot.render(s, fonts: fonts)
     let outcomes = snap.text.outcomes.sorted { $0.feature.index < $1.feature.index }
-    #expect(outcomes.map(\.reason) == [.overBudget, nil])
-    #expect(outcomes.map(\.placed) == [false, true])
-    #expect(snap.state.layers[0].problems == [.budget(.textCharacters, limit: 250_000, affected: 1)])
+    #expect(outcomes.map(\.hiddenReason) == [.overBudget, nil])
+    #expect(outcomes.map(\.isPlaced) == [false, true])
+    #expect(snap.layers[0].problems == [.budget(.textCharacters, limit: 250_000, affected: 1)])
     #expect(snap.text.labelCounts[0]?.hidden[.overBudget] == 1)
   }
 
@@ -221,9 +221,9 @@ import _MapSnapTestSupport
         "sublayers": [{"id": "all", "style": {"size": 10}}]}]
       """)
     let snap = try Snapshot.render(s, fonts: fonts)
-    let texts = snap.state.layers[0].annotations
-    #expect(texts.map(\.hidden) == [.overBudget, nil])
-    #expect(snap.state.layers[0].problems == [.budget(.textCharacters, limit: 250_000, affected: 1)])
+    let texts = snap.layers[0].annotations
+    #expect(texts.map(\.outcome) == [.hidden(.overBudget), .drawn])
+    #expect(snap.layers[0].problems == [.budget(.textCharacters, limit: 250_000, affected: 1)])
   }
 
   /// Past the edge budget, whole chunks of features (cut by points, never by
@@ -282,8 +282,8 @@ import _MapSnapTestSupport
       """.utf8), file: "t.json", baseDirectory: "")
     let plan = try FramePlan.make(s, fonts: try FontLibrary(directories: [FontLibrary.bundledDirectory]))
     let outcomes = plan.viewAnnotations.outcomes
-    #expect(outcomes.map(\.visible) == [true, false, true])
-    #expect(outcomes[1].reason == .overBudget)
+    #expect(outcomes.map(\.isPlaced) == [true, false, true])
+    #expect(outcomes[1].hiddenReason == .overBudget)
     #expect(plan.warnings.contains { $0.hasPrefix("1 view annotation not drawn: the frame's budget of 250000 characters") })
   }
 }
@@ -320,7 +320,7 @@ extension FrameBudgetTests {
 }
 
 /// The display list's geometry is built on a worker while the text is
-/// placed (`DisplayListBuilder.Geometry`): many frames planned at once, so
+/// placed (`DisplayListBuilder.GeometryBuild`): many frames planned at once, so
 /// that every worker is busy, still finish (the thread that takes the
 /// geometry builds it when no worker has started on it) and plan what one
 /// thread plans.

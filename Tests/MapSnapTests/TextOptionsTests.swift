@@ -89,14 +89,14 @@ import _MapSnapTestSupport
     let layer =
       #"{"id": "anno", "type": "annotation", "text": "{id} {status}", "referenceScale": 1000, "source": {"data": {"type": "FeatureCollection", "features": [\#(point(px: 0, 0, #"{"id": "V-007", "status": "Open"}"#))]}}, "sublayers": [{"id": "all", "style": {"size": 10}}]}"#
     let p = try plan(scene(layer))
-    #expect(p.state.layers[0].annotations.map(\.text) == ["V-007 Open"])
+    #expect(p.layers[0].annotations.map(\.text) == ["V-007 Open"])
     let both = layer.replacingOccurrences(of: #""text": "{id} {status}""#, with: #""textField": "id", "text": "{id} {status}""#)
     #expect(decodeError(scene(both))?.kind == .conflictingKeys)
   }
 
   @Test func aTemplatePropertyNoFeatureHasIsAWarningUnderText() throws {
     let p = try plan(scene(features(#"{"text": "{id} {stauts}"}"#)))
-    #expect(p.state.layers[0].problems.contains(.unknownProperty(key: "style.label.text", property: "stauts", suggestion: "status")))
+    #expect(p.layers[0].problems.contains(.unknownProperty(key: "style.label.text", property: "stauts", suggestion: "status")))
   }
 
   // MARK: - maxWidth and letterSpacing
@@ -224,9 +224,9 @@ import _MapSnapTestSupport
     let none = try plan(scene(layer(90, offset: #""align": "center""#)))
     let shifted = try plan(scene(layer(90, offset: #""offset": [10, 0]"#)))
     let flat = try plan(scene(layer(0, offset: #""offset": [10, 0]"#)))
-    let r0 = try #require(none.text.annotations[0]?[0])
-    let r1 = try #require(shifted.text.annotations[0]?[0])
-    let r2 = try #require(flat.text.annotations[0]?[0])
+    let r0 = try #require(none.text.annotations[0]?[0].run)
+    let r1 = try #require(shifted.text.annotations[0]?[0].run)
+    let r2 = try #require(flat.text.annotations[0]?[0].run)
     #expect(abs(r0.pivot.x - centre.x) < 1e-9 && abs(r0.pivot.y - centre.y) < 1e-9)
     #expect(abs(r1.pivot.x - centre.x) < 1e-9 && abs(r1.pivot.y - (centre.y - 20)) < 1e-9, "\(r1.pivot)")
     #expect(abs(r2.pivot.x - (centre.x + 20)) < 1e-9 && abs(r2.pivot.y - centre.y) < 1e-9, "\(r2.pivot)")

@@ -50,8 +50,8 @@ import _MapSnapTestSupport
   @Test(arguments: [#"{"mbtiles": "helsinki-3857.mbtiles"}"#, #"{"xyz": "helsinki-3857/{z}/{x}/{y}.png"}"#])
   func atALevelsOwnScaleTilePixelsAreCopiedExactly(_ source: String) throws {
     let s = try Snapshot.render(try scene([layer(source)]))
-    let t = try #require(s.state.layers[0].tiles)
-    #expect(s.state.layers[0].status == [.active])
+    let t = try #require(s.layers[0].tiles)
+    #expect(s.layers[0].status == [.active])
     #expect(t.zoom == 16 && t.tileMatrixSet == .webMercatorQuad)
     #expect(t.drawn == 4 && t.fromParent == 0 && t.missing == 0 && t.undecodable == 0)
     #expect(t.attribution == "© OpenStreetMap contributors")
@@ -61,7 +61,7 @@ import _MapSnapTestSupport
   /// @2x at the same scale: the next level, copied exactly too.
   @Test func pixelRatioTwoTakesTheNextLevel() throws {
     let s = try Snapshot.render(try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)]), overrides: ViewOverrides(pixelRatio: 2))
-    let t = try #require(s.state.layers[0].tiles)
+    let t = try #require(s.layers[0].tiles)
     #expect(t.zoom == 17 && t.drawn == 16)
     #expect(try differences(s, zoom: 17, x0: 37308 * 2, y0: 18968 * 2, folder: Self.tiles + "/helsinki-3857") == 0)
   }
@@ -71,7 +71,7 @@ import _MapSnapTestSupport
   func theLevelIsTheNearestInLog2(_ scale: Double, _ zoom: Int) throws {
     let map = ##""center": [\##(Self.corner.lon), \##(Self.corner.lat)], "size": [512, 512], "background": "#ff00ff""##
     let s = try Snapshot.render(try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)], map: map), overrides: ViewOverrides(scale: scale))
-    let t = try #require(s.state.layers[0].tiles)
+    let t = try #require(s.layers[0].tiles)
     #expect(t.zoom == zoom, "1:\(scale)")
     #expect(t.drawn > 0)
     guard scale < 30000 else { return }  // wider than the tile set
@@ -94,10 +94,10 @@ import _MapSnapTestSupport
     try FileManager.default.copyItem(atPath: Self.tiles + "/helsinki-3857", toPath: copy)
     try FileManager.default.removeItem(atPath: copy + "/16/37308/18968.png")
     let s = try Snapshot.render(try scene([layer(#"{"xyz": "h/{z}/{x}/{y}.png"}"#)], base: folder.path))
-    let t = try #require(s.state.layers[0].tiles)
+    let t = try #require(s.layers[0].tiles)
     #expect(t.drawn == 3 && t.fromParent == 1 && t.missing == 0)
-    #expect(s.state.layers[0].status == [.active, .warning])
-    #expect(s.state.layers[0].message == "1 absent tile filled from a parent level")
+    #expect(s.layers[0].status == [.active, .warning])
+    #expect(s.layers[0].message == "1 absent tile filled from a parent level")
     // The filled quarter shows the parent's pixels, not the background.
     let png = try PNGDecoder.decode(try s.pngData())
     let parent = try decodeTile(copy + "/15/18654/9484.png")
@@ -107,7 +107,7 @@ import _MapSnapTestSupport
     // Far west of the tile set: every tile is missing.
     let far = try Snapshot.render(
       try scene([layer(#"{"xyz": "h/{z}/{x}/{y}.png"}"#)], map: #""center": [24.8, 60.17], "zoom": 16, "size": [512, 512]"#, base: folder.path))
-    let f = try #require(far.state.layers[0].tiles)
+    let f = try #require(far.layers[0].tiles)
     #expect(f.drawn == 0 && f.fromParent == 0 && f.missing > 0)
   }
 
@@ -121,15 +121,15 @@ import _MapSnapTestSupport
     let truncated = try Data(contentsOf: URL(fileURLWithPath: copy + "/16/37308/18969.png")).prefix(300)
     try truncated.write(to: URL(fileURLWithPath: copy + "/16/37308/18969.png"))
     let s = try Snapshot.render(try scene([layer(#"{"xyz": "h/{z}/{x}/{y}.png"}"#)], base: folder.path))
-    let t = try #require(s.state.layers[0].tiles)
+    let t = try #require(s.layers[0].tiles)
     #expect(t.drawn == 2 && t.undecodable == 2)
-    #expect(s.state.layers[0].status == [.active, .warning])
+    #expect(s.layers[0].status == [.active, .warning])
   }
 
   @Test func jpegTilesAreDecoded() throws {
     let s = try Snapshot.render(
       try scene([layer(#"{"mbtiles": "world-3857-jpeg.mbtiles"}"#)], map: #""center": [10, 45], "zoom": 2, "size": [512, 512]"#))
-    let t = try #require(s.state.layers[0].tiles)
+    let t = try #require(s.layers[0].tiles)
     #expect(t.zoom == 2 && t.drawn == 9 && t.missing == 0 && t.undecodable == 0)
     #expect(t.attribution == "Made with Natural Earth")
   }
@@ -143,21 +143,21 @@ import _MapSnapTestSupport
         [layer(#"{"xyz": "world-4326/{z}/{x}/{y}.png"}"#)],
         map: #""center": [10, 45], "zoom": 2, "size": [256, 256], "spatialReference": 3857"#))
     #expect(s.state.viewport.projection == .webMercator)
-    #expect(s.state.layers[0].status == [.error])
-    #expect(s.state.layers[0].problems == [.spatialReference(tiles: 4326, map: 3857)])
-    #expect(s.state.layers[0].message?.contains("EPSG:4326 but the map is in EPSG:3857") == true)
+    #expect(s.layers[0].status == [.error])
+    #expect(s.layers[0].problems == [.spatialReference(tiles: 4326, map: 3857)])
+    #expect(s.layers[0].message?.contains("EPSG:4326 but the map is in EPSG:3857") == true)
     // Second to a Web Mercator basemap: the same error.
     let second = try Snapshot.render(
       try scene(
         [layer(#"{"mbtiles": "world-3857-jpeg.mbtiles"}"#), #"{"id": "geo", "type": "tiles", "source": {"xyz": "world-4326/{z}/{x}/{y}.png"}}"#],
         map: #""center": [10, 45], "zoom": 2, "size": [256, 256]"#))
-    #expect(second.state.layers.map(\.status) == [[.active], [.error]])
+    #expect(second.layers.map(\.status) == [[.active], [.error]])
     // First: the map is in EPSG:4326 and the tiles are drawn.
     let first = try Snapshot.render(
       try scene([layer(#"{"xyz": "world-4326/{z}/{x}/{y}.png"}"#)], map: #""center": [10, 45], "zoom": 2, "size": [256, 256]"#))
     #expect(first.state.viewport.projection == .geographic)
-    #expect(first.state.layers[0].status == [.active])
-    #expect((first.state.layers[0].tiles?.drawn ?? 0) > 0)
+    #expect(first.layers[0].status == [.active])
+    #expect((first.layers[0].tiles?.drawn ?? 0) > 0)
   }
 
   /// Sources that cannot be opened, or are not tile sets, are `error`.
@@ -176,8 +176,8 @@ import _MapSnapTestSupport
     ]
     for (source, message) in cases {
       let s = try Snapshot.render(try scene([layer(source)], base: folder.path))
-      #expect(s.state.layers[0].status == [.error], "\(source)")
-      #expect(s.state.layers[0].message?.hasPrefix(message) == true, "\(source): \(s.state.layers[0].message ?? "nil")")
+      #expect(s.layers[0].status == [.error], "\(source)")
+      #expect(s.layers[0].message?.hasPrefix(message) == true, "\(source): \(s.layers[0].message ?? "nil")")
     }
     // Opened read-only: the file is untouched.
     #expect(try Data(contentsOf: URL(fileURLWithPath: sqlite)) == before)
@@ -186,12 +186,12 @@ import _MapSnapTestSupport
   /// Far below the tile set's coarsest level the layer gives up (warning).
   @Test func farBelowTheCoarsestLevelTheLayerIsNotDrawn() throws {
     let s = try Snapshot.render(try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)]), overrides: ViewOverrides(zoom: 10))
-    #expect(s.state.layers[0].status == [.active, .warning])
-    #expect(s.state.layers[0].tiles?.drawn == 0)
+    #expect(s.layers[0].status == [.active, .warning])
+    #expect(s.layers[0].tiles?.drawn == 0)
     // Two levels below still draws (reduced 4×).
     let near = try Snapshot.render(try scene([layer(#"{"mbtiles": "helsinki-3857.mbtiles"}"#)]), overrides: ViewOverrides(zoom: 11))
-    #expect(near.state.layers[0].tiles?.zoom == 13)
-    #expect((near.state.layers[0].tiles?.drawn ?? 0) > 0)
+    #expect(near.layers[0].tiles?.zoom == 13)
+    #expect((near.layers[0].tiles?.drawn ?? 0) > 0)
   }
 
   /// The cache keeps at most its byte limit of decoded tiles: with room for
@@ -204,7 +204,7 @@ import _MapSnapTestSupport
       _ = try FramePlan.make(sc, tiles: cache)
       let before = cache.decodeCount
       let larger = try FramePlan.make(sc, overrides: ViewOverrides(size: (1024, 1024)), tiles: cache)
-      #expect((larger.state.layers[0].tiles?.drawn ?? 0) > 4)
+      #expect((larger.layers[0].tiles?.drawn ?? 0) > 4)
       return cache.decodeCount - before
     }
     let ample = try decodes(limit: TileCache.defaultLimitBytes)
@@ -259,7 +259,7 @@ import _MapSnapTestSupport
     #expect(v.projection == .geographic)
     #expect(abs(v.unitsPerPixel - 180.0 / 1024) < 1e-12)
     #expect(abs(v.extent.minX - -45) < 1e-9 && abs(v.extent.maxY - 45) < 1e-9)
-    let t = try #require(s.state.layers[0].tiles)
+    let t = try #require(s.layers[0].tiles)
     #expect(t.tileMatrixSet == .worldCRS84Quad && t.zoom == 2 && t.drawn == 4)
     #expect(try differences(s, zoom: 2, x0: 3, y0: 1, folder: Self.tiles + "/world-4326") == 0)
     let report = s.report
@@ -281,13 +281,13 @@ import _MapSnapTestSupport
     let v = s.state.viewport
     let perPixel = 180.0 / 1024
     for (lon, lat) in [(10.0, 20.0), (-30.0, -40.0)] {
-      let d = v.toDevice(s.state.layers[1].drawables.first { $0.geometry.points[0] == Point(lon, lat) }!.geometry.points[0])
+      let d = v.toDevice(s.layers[1].drawables.first { $0.geometry.points[0] == Point(lon, lat) }!.geometry.points[0])
       #expect(abs(d.x - (256 + lon / perPixel)) < 1e-9 && abs(d.y - (256 - lat / perPixel)) < 1e-9)
       // The marker's centre pixel is red.
       let px = s.canvas.buffer[Int(d.y) * 512 + Int(d.x)]
       #expect(px & 0xFF == 255 && (px >> 8) & 0xFF == 0, "marker at \(lon), \(lat)")
     }
-    #expect(s.state.layers[1].features.drawn == 2)
+    #expect(s.layers[1].drawnFeatures == 2)
   }
 
   /// `map.spatialReference` overrides the first layer; without tiles it
@@ -312,7 +312,7 @@ import _MapSnapTestSupport
     _ = jpeg  // the JPEG tiles are read through MBTiles below
     let world = try Snapshot.render(
       try scene([layer(#"{"mbtiles": "world-3857-jpeg.mbtiles"}"#, #", "tileSize": 128"#)], map: #""center": [10, 45], "zoom": 2, "size": [256, 256]"#))
-    let t = try #require(world.state.layers[0].tiles)
+    let t = try #require(world.layers[0].tiles)
     #expect(t.drawn == 0 && t.undecodable > 0, "256-px JPEG tiles in a 128-px tile set")
   }
 
@@ -324,10 +324,10 @@ import _MapSnapTestSupport
     try FileManager.default.createDirectory(atPath: folder.path + "/f/16/37308", withIntermediateDirectories: true)
     #expect(mkfifo(folder.path + "/f/tiles.json", 0o600) == 0)
     let a = try Snapshot.render(try scene([layer(#"{"mbtiles": "fifo.mbtiles"}"#)], base: folder.path))
-    #expect(a.state.layers[0].status == [.error])
-    #expect(a.state.layers[0].message?.contains("not a regular file") == true, "\(a.state.layers[0].message ?? "")")
+    #expect(a.layers[0].status == [.error])
+    #expect(a.layers[0].message?.contains("not a regular file") == true, "\(a.layers[0].message ?? "")")
     let b = try Snapshot.render(try scene([layer(#"{"xyz": "f/{z}/{x}/{y}.png"}"#)], base: folder.path))
-    #expect(b.state.layers[0].status == [.error])
+    #expect(b.layers[0].status == [.error])
     #expect(throws: FileError.self) { try FileIO.read(folder.path + "/fifo.mbtiles") }
   }
 
@@ -340,7 +340,7 @@ import _MapSnapTestSupport
     bytes.replaceSubrange(half..<bytes.count, with: Data(repeating: 0x5A, count: bytes.count - half))
     try bytes.write(to: URL(fileURLWithPath: folder.path + "/c.mbtiles"))
     let s = try Snapshot.render(try scene([layer(#"{"mbtiles": "c.mbtiles"}"#)], base: folder.path), overrides: ViewOverrides(zoom: 17))
-    let t = try #require(s.state.layers[0].tiles)
+    let t = try #require(s.layers[0].tiles)
     #expect(t.drawn + t.fromParent + t.missing + t.undecodable == 4)
     #expect(t.undecodable > 0, "\(t)")
     #expect(t.fromParent == 0, "read errors are not absent tiles")
@@ -359,11 +359,11 @@ import _MapSnapTestSupport
     try Data(#"{"tilejson": "3.0.0", "scheme": "tms", "minzoom": 16, "maxzoom": 16}"#.utf8).write(
       to: URL(fileURLWithPath: folder.path + "/t/tiles.json"))
     let s = try Snapshot.render(try scene([layer(#"{"xyz": "t/{z}/{x}/{y}.png"}"#)], base: folder.path))
-    #expect(s.state.layers[0].tiles?.drawn == 4)
+    #expect(s.layers[0].tiles?.drawn == 4)
     #expect(try differences(s, zoom: 16, x0: 37308, y0: 18968, folder: Self.tiles + "/helsinki-3857") == 0)
     // A misspelt tile matrix set in tiles.json is an error, not a guess.
     try Data(#"{"tileMatrixSet": "WebMercator"}"#.utf8).write(to: URL(fileURLWithPath: folder.path + "/t/tiles.json"))
     let bad = try Snapshot.render(try scene([layer(#"{"xyz": "t/{z}/{x}/{y}.png"}"#)], base: folder.path))
-    #expect(bad.state.layers[0].status == [.error])
+    #expect(bad.layers[0].status == [.error])
   }
 }

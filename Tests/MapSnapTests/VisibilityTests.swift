@@ -28,12 +28,12 @@ private func visibilityScene(_ layers: [String], mapExtra: String = "") throws -
   return try SceneLoader.decode(Array(json.utf8), file: visibilitySceneFile, baseDirectory: "scenes")
 }
 
-/// Plans `scene` at `scale` on the scene's floor, or on `floor` when given,
-/// and returns its map state with the display list's `drawn` counts.
-private func resolveAt(_ scene: Scene, scale: Double, floor: FloorValue?? = .none) throws -> MapState {
+/// Plans `scene` at `scale` on the scene's floor, or on `floor` when given:
+/// its frame record, each layer with the display list's `drawn` counts.
+private func resolveAt(_ scene: Scene, scale: Double, floor: FloorValue?? = .none) throws -> FramePlan {
   var scene = scene
   if let floor { scene.map.floor = floor }
-  return try FramePlan.make(scene, overrides: ViewOverrides(scale: scale)).state
+  return try FramePlan.make(scene, overrides: ViewOverrides(scale: scale))
 }
 
 /// Rules tagged by stroke width: rule `i` of `rules` draws with strokeWidth `i + 1`
@@ -151,7 +151,7 @@ private let ruleCases: [RuleCase] = [
     #expect(state.status == (inRange ? [.active] : [.outOfScale]))
     #expect(state.status.names == (inRange ? ["active"] : ["outOfScale"]))
     #expect(state.features.total == 1)
-    #expect(state.features.drawn == (inRange ? 1 : 0))
+    #expect(state.drawnFeatures == (inRange ? 1 : 0))
     #expect(state.drawables.count == (inRange ? 1 : 0))
   }
 
@@ -164,11 +164,11 @@ private let ruleCases: [RuleCase] = [
     ])
     let state = try resolveAt(scene, scale: 2000)
     #expect(state.layers[0].status == [.notVisible])
-    #expect(state.layers[0].features.drawn == 0)
+    #expect(state.layers[0].drawnFeatures == 0)
     #expect(state.layers[0].drawables.isEmpty)
     #expect(state.layers[0].features.total == 1)
     #expect(state.layers[1].status == [.active])
-    #expect(state.layers[1].features.drawn == 1)
+    #expect(state.layers[1].drawnFeatures == 1)
   }
 
   @Test func notVisibleAndOutOfScaleTogether() throws {
@@ -179,7 +179,7 @@ private let ruleCases: [RuleCase] = [
     #expect(state.status == [.notVisible, .outOfScale])
     #expect(!state.status.contains(.active))
     #expect(state.status.names == ["notVisible", "outOfScale"])
-    #expect(state.features.drawn == 0)
+    #expect(state.drawnFeatures == 0)
   }
 
   @Test func graphicsLayerFollowsScaleAndVisibility() throws {
@@ -191,7 +191,7 @@ private let ruleCases: [RuleCase] = [
     ])
     let state = try resolveAt(scene, scale: 499)
     #expect(state.layers.map(\.status) == [[.outOfScale], [.notVisible], [.active]])
-    #expect(state.layers.map(\.features.drawn) == [0, 0, 1])
+    #expect(state.layers.map(\.drawnFeatures) == [0, 0, 1])
     #expect(state.layers.map(\.features.total) == [1, 1, 1])
   }
 
@@ -211,10 +211,10 @@ private let ruleCases: [RuleCase] = [
     #expect(state.status.subtracting(.warning) == [.active] && onlyUnknownNames)
     #expect(state.features.total == 1)
     if let rule = c.expectedRule {
-      #expect(state.features.drawn == 1)
+      #expect(state.drawnFeatures == 1)
       #expect(state.drawables.map(\.style.strokeWidth) == [Double(rule)])
     } else {
-      #expect(state.features.drawn == 0)
+      #expect(state.drawnFeatures == 0)
       #expect(state.drawables.isEmpty)
     }
   }
@@ -229,7 +229,7 @@ private let ruleCases: [RuleCase] = [
     ])
     let state = try resolveAt(scene, scale: 2000).layers[0]
     #expect(state.features.total == 4)
-    #expect(state.features.drawn == 3)
+    #expect(state.drawnFeatures == 3)
     // Feature order is kept, each with its rule's style.
     #expect(state.drawables.map(\.style.strokeWidth) == [1, 2, 1])
     #expect(state.status == [.active])
@@ -241,7 +241,7 @@ private let ruleCases: [RuleCase] = [
       layerJSON("l", features: [pointFeature(#"{"a": 1}"#), pointFeature("null")], #""style": {"marker": {}, "stroke": "black", "strokeWidth": 7}"#)
     ])
     let state = try resolveAt(scene, scale: 2000).layers[0]
-    #expect(state.features.drawn == 2)
+    #expect(state.drawnFeatures == 2)
     #expect(state.drawables.map(\.style.strokeWidth) == [7, 7])
   }
 
@@ -266,7 +266,7 @@ private let ruleCases: [RuleCase] = [
     let state = try resolveAt(scene, scale: 2000).layers[0]
     // "2", 2, 2.0 match; 3 and "3" are on another floor; no value and null are on every floor.
     #expect(state.drawables.map(\.style.strokeWidth) == [1, 2, 3, 6, 7])
-    #expect(state.features.drawn == 5)
+    #expect(state.drawnFeatures == 5)
     #expect(state.features.otherFloor == 2)
     #expect(state.features.total == 7)
     #expect(state.status == [.active])
@@ -283,7 +283,7 @@ private let ruleCases: [RuleCase] = [
     let scene = try visibilityScene([layerJSON("rooms", features: Self.floorFeatures, Self.floorRules)])
     #expect(scene.map.floor == nil)
     let state = try resolveAt(scene, scale: 2000).layers[0]
-    #expect(state.features.drawn == 7)
+    #expect(state.drawnFeatures == 7)
     #expect(state.features.otherFloor == 0)
   }
 
@@ -291,7 +291,7 @@ private let ruleCases: [RuleCase] = [
     let rulesWithoutFloorField = Self.floorRules.replacingOccurrences(of: #""floorField": "level", "#, with: "")
     let scene = try visibilityScene([layerJSON("rooms", features: Self.floorFeatures, rulesWithoutFloorField)], mapExtra: #", "floor": 2"#)
     let state = try resolveAt(scene, scale: 2000).layers[0]
-    #expect(state.features.drawn == 7)
+    #expect(state.drawnFeatures == 7)
     #expect(state.features.otherFloor == 0)
   }
 
@@ -320,11 +320,11 @@ private let ruleCases: [RuleCase] = [
       ], mapExtra: #", "floor": "2""#)
     let state = try resolveAt(scene, scale: 2000).layers[0]
     #expect(state.drawables.map(\.style.strokeWidth) == [1, 2, 4])
-    #expect(state.features.drawn == 3)
+    #expect(state.drawnFeatures == 3)
     #expect(state.features.otherFloor == 1)
     #expect(state.features.total == 4)
     let noFloor = try resolveAt(scene, scale: 2000, floor: .some(nil)).layers[0]
-    #expect(noFloor.features.drawn == 4)
+    #expect(noFloor.drawnFeatures == 4)
     #expect(noFloor.features.otherFloor == 0)
   }
 
@@ -346,7 +346,7 @@ private let ruleCases: [RuleCase] = [
     #expect(abs(viewport.extent.maxX - 400 * 2000 / (96 * 39.37)) < 1e-6)
     let state = try resolveAt(scene, scale: 2000).layers[0]
     #expect(state.features.total == 4)
-    #expect(state.features.drawn == 2)
+    #expect(state.drawnFeatures == 2)
     #expect(state.drawables.count == 2)
     #expect(state.status == [.active])
   }
@@ -357,7 +357,7 @@ private let ruleCases: [RuleCase] = [
     let beside = #"{"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[-1, 0.01], [1, 0.01]]}}"#
     let scene = try visibilityScene([layerJSON("l", features: [around, crossing, beside], #""style": {"marker": {}, "stroke": "black", "fill": "red"}"#)])
     let state = try resolveAt(scene, scale: 2000).layers[0]
-    #expect(state.features.drawn == 2)
+    #expect(state.drawnFeatures == 2)
   }
 
   @Test func aMarkerJustOutsideTheFrameThatReachesInIsDrawn() throws {
@@ -371,7 +371,7 @@ private let ruleCases: [RuleCase] = [
         #""style": {"marker": {"shape": "circle", "size": 10}}"#)
     ])
     let state = try resolveAt(scene, scale: 2000).layers[0]
-    #expect(state.features.drawn == 1)
+    #expect(state.drawnFeatures == 1)
   }
 
   // MARK: Opacity
@@ -385,13 +385,13 @@ private let ruleCases: [RuleCase] = [
     let ghost = state.layers[0]
     #expect(ghost.opacity == 0)
     #expect(ghost.drawables.isEmpty)
-    #expect(ghost.features.drawn == 0)
+    #expect(ghost.drawnFeatures == 0)
     #expect(ghost.features.total == 2)
     // Still `active`, like an ArcGIS layer at opacity 0: visible and in scale.
     #expect(ghost.status == [.active])
     #expect(state.layers[1].opacity == 0.5)
     #expect(state.layers[1].status == [.active])
-    #expect(state.layers[1].features.drawn == 1)
+    #expect(state.layers[1].drawnFeatures == 1)
   }
 
   @Test func opacityZeroOutOfScaleIsStillOutOfScale() throws {

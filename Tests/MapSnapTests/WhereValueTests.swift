@@ -15,9 +15,9 @@ import _MapSnapTestSupport
     + #"{"type": "Feature", "properties": {"status": "Closed", "n": 8, "name": "V-2"}, "geometry": {"type": "Point", "coordinates": [1, 1]}},"#
     + #"{"type": "Feature", "properties": {"status": "Removed", "name": "V-3"}, "geometry": null}]}"#
 
-  private func layers(_ layers: String, center: String = "[0, 0]") throws -> [LayerState] {
+  private func layers(_ layers: String, center: String = "[0, 0]") throws -> [LayerRecord] {
     let json = #"{"version": 1, "map": {"center": \#(center), "scale": 4000, "size": [64, 64]}, "layers": [\#(layers)]}"#
-    return try FramePlan.make(try SceneLoader.decode(Array(json.utf8), file: "where.json", baseDirectory: "/")).state.layers
+    return try FramePlan.make(try SceneLoader.decode(Array(json.utf8), file: "where.json", baseDirectory: "/")).layers
   }
 
   private func features(_ rules: String) -> String {

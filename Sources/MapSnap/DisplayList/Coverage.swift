@@ -2,18 +2,20 @@
 /// text and placed label, whether it put at least one command into the list,
 /// that is whether it covers at least one pixel of the frame with non-zero
 /// coverage and a colour that is not fully transparent. Decided while the
-/// list is built, before any pixel is drawn; `MapState.recordCoverage` turns
-/// it into the `drawn` counts.
-struct Coverage: Sendable {
+/// list is built, before any pixel is drawn; `DrawRecord` turns it into the
+/// stage's record.
+package struct Coverage: Sendable {
+  /// The budgets the list was built within.
+  package let budget: FrameBudget
   /// Per layer of `MapState.layers`, per drawable.
-  var drawables: [[Bool]] = []
+  package var drawables: [[Bool]] = []
   /// Per layer, per annotation text (`LayerState.annotations`).
-  var annotations: [[Bool]] = []
+  package var annotations: [[Bool]] = []
   /// Per placed label (`TextPlacement.labels`, drawing order).
-  var labels: [Bool] = []
-  /// Per placed label, its index in `TextPlacement.outcomes`.
-  var labelOutcomes: [Int] = []
+  package var labels: [Bool] = []
   /// Per layer, per budget of `FrameBudget`: how many of its features did
   /// not fit it (drawn solid for dashes, left out for edges and images).
-  var overBudget: [Int: [FrameBudget.Kind: Int]] = [:]
+  package var overBudget: [Int: [FrameBudget.Kind: Int]] = [:]
+
+  package init(budget: FrameBudget) { self.budget = budget }
 }

@@ -1,4 +1,8 @@
-/// Why an annotation text is not drawn.
+/// Why an annotation text is not drawn: the reason its outcome
+/// (`AnnotationTextOutcome`) carries. Resolution decides the map's rules
+/// (`notVisible` to `tooLarge`, in `AnnotationText.hidden`), placement
+/// `noGlyphs` and `overBudget`, the display list `outOfBounds`; each text's
+/// reason comes from the first stage that hides it.
 public enum AnnotationHiddenReason: String, Sendable, CaseIterable {
   /// Its sublayer's or its layer's `visible` is false.
   case notVisible

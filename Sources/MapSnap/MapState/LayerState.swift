@@ -9,7 +9,7 @@ public struct LayerState: Sendable {
   public let opacity: Double
   public internal(set) var status: LayerStatus = []
   /// Why the layer is `notVisible` or `outOfScale`; empty when it is shown.
-  public internal(set) var hiddenBy: [HiddenCause] = []
+  public internal(set) var hiddenBy: [VisibilityCause] = []
   /// What is wrong with it (`error` or `warning`), in the order found.
   public internal(set) var problems: [LayerProblem] = []
   public internal(set) var features = FeatureCounts()
@@ -19,7 +19,8 @@ public struct LayerState: Sendable {
   /// For annotation layers: each sublayer's status, causes and counts.
   public internal(set) var sublayers: [SublayerState] = []
   /// For annotation layers: every text whose anchor can reach the frame, in
-  /// feature order, each drawn or with the reason it is not.
+  /// feature order, each with the reason resolution hides it, if any (its
+  /// final outcome is the frame record's: `LayerRecord.annotations`).
   public internal(set) var annotations: [AnnotationText] = []
   /// Credit for the layer's data: its `attribution`, or for a tiles layer
   /// the source's metadata.

@@ -9,7 +9,7 @@ public struct SublayerState: Sendable {
   /// The text style, with sizes at the layer's reference scale.
   public let style: AnnotationStyle
   public internal(set) var status: LayerStatus = []
-  public internal(set) var hiddenBy: [HiddenCause] = []
+  public internal(set) var hiddenBy: [VisibilityCause] = []
   public internal(set) var features = FeatureCounts()
 
   init(id: String, scaleRange: ScaleRange, style: AnnotationStyle) {

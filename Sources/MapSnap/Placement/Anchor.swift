@@ -38,7 +38,7 @@ public enum Anchor: String, Sendable, CaseIterable {
   /// from the top-left corner (y down): `top-left` is (0, 0), `bottom` is
   /// (0.5, 1), `right` is (1, 0.5).
   @inlinable
-  public var unitPosition: (x: Double, y: Double) {
+  package var unitPosition: (x: Double, y: Double) {
     switch self {
     case .center: return (0.5, 0.5)
     case .top: return (0.5, 0)
@@ -60,7 +60,7 @@ public enum Anchor: String, Sendable, CaseIterable {
   /// x 80…120, y 80…100 (above the point) and `top-left` gives x 100…140,
   /// y 100…120 (below right of it).
   @inlinable
-  public func box(size: (width: Double, height: Double), at point: Point, offset: Point = Point(0, 0)) -> Rect {
+  package func box(size: (width: Double, height: Double), at point: Point, offset: Point = Point(0, 0)) -> Rect {
     let u = unitPosition
     let minX = point.x + offset.x - u.x * size.width
     let minY = point.y + offset.y - u.y * size.height
@@ -73,7 +73,7 @@ public enum Anchor: String, Sendable, CaseIterable {
   /// screen y). `bottom` with `offsetY: 8` puts the box's bottom edge 8 px above
   /// the point.
   @inlinable
-  public func viewAnnotationBox(
+  package func viewAnnotationBox(
     size: (width: Double, height: Double), at point: Point, offsetX: Double = 0, offsetY: Double = 0
   ) -> Rect {
     box(size: size, at: point, offset: Anchor.screenOffset(viewAnnotationOffsetX: offsetX, offsetY: offsetY))
@@ -83,7 +83,7 @@ public enum Anchor: String, Sendable, CaseIterable {
   /// offset (x right, y **down**) that ``box(size:at:offset:)`` takes: the y
   /// component is negated.
   @inlinable
-  public static func screenOffset(viewAnnotationOffsetX offsetX: Double, offsetY: Double) -> Point {
+  package static func screenOffset(viewAnnotationOffsetX offsetX: Double, offsetY: Double) -> Point {
     Point(offsetX, -offsetY)
   }
 }

@@ -7,7 +7,7 @@ public struct AttributionPlacement: Sendable {
   public var text: String?
   var run: GlyphRun?
 
-  public init() {}
+  package init() {}
 }
 
 /// Places the attribution line.
@@ -19,9 +19,9 @@ public struct AttributionPlacement: Sendable {
 /// `size` logical pixels, dark grey with a white halo, its box's bottom-right
 /// corner `margin` logical pixels inside the image's, above everything else.
 /// A line wider than the image runs off its left edge.
-public struct AttributionPlacer {
-  public let state: MapState
-  public let setting: MapSettings.Attribution
+package struct AttributionPlacer {
+  package let state: MapState
+  package let setting: MapSettings.Attribution
   let fonts: FontLibrary?
 
   /// Text size, halo and margin in logical pixels; colours.
@@ -31,7 +31,7 @@ public struct AttributionPlacer {
   static let color = Color(r: 0x33, g: 0x33, b: 0x33)
   static let haloColor = Color.white
 
-  public init(state: MapState, setting: MapSettings.Attribution, fonts: FontLibrary?) {
+  package init(state: MapState, setting: MapSettings.Attribution, fonts: FontLibrary?) {
     self.state = state
     self.setting = setting
     self.fonts = fonts
@@ -41,13 +41,13 @@ public struct AttributionPlacer {
   var credits: [String] {
     var out: [String] = []
     for l in state.layers where l.status.contains(.active) && !l.status.contains(.error) {
-      let draws = !l.drawables.isEmpty || l.annotations.contains(where: \.isDrawn) || l.tiles?.hasImage == true
+      let draws = !l.drawables.isEmpty || l.annotations.contains(where: \.goesToPlacement) || l.tiles?.hasImage == true
       if draws, let a = l.attribution, !out.contains(a) { out.append(a) }
     }
     return out
   }
 
-  public func place() -> AttributionPlacement {
+  package func place() -> AttributionPlacement {
     var out = AttributionPlacement()
     switch setting {
     case .none: return out

@@ -1,4 +1,4 @@
-public import _MapSnapRaster
+package import _MapSnapRaster
 
 /// A uniform grid of axis-aligned boxes for collision queries (the GridIndex of
 /// Mapbox/MapLibre symbol placement), in any pixel space with y down.
@@ -17,20 +17,20 @@ public import _MapSnapRaster
 /// Storage is flat: one head index per cell and one array of (next, box) list
 /// entries, so an insertion appends to two arrays and a query allocates nothing
 /// (except ``hits(_:)``, which returns an array).
-public struct CollisionGrid: Sendable {
+package struct CollisionGrid: Sendable {
   /// The area the grid covers; boxes outside it are accepted too.
-  public let frame: Rect
+  package let frame: Rect
   /// The side of a cell. It is the `cellSize` given to the initialiser unless
   /// that would make more than ``maxCellsPerSide`` cells along a side, in which
   /// case it grows so that there are at most that many.
-  public let cellSize: Double
+  package let cellSize: Double
   /// Number of cell columns (at least 1).
-  public let columns: Int
+  package let columns: Int
   /// Number of cell rows (at least 1).
-  public let rows: Int
+  package let rows: Int
 
   /// The largest number of cells along one side of the grid.
-  public static let maxCellsPerSide = 1024
+  package static let maxCellsPerSide = 1024
 
   private struct Entry: Sendable {
     var next: Int32
@@ -55,7 +55,7 @@ public struct CollisionGrid: Sendable {
   /// An empty grid over `frame`. `cellSize` must be positive and finite. A frame
   /// that is empty or not finite gives a grid of a single cell (still correct,
   /// only slower).
-  public init(frame: Rect, cellSize: Double = 32) {
+  package init(frame: Rect, cellSize: Double = 32) {
     precondition(cellSize > 0 && cellSize.isFinite, "CollisionGrid: cellSize must be positive and finite")
     self.frame = frame
     let usable =
@@ -81,13 +81,13 @@ public struct CollisionGrid: Sendable {
   }
 
   /// Number of boxes inserted.
-  public var count: Int { boxes.count }
+  package var count: Int { boxes.count }
 
   /// True when `a` and `b` overlap: their intersection has positive area.
   /// Boxes that only touch along an edge or at a corner do not overlap; a box
   /// with zero width or height, or with a NaN coordinate, overlaps nothing.
   @inlinable
-  public static func overlaps(_ a: Rect, _ b: Rect) -> Bool {
+  package static func overlaps(_ a: Rect, _ b: Rect) -> Bool {
     hasArea(a) && hasArea(b) && a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY
   }
 
@@ -115,7 +115,7 @@ public struct CollisionGrid: Sendable {
 
   /// Adds a box with the caller's `id`. A box with no area (zero width or
   /// height, NaN) is counted but can never be hit.
-  public mutating func insert(_ box: Rect, id: Int) {
+  package mutating func insert(_ box: Rect, id: Int) {
     let index = boxes.count
     precondition(index < Int(Int32.max), "CollisionGrid: too many boxes")
     boxes.append(box)
@@ -142,7 +142,7 @@ public struct CollisionGrid: Sendable {
   }
 
   /// Removes every box; the grid's frame and cells stay.
-  public mutating func removeAll(keepingCapacity: Bool = true) {
+  package mutating func removeAll(keepingCapacity: Bool = true) {
     for i in heads.indices { heads[i] = -1 }
     entries.removeAll(keepingCapacity: keepingCapacity)
     boxes.removeAll(keepingCapacity: keepingCapacity)
@@ -151,32 +151,57 @@ public struct CollisionGrid: Sendable {
     firstRow.removeAll(keepingCapacity: keepingCapacity)
   }
 
-  /// True when some inserted box overlaps `box` (positive-area intersection;
-  /// touching does not count). Stops at the first overlap found; allocates
-  /// nothing.
-  public func hitsAny(_ box: Rect) -> Bool {
-    guard CollisionGrid.hasArea(box), !boxes.isEmpty else { return false }
+  /// The cells a query box spans: columns `c0...c1`, rows `r0...r1`.
+  private struct Span {
+    var c0: Int, c1: Int, r0: Int, r1: Int
+  }
+
+  private func span(of box: Rect) -> Span {
     let (c0, c1) = cellSpan(box.minX, box.maxX, origin: originX, count: columns)
     let (r0, r1) = cellSpan(box.minY, box.maxY, origin: originY, count: rows)
-    return heads.withUnsafeBufferPointer { heads in
+    return Span(c0: c0, c1: c1, r0: r0, r1: r1)
+  }
+
+  /// The one walk of a query over the grid: every inserted box that
+  /// overlaps `box` (positive-area intersection; touching does not count),
+  /// cell by cell over `span` (rows, then columns, each cell's list in
+  /// order; a box spanning several cells is met in each), handed to `visit`
+  /// with its index into `boxes` and the cell's column and row, until
+  /// `visit` returns false. Allocates nothing.
+  @inline(__always)
+  private func walk(_ box: Rect, _ span: Span, _ visit: (_ box: Int, _ column: Int, _ row: Int) -> Bool) {
+    heads.withUnsafeBufferPointer { heads in
       entries.withUnsafeBufferPointer { entries in
         boxes.withUnsafeBufferPointer { boxes in
-          for r in r0...r1 {
-            var cell = r * columns + c0
-            for _ in c0...c1 {
+          for r in span.r0...span.r1 {
+            var cell = r * columns + span.c0
+            for c in span.c0...span.c1 {
               var e = Int(heads[cell])
               while e >= 0 {
                 let entry = entries[e]
-                if CollisionGrid.overlapsKnownArea(boxes[Int(entry.box)], box) { return true }
+                let b = Int(entry.box)
+                if CollisionGrid.overlapsKnownArea(boxes[b], box), !visit(b, c, r) { return }
                 e = Int(entry.next)
               }
               cell += 1
             }
           }
-          return false
         }
       }
     }
+  }
+
+  /// True when some inserted box overlaps `box` (positive-area intersection;
+  /// touching does not count). Stops at the first overlap found; allocates
+  /// nothing.
+  package func hitsAny(_ box: Rect) -> Bool {
+    guard CollisionGrid.hasArea(box), !boxes.isEmpty else { return false }
+    var hit = false
+    walk(box, span(of: box)) { _, _, _ in
+      hit = true
+      return false
+    }
+    return hit
   }
 
   /// The **smallest id** among the inserted boxes that overlap `box`
@@ -185,31 +210,12 @@ public struct CollisionGrid: Sendable {
   /// nothing.
   func firstHit(_ box: Rect) -> Int? {
     guard CollisionGrid.hasArea(box), !boxes.isEmpty else { return nil }
-    let (c0, c1) = cellSpan(box.minX, box.maxX, origin: originX, count: columns)
-    let (r0, r1) = cellSpan(box.minY, box.maxY, origin: originY, count: rows)
     var best: Int?
-    heads.withUnsafeBufferPointer { heads in
-      entries.withUnsafeBufferPointer { entries in
-        boxes.withUnsafeBufferPointer { boxes in
-          ids.withUnsafeBufferPointer { ids in
-            for r in r0...r1 {
-              var cell = r * columns + c0
-              for _ in c0...c1 {
-                var e = Int(heads[cell])
-                while e >= 0 {
-                  let entry = entries[e]
-                  let b = Int(entry.box)
-                  if CollisionGrid.overlapsKnownArea(boxes[b], box) {
-                    let id = ids[b]
-                    if best == nil || id < best! { best = id }
-                  }
-                  e = Int(entry.next)
-                }
-                cell += 1
-              }
-            }
-          }
-        }
+    ids.withUnsafeBufferPointer { ids in
+      walk(box, span(of: box)) { b, _, _ in
+        let id = ids[b]
+        if best == nil || id < best! { best = id }
+        return true
       }
     }
     return best
@@ -239,34 +245,16 @@ public struct CollisionGrid: Sendable {
   /// it shares with the query.
   func appendHits(_ box: Rect, dedupe: Bool = true, limit: Int = .max, to out: inout [Int]) {
     guard CollisionGrid.hasArea(box), !boxes.isEmpty, out.count < limit else { return }
-    let (c0, c1) = cellSpan(box.minX, box.maxX, origin: originX, count: columns)
-    let (r0, r1) = cellSpan(box.minY, box.maxY, origin: originY, count: rows)
-    heads.withUnsafeBufferPointer { heads in
-      entries.withUnsafeBufferPointer { entries in
-        boxes.withUnsafeBufferPointer { boxes in
-          firstColumn.withUnsafeBufferPointer { firstColumn in
-            firstRow.withUnsafeBufferPointer { firstRow in
-              for r in r0...r1 {
-                var cell = r * columns + c0
-                for c in c0...c1 {
-                  var e = Int(heads[cell])
-                  while e >= 0 {
-                    let entry = entries[e]
-                    let b = Int(entry.box)
-                    // A box spanning several cells is reported only in the first
-                    // cell of its overlap with the query's cell range.
-                    if CollisionGrid.overlapsKnownArea(boxes[b], box),
-                      !dedupe || (c == max(Int(firstColumn[b]), c0) && r == max(Int(firstRow[b]), r0))
-                    {
-                      out.append(ids[b])
-                      if out.count >= limit { return }
-                    }
-                    e = Int(entry.next)
-                  }
-                  cell += 1
-                }
-              }
-            }
+    let span = span(of: box)
+    ids.withUnsafeBufferPointer { ids in
+      firstColumn.withUnsafeBufferPointer { firstColumn in
+        firstRow.withUnsafeBufferPointer { firstRow in
+          walk(box, span) { b, c, r in
+            // A box spanning several cells is reported only in the first
+            // cell of its overlap with the query's cell range.
+            guard !dedupe || (c == max(Int(firstColumn[b]), span.c0) && r == max(Int(firstRow[b]), span.r0)) else { return true }
+            out.append(ids[b])
+            return out.count < limit
           }
         }
       }

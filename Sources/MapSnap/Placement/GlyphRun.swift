@@ -1,7 +1,7 @@
 /// Text as placement leaves it: a laid-out block at its place in device
 /// pixels, with its colours. The display-list stage turns it into glyph masks
 /// or outlines; placement rasterises nothing.
-public struct GlyphRun: Sendable {
+package struct GlyphRun: Sendable {
   /// The glyphs, laid out at their pixel size.
   var block: TextBlock
   /// The block's top-left corner, in device pixels.
@@ -11,11 +11,11 @@ public struct GlyphRun: Sendable {
   var pivot = Point(0, 0)
   /// How far the halo reaches beyond the glyph outlines, in device pixels.
   var haloWidth: Double = 0
-  public var color: Color
-  public var haloColor: Color?
+  package var color: Color
+  package var haloColor: Color?
 
   /// The block's box in device pixels before rotation.
-  public var box: Rect {
+  package var box: Rect {
     Rect(minX: origin.x, minY: origin.y, maxX: origin.x + block.width, maxY: origin.y + block.height)
   }
 

@@ -1,6 +1,22 @@
 /// What happened to one label candidate: a feature part of an active layer
 /// whose style labels it and whose symbols or label can reach the frame.
+/// Written once by placement (`TextPlacer`); a hidden label always carries
+/// its reason (`decision`), which the report and `explain` print as is.
 public struct LabelOutcome: Sendable {
+  /// Placed, or hidden with the one reason why.
+  public enum Decision: Sendable, Hashable {
+    case placed
+    case hidden(LabelHiddenReason)
+
+    /// `placed`, or the reason's name: the report's `outcome`.
+    public var name: String {
+      switch self {
+      case .placed: "placed"
+      case .hidden(let r): r.rawValue
+      }
+    }
+  }
+
   /// The layer's id.
   public var layer: String
   /// Index of the layer in `MapState.layers` (and in the scene).
@@ -11,9 +27,7 @@ public struct LabelOutcome: Sendable {
   public var part: Int
   /// The label's text; empty for `noText`.
   public var text: String
-  public var placed: Bool
-  /// Why it is not shown, when it is not placed.
-  public var reason: LabelHiddenReason?
+  public var decision: Decision
   /// The anchor taken, when placed.
   public var anchor: Anchor?
   /// In logical pixels from the image's top-left corner: the box taken (text
@@ -33,4 +47,11 @@ public struct LabelOutcome: Sendable {
   public var alongLine = false
   public var allowOverlap: Bool
   public var priority: Double
+
+  /// True when placed.
+  public var isPlaced: Bool { decision == .placed }
+  /// Why it is hidden; nil when placed.
+  public var hiddenReason: LabelHiddenReason? {
+    if case .hidden(let r) = decision { r } else { nil }
+  }
 }

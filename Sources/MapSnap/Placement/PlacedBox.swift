@@ -1,8 +1,8 @@
 /// A placed box ready to draw, in device pixels.
-public struct PlacedBox: Sendable {
-  public var box: Rect
+package struct PlacedBox: Sendable {
+  package var box: Rect
   /// The style with its sizes in device pixels.
-  public var style: ViewAnnotation.Style
-  public var text: GlyphRun
+  package var style: ViewAnnotation.Style
+  package var text: GlyphRun
 }
 

@@ -1,5 +1,5 @@
 /// A placed label: its glyphs and its entry in `TextPlacement.outcomes`.
-public struct PlacedLabel: Sendable {
-  public var run: GlyphRun
-  public var outcome: Int
+package struct PlacedLabel: Sendable {
+  package var run: GlyphRun
+  package var outcome: Int
 }

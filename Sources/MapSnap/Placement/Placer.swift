@@ -1,4 +1,4 @@
-public import _MapSnapRaster
+package import _MapSnapRaster
 
 /// Greedy placement with collision detection, shared by labels and view
 /// annotations.
@@ -23,7 +23,7 @@ public import _MapSnapRaster
 ///   inserted and blocks later candidates.
 ///
 /// The result depends only on the input: the same input gives the same result.
-public func place(
+package func place(
   _ candidates: [PlacementCandidate], in frame: Rect, mustFit: Bool, obstacles: [(Rect, id: Int)] = []
 ) -> PlacementResult {
   // The grid holds internal ids: obstacle k is k, candidate i is obstacles.count + i.

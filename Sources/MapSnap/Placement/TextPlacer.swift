@@ -26,8 +26,8 @@ internal import _MapSnapRaster
 /// layout, in this order: annotation texts (layers bottom-up, feature order),
 /// then label candidates in placement order. A text that would overspend it
 /// is not laid out (`overBudget`); shorter ones after it still may be.
-public struct TextPlacer {
-  public let state: MapState
+package struct TextPlacer {
+  package let state: MapState
   /// The fonts; nil when the scene has no text, and then no label or
   /// annotation text has anything to lay out (every entry was decided when
   /// the map was resolved: no text, too small, …).
@@ -37,33 +37,22 @@ public struct TextPlacer {
   /// processor); the placement is the same for any number.
   let threads: Int
 
-  public init(state: MapState, fonts: FontLibrary?, threads: Int = 0) {
+  package init(state: MapState, fonts: FontLibrary?, threads: Int = 0) {
     self.state = state
     self.fonts = fonts
     self.threads = threads
   }
 
-  /// What laying out the frame's text spends and finds: characters left in
-  /// the text budget, code points no font covers (for every block laid
-  /// out) and faces (only for the text that is drawn).
+  /// What laying out the frame's text spends and finds: code points no
+  /// font covers (for every block laid out), faces (only for the text that
+  /// is drawn), and the frame's text budget, spent through `budget`, the one
+  /// ledger.
   private final class TextLedger {
     var faces = Set<Int>()
     var missing: [Unicode.Scalar] = []
-    /// Characters left in the frame's text budget.
-    var characters: Int
+    var budget: TextBudget
 
-    init(budget: Int) { characters = budget }
-
-    /// Takes `text`'s characters from the budget; false when they do not fit.
-    func spend(_ text: String) -> Bool {
-      var n = 0
-      for _ in text.unicodeScalars {
-        n += 1
-        if n > characters { return false }
-      }
-      characters -= n
-      return true
-    }
+    init(budget: TextBudget) { self.budget = budget }
 
     func laidOut(_ block: TextBlock) {
       for m in block.missing where !missing.contains(m) { missing.append(m) }
@@ -79,34 +68,40 @@ public struct TextPlacer {
     }
   }
 
-  public func place() -> TextPlacement {
+  package func place() -> TextPlacement {
     var out = TextPlacement()
-    let notes = TextLedger(budget: state.frame.budget.textCharacters)
+    let notes = TextLedger(budget: TextBudget(limit: state.frame.budget.textCharacters))
     placeAnnotations(into: &out, notes: notes)
     placeLabels(into: &out, notes: notes)
     out.missingCodePoints = notes.missing
-    out.textCharactersLeft = notes.characters
+    out.textBudget = notes.budget
     out.fontsUsed = fonts.map { f in notes.faces.sorted().map { f.faces[$0].fullName } } ?? []
     return out
   }
 
   // MARK: - Annotation
 
-  /// Lays out every text resolution left to draw; a text none of whose
-  /// characters any font covers has no run (it is recorded `noGlyphs`).
+  /// Lays out every text resolution left to draw: each gets its run, or the
+  /// reason placement did not lay it out (`noGlyphs`: no font covers any of
+  /// its characters; `overBudget`: the text budget refused it).
   private func placeAnnotations(into out: inout TextPlacement, notes: TextLedger) {
     let v = state.viewport
     for (li, layer) in state.layers.enumerated() where !layer.annotations.isEmpty {
-      var runs: [GlyphRun?] = []
+      var runs: [AnnotationLayout] = []
       runs.reserveCapacity(layer.annotations.count)
       for a in layer.annotations {
-        guard a.isDrawn, let fonts else {
-          runs.append(nil)
+        guard a.goesToPlacement else {
+          runs.append(.hiddenByResolution)
           continue
         }
-        guard notes.spend(a.text) else {
-          runs.append(nil)
-          out.annotationsOverBudget[li, default: []].insert(runs.count - 1)
+        // Without fonts (a caller that gave none) nothing can be laid out.
+        guard let fonts else {
+          runs.append(.notLaidOut(.noGlyphs))
+          continue
+        }
+        guard notes.budget.spend(a.text) else {
+          notes.budget.refuse(layer: li)
+          runs.append(.notLaidOut(.overBudget))
           continue
         }
         let style = layer.sublayers[a.sublayer].style
@@ -114,8 +109,7 @@ public struct TextPlacer {
           a.text, font: style.font, size: a.size * v.pixelRatio, align: style.align, maxWidth: style.maxWidth, letterSpacing: style.letterSpacing)
         notes.laidOut(block)
         guard !block.glyphs.isEmpty else {
-          runs.append(nil)
-          out.annotationsWithoutGlyphs[li, default: []].insert(runs.count - 1)
+          runs.append(.notLaidOut(.noGlyphs))
           continue
         }
         notes.drawn(block)
@@ -132,7 +126,7 @@ public struct TextPlacer {
         run.degrees = a.angle
         run.pivot = anchor
         run.haloWidth = a.haloWidth * v.pixelRatio
-        runs.append(run)
+        runs.append(.laidOut(run))
       }
       out.annotations[li] = runs
     }
@@ -193,8 +187,8 @@ public struct TextPlacer {
     func skip(_ layer: Int, _ feature: FeatureKey, part: Int, _ text: String?, _ style: LabelStyle, _ reason: LabelHiddenReason) {
       out.outcomes.append(
         LabelOutcome(
-          layer: state.layers[layer].id, layerIndex: layer, feature: feature, part: part, text: text ?? "", placed: false,
-          reason: reason, anchor: nil, box: nil, allowOverlap: style.allowOverlap, priority: style.priority))
+          layer: state.layers[layer].id, layerIndex: layer, feature: feature, part: part, text: text ?? "",
+          decision: .hidden(reason), anchor: nil, box: nil, allowOverlap: style.allowOverlap, priority: style.priority))
     }
     for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) {
       // Read in place: a copy of each drawable (its geometry, style and
@@ -257,7 +251,7 @@ public struct TextPlacer {
     // Only the candidates the text budget lets be laid out can be kept (each
     // costs at least one character): the arrays are made to that size, not
     // to the number of candidates.
-    let layable = min(candidates.count, notes.characters)
+    let layable = min(candidates.count, notes.budget.left)
     var blocks: [TextBlock] = []
     var placement: [PlacementCandidate] = []
     // Per kept candidate: its places' alternatives when it runs along a line.
@@ -272,7 +266,7 @@ public struct TextPlacer {
     if let fonts, threads != 1 {
       // The texts the loop below lays out, shaped side by side first: the
       // same budget spent in the same order decides which.
-      let trial = TextLedger(budget: notes.characters)
+      var trial = TextBudget(limit: notes.budget.left)
       var texts: [(text: String, font: String?, maxWidth: Double?, letterSpacing: Double)] = []
       for c in candidates where trial.spend(c.text) {
         let style = style(of: c)
@@ -287,7 +281,8 @@ public struct TextPlacer {
         skip(c.layer, c.feature, part: c.part, c.text, style, .noGlyphs)
         continue
       }
-      guard notes.spend(c.text) else {
+      guard notes.budget.spend(c.text) else {
+        notes.budget.refuse(layer: c.layer)
         skip(c.layer, c.feature, part: c.part, c.text, style, .overBudget)
         continue
       }
@@ -306,12 +301,12 @@ public struct TextPlacer {
         // Each repetition is text laid out: the places after the first
         // spend the frame's text budget too, and stop where it runs out.
         let characters = max(1, c.text.unicodeScalars.count)
-        switch placer.places(along: lines, limit: 1 + notes.characters / characters) {
+        switch placer.places(along: lines, limit: 1 + notes.budget.left / characters) {
         case .failure(let e):
           let reason: LabelHiddenReason = e.reason == .outOfBounds ? .outOfBounds : e.reason == .tooShort ? .lineTooShort : .tooCurved
           skip(c.layer, c.feature, part: c.part, c.text, style, reason)
         case .success(let places):
-          notes.characters -= (places.count - 1) * characters
+          notes.budget.spend(count: (places.count - 1) * characters)
           for (k, alternatives) in places.enumerated() {
             var candidate = PlacementCandidate(id: kept.count, boxes: alternatives.map(\.union), allowOverlap: style.allowOverlap)
             candidate.parts = alternatives.map(\.boxes)
@@ -366,13 +361,13 @@ public struct TextPlacer {
       let box = placement[i].boxes[placed ?? (placement[i].boxes.count - 1)]
       var o = LabelOutcome(
         layer: state.layers[c.layer].id, layerIndex: c.layer, feature: c.feature, part: c.part, text: c.text,
-        placed: placed != nil, reason: nil, anchor: along[i] == nil ? placed.map { style.anchors[$0] } : nil, box: logical(box),
+        decision: placed != nil ? .placed : .hidden(!result.blockedBy[i].isEmpty ? .collision : style.avoidEdges ? .edge : .outOfBounds),
+        anchor: along[i] == nil ? placed.map { style.anchors[$0] } : nil, box: logical(box),
         allowOverlap: style.allowOverlap, priority: style.priority)
       o.alongLine = along[i] != nil
       if placed == nil {
         let ids = result.blockedBy[i]
-        o.reason = !ids.isEmpty ? .collision : style.avoidEdges ? .edge : .outOfBounds
-        if o.reason == .outOfBounds { o.box = nil }
+        if o.decision == .hidden(.outOfBounds) { o.box = nil }
         o.blockedByMore = result.blockedByMore[i]
         // Each blocking feature once, in the order first met. A label is
         // blocked by a few features at most but in crowds: searching the
@@ -406,9 +401,10 @@ public struct TextPlacer {
     out.outcomes[base...].reverse()
     for o in out.outcomes {
       var counts = out.labelCounts[o.layerIndex] ?? LabelCounts()
-      if o.placed {
+      switch o.decision {
+      case .placed:
         counts.placed += 1
-      } else if let r = o.reason {
+      case .hidden(let r):
         counts.hidden[r, default: 0] += 1
         if r == .collision { counts.dropped += 1 }
       }

@@ -1,14 +1,19 @@
-/// What happened to one view annotation.
+/// What happened to one view annotation, written once by
+/// `ViewAnnotationPlacer`: placed with its anchor and box, or hidden with
+/// the one reason why (`decision`), which the report and `explain` print as
+/// is.
 public struct ViewAnnotationOutcome: Sendable {
+  /// Placed where, or hidden why.
+  public enum Decision: Sendable, Hashable {
+    /// Placed: the anchor taken, which entry of `anchors` it is (0 is the
+    /// first), and the box in logical pixels from the image's top-left
+    /// corner.
+    case placed(anchor: Anchor, anchorIndex: Int, box: Rect)
+    case hidden(ViewAnnotationHiddenReason)
+  }
+
   public var id: String
-  public var visible: Bool
-  /// The anchor taken, when placed.
-  public var anchor: Anchor?
-  /// Which entry of `anchors` was taken (0 is the first), when placed.
-  public var anchorIndex: Int?
-  /// The box in logical pixels from the image's top-left corner, when placed.
-  public var box: Rect?
-  public var reason: HiddenReason?
+  public var decision: Decision
   /// For `outOfBounds`: true when the annotated position itself lies outside
   /// the image (for a feature, when the feature is nowhere near the frame);
   /// false when it is inside but no anchor puts the box wholly inside.
@@ -28,10 +33,21 @@ public struct ViewAnnotationOutcome: Sendable {
   /// no feature with id "V-71" (did you mean "V-17"?)`.
   public var warning: String? { problem.map { "view annotation \(Echo.quoted(id)): \($0.message)" } }
 
-  public init(id: String, visible: Bool) {
+  package init(id: String, decision: Decision) {
     self.id = id
-    self.visible = visible
+    self.decision = decision
   }
+
+  /// True when placed.
+  public var isPlaced: Bool { if case .placed = decision { true } else { false } }
+  /// The anchor taken, when placed.
+  public var anchor: Anchor? { if case .placed(let a, _, _) = decision { a } else { nil } }
+  /// Which entry of `anchors` was taken, when placed.
+  public var anchorIndex: Int? { if case .placed(_, let k, _) = decision { k } else { nil } }
+  /// The box in logical pixels, when placed.
+  public var box: Rect? { if case .placed(_, _, let b) = decision { b } else { nil } }
+  /// Why it is hidden; nil when placed.
+  public var hiddenReason: ViewAnnotationHiddenReason? { if case .hidden(let r) = decision { r } else { nil } }
 }
 
 /// Something wrong with a view annotation itself: the data, and one message

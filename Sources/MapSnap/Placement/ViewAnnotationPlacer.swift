@@ -18,28 +18,38 @@ internal import _MapSnapRaster
 /// `padding` and `borderWidth` on every side; the text is centred in the box.
 ///
 /// Texts are laid out in placement order from what is left of the frame's
-/// text budget (`textCharactersLeft`, after labels and annotation text); one
-/// that would overspend it is hidden (`overBudget`) without being laid out.
-public struct ViewAnnotationPlacer {
-  public let state: MapState
+/// text budget (`textBudget`, the ledger labels and annotation text spent
+/// first); one that would overspend it is hidden (`overBudget`) without being
+/// laid out.
+package struct ViewAnnotationPlacer {
+  package let state: MapState
   /// The scene's view annotations, in list order.
-  public let annotations: [ViewAnnotation]
+  package let annotations: [ViewAnnotation]
   let fonts: FontLibrary
-  /// Characters of text the view annotations may lay out in all.
-  let textCharactersLeft: Int
+  /// The frame's text budget as the text before them left it; nil: the
+  /// whole budget (`FrameBudget.textCharacters`).
+  let textBudget: TextBudget?
 
-  public init(state: MapState, annotations: [ViewAnnotation], fonts: FontLibrary, textCharactersLeft: Int = Int.max) {
+  package init(state: MapState, annotations: [ViewAnnotation], fonts: FontLibrary, textBudget: TextBudget?) {
     self.state = state
     self.annotations = annotations
     self.fonts = fonts
-    self.textCharactersLeft = textCharactersLeft
+    self.textBudget = textBudget
   }
 
-  public func place() -> ViewAnnotationPlacement {
+  /// Places `annotations` with the frame's whole text budget.
+  package init(state: MapState, annotations: [ViewAnnotation], fonts: FontLibrary) {
+    self.init(state: state, annotations: annotations, fonts: fonts, textBudget: nil)
+  }
+
+  package func place() -> ViewAnnotationPlacement {
     let v = state.viewport
     let ratio = v.pixelRatio
     let frame = Rect(minX: 0, minY: 0, maxX: Double(v.deviceWidth) / ratio, maxY: Double(v.deviceHeight) / ratio)
-    var outcomes = annotations.map { ViewAnnotationOutcome(id: $0.id, visible: false) }
+    // Each annotation's decision, set once below; the outcomes are made from
+    // them at the end.
+    var decisions = [ViewAnnotationOutcome.Decision?](repeating: nil, count: annotations.count)
+    var outcomes = annotations.map { ViewAnnotationOutcome(id: $0.id, decision: .hidden(.notVisible)) }
     var blocks: [TextBlock?] = Array(repeating: nil, count: annotations.count)
     var candidates: [Int] = []
     var positions: [Point] = Array(repeating: Point(0, 0), count: annotations.count)
@@ -48,17 +58,17 @@ public struct ViewAnnotationPlacer {
       // problem at every scale and floor.
       outcomes[i].problem = problem(of: a)
       if !a.visible {
-        outcomes[i].reason = .notVisible
+        decisions[i] = .hidden(.notVisible)
       } else if !a.scaleRange.contains(v.scale) {
-        outcomes[i].reason = .outOfScale
+        decisions[i] = .hidden(.outOfScale)
       } else if let floor = state.floor, let f = a.floor, f != floor {
-        outcomes[i].reason = .floor
+        decisions[i] = .hidden(.floor)
       } else {
         switch position(of: a, frame: frame) {
         case .hidden:
-          outcomes[i].reason = .featureHidden
+          decisions[i] = .hidden(.featureHidden)
         case .outside(let p):
-          outcomes[i].reason = .outOfBounds
+          decisions[i] = .hidden(.outOfBounds)
           outcomes[i].positionOutside = true
           outcomes[i].position = p
         case .at(let p):
@@ -79,18 +89,12 @@ public struct ViewAnnotationPlacer {
     var placement: [PlacementCandidate] = []
     var missing: [Unicode.Scalar] = []
     placement.reserveCapacity(candidates.count)
-    var left = min(textCharactersLeft, state.frame.budget.textCharacters)
+    var budget = textBudget ?? TextBudget(limit: state.frame.budget.textCharacters)
     candidates.removeAll { i in
-      var n = 0
-      for _ in annotations[i].text.unicodeScalars {
-        n += 1
-        if n > left { break }
-      }
-      guard n <= left else {
-        outcomes[i].reason = .overBudget
+      guard budget.spend(annotations[i].text) else {
+        decisions[i] = .hidden(.overBudget)
         return true
       }
-      left -= n
       return false
     }
     for (k, i) in candidates.enumerated() {
@@ -109,15 +113,12 @@ public struct ViewAnnotationPlacer {
     var placedOrder: [Int] = []
     for (k, i) in candidates.enumerated() {
       if let chosen = result.chosen[k] {
-        outcomes[i].visible = true
-        outcomes[i].anchor = annotations[i].anchors[chosen].anchor
-        outcomes[i].anchorIndex = chosen
-        outcomes[i].box = placement[k].boxes[chosen]
+        decisions[i] = .placed(anchor: annotations[i].anchors[chosen].anchor, anchorIndex: chosen, box: placement[k].boxes[chosen])
         placedOrder.append(i)
       } else if result.blockedBy[k].isEmpty {
-        outcomes[i].reason = .outOfBounds
+        decisions[i] = .hidden(.outOfBounds)
       } else {
-        outcomes[i].reason = .collision
+        decisions[i] = .hidden(.collision)
         outcomes[i].blockedBy = result.blockedBy[k].map { candidates[$0] }.sorted().map { annotations[$0].id }
         outcomes[i].blockedByMore = result.blockedByMore[k]
       }
@@ -129,8 +130,12 @@ public struct ViewAnnotationPlacer {
       if priority[$0] != priority[$1] { return priority[$0] < priority[$1] }
       return $0 < $1
     }
+    for i in outcomes.indices {
+      guard let d = decisions[i] else { preconditionFailure("view annotation \(annotations[i].id) left undecided") }
+      outcomes[i].decision = d
+    }
     var out = ViewAnnotationPlacement()
-    out.textBudget = state.frame.budget.textCharacters
+    out.textBudget = budget
     out.outcomes = outcomes
     out.missingCodePoints = missing
     for i in placedOrder {

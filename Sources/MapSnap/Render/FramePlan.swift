@@ -1,20 +1,33 @@
 internal import _MapSnapRaster
 
-/// Everything decided about a frame before any pixel is drawn, stage by
-/// stage: the map state (what each layer shows and why, with marker icons
-/// and fonts loaded and checked), the placed text and view annotations, and
-/// the display list with what of it reaches the image. `mapsnap explain` and
-/// the report print it; `Snapshot.render` only rasterises its display list.
+/// The frame record: everything decided about a frame before any pixel is
+/// drawn, one immutable record per stage, each written by its stage and only
+/// read after: the resolved map (`state`: what each layer shows and why,
+/// with marker icons and fonts loaded and checked), the placement (`text`,
+/// `viewAnnotations`, `attribution`), and the draw record (`drawn`: what of
+/// the display list reaches the image), joined per layer in `layers`. It is
+/// the only input of the report (`ReportBuilder`) and `mapsnap explain`
+/// (`Explanation`); `Snapshot.render` only rasterises its display list.
+///
+/// The seam for a second front end: a renderer that resolves a map and
+/// places its text another way (a MapLibre style over vector tiles) produces
+/// the same resolved-map and placement records, and from there the display
+/// list, raster, encoders, report, `explain`, batch, `test` and `diff` serve
+/// both.
 public struct FramePlan {
   public let scene: Scene
-  /// The decisions of every stage, with the `drawn` counts the display list
-  /// found.
+  /// The resolved map: the resolver's decisions, never rewritten later.
   public let state: MapState
   /// What resolving loaded beside the state: icon and tile pixels, input
   /// digests, timings (`ResolvedInputs`).
   package let inputs: ResolvedInputs
   public let text: TextPlacement
   public let viewAnnotations: ViewAnnotationPlacement
+  /// What the display list found reaches the pixels.
+  public let drawn: DrawRecord
+  /// Per layer of `state`: the layer joined with what placement and the
+  /// display list recorded about it (`LayerRecord`).
+  public let layers: [LayerRecord]
   /// The attribution line, when `map.attribution` asks for one.
   public let attribution: AttributionPlacement
   /// The font files text was laid out with (every face of the library, in
@@ -62,7 +75,7 @@ public struct FramePlan {
     if let library, let digests { digests.prefetch(library.faces.map(\.path)) }
     if let library { TextShaper.preload(paths: library.faces.map(\.path)) }
     let frame = FrameContext(viewport: viewport, floor: overrides.floor ?? scene.map.floor, fonts: library)
-    var (state, inputs) = MapResolver(scene: scene, frame: frame).resolve(sources: sources, icons: icons, tiles: tiles, threads: threads)
+    let (state, inputs) = MapResolver(scene: scene, frame: frame).resolve(sources: sources, icons: icons, tiles: tiles, threads: threads)
     let resolveTime = lap(&clock)
     // The display list's geometry needs the state alone: on more than one
     // thread it is built on a worker while the text is placed here (most of
@@ -71,18 +84,18 @@ public struct FramePlan {
     // reads' path.
     let geometry =
       (threads > 0 ? threads : activeProcessorCount()) > 1
-      ? DisplayListBuilder.Geometry.start(state: state, inputs: inputs, threads: threads, then: Self.hashing(inputs)) : nil
+      ? DisplayListBuilder.GeometryBuild.start(state: state, inputs: inputs, threads: threads, then: Self.hashing(inputs)) : nil
     let placed = Self.placeText(scene: scene, state: state, fonts: library, threads: threads)
     let text = placed.text
     let (boxes, attribution) = (placed.boxes, placed.attribution)
     let textTime = lap(&clock)
-    var (list, coverage) = DisplayListBuilder(
+    let (list, coverage) = DisplayListBuilder(
       state: state, inputs: inputs, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads
     ).build(geometry: geometry?.take())
-    coverage.labelOutcomes = text.labels.map(\.outcome)
-    state.recordCoverage(coverage, text: text)
+    let drawn = DrawRecord(state: state, text: text, coverage: coverage)
     return FramePlan(
-      scene: scene, state: state, inputs: inputs, text: text, viewAnnotations: boxes, attribution: attribution,
+      scene: scene, state: state, inputs: inputs, text: text, viewAnnotations: boxes, drawn: drawn,
+      layers: LayerRecord.join(state: state, text: text, drawn: drawn), attribution: attribution,
       fontFiles: library?.faces.map(\.path) ?? [], displayList: list, fonts: library, resolveTime: resolveTime,
       textTime: textTime, displayListTime: lap(&clock))
   }
@@ -109,7 +122,7 @@ public struct FramePlan {
     var boxes = ViewAnnotationPlacement()
     if let library {
       boxes = ViewAnnotationPlacer(
-        state: state, annotations: scene.viewAnnotations, fonts: library, textCharactersLeft: text.textCharactersLeft
+        state: state, annotations: scene.viewAnnotations, fonts: library, textBudget: text.textBudget
       ).place()
       for m in boxes.missingCodePoints where !text.missingCodePoints.contains(m) { text.missingCodePoints.append(m) }
       let used = Set(text.fontsUsed).union(boxes.faces.map { library.faces[$0].fullName })
@@ -138,10 +151,10 @@ public struct FramePlan {
     return "no font covers \(names.joined(separator: ", ")); those characters are not drawn (add a font with --font-dir)"
   }
 
-  /// Every warning, for standard error: each layer problem, then each view
-  /// annotation's.
+  /// Every warning, for standard error: each layer problem (`layers`), then
+  /// each view annotation's.
   public var warnings: [String] {
-    var out = state.warnings + viewAnnotations.warnings
+    var out = MapState.warnings(layers.map { ($0.id, $0.problems) }) + viewAnnotations.warnings
     if let shaping = text.shaping, shaping.hasPrefix("unshaped: "), !text.fontsUsed.isEmpty {
       out.append("text is not shaped (\(shaping.dropFirst(10))): complex scripts and right-to-left text are drawn one character at a time")
     }

@@ -28,6 +28,9 @@ public struct Snapshot {
   }
 
   public var state: MapState { plan.state }
+  /// The frame record's layers: each resolved layer with what placement and
+  /// the display list recorded about it.
+  public var layers: [LayerRecord] { plan.layers }
   /// Annotation and label text as laid out and placed.
   public var text: TextPlacement { plan.text }
   /// View annotations as resolved: outcomes and the boxes drawn.

@@ -20,7 +20,8 @@ public struct ExplainFilter: Sendable {
 /// A frame's decisions for people: what `mapsnap explain` prints. Each layer
 /// and sublayer with its status and why, label counts, every label and
 /// annotation text grouped by outcome with why, and each view annotation
-/// placed or hidden and why. It prints the plan's record and decides nothing.
+/// placed or hidden and why. Its only input is the frame record
+/// (`FramePlan`): it prints the records and decides nothing, never a reason.
 public struct Explanation {
   public let plan: FramePlan
   public let filter: ExplainFilter
@@ -44,10 +45,10 @@ public struct Explanation {
     if let f = v.fitting { out.append("     view: \(f.summary)") }
     out.append("")
     var rows: [[String]] = [["LAYER", "TYPE", "STATUS", "DRAWN/TOTAL", "LABELS", "WHY"]]
-    for (li, l) in plan.state.layers.enumerated() where filter.includes(l.id) {
+    for (li, l) in plan.layers.enumerated() where filter.includes(l.id) {
       var labels = ""
       if let c = plan.text.labelCounts[li] { labels = "\(c.placed) placed, \(c.dropped) dropped" }
-      var counts = "\(l.features.drawn)/\(l.features.total)"
+      var counts = "\(l.drawnFeatures)/\(l.features.total)"
       if let t = l.tiles {
         let meeting = t.drawn + t.fromParent + t.missing + t.undecodable
         counts = "\(t.drawn)/\(meeting) tiles"
@@ -55,11 +56,11 @@ public struct Explanation {
       }
       rows.append([l.id, l.kind.rawValue, l.status.names.joined(separator: "+"), counts, labels, why(l)])
       for sub in l.sublayers {
-        rows.append(["  └ \(sub.id)", "class", sub.status.names.joined(separator: "+"), "\(sub.features.drawn)/\(sub.features.total)", "", why(sub)])
+        rows.append(["  └ \(sub.id)", "class", sub.status.names.joined(separator: "+"), "\(sub.drawnFeatures)/\(sub.features.total)", "", why(sub.resolved)])
       }
     }
     out += table(rows)
-    let ogr = plan.state.layers.filter { filter.includes($0.id) && $0.ogr != nil }
+    let ogr = plan.layers.filter { filter.includes($0.id) && $0.ogr != nil }
     if !ogr.isEmpty { out.append("") }
     for l in ogr {
       let o = l.ogr!
@@ -67,7 +68,7 @@ public struct Explanation {
       let how = o.scan?.explanation ?? "through its spatial index"
       out.append("ogr \(l.id): \(o.driver) layer \(Echo.quoted(o.layer)) in \(o.spatialReference), \(o.featuresRead)\(inLayer) features read, \(how)")
     }
-    for (li, l) in plan.state.layers.enumerated() where filter.includes(l.id) {
+    for (li, l) in plan.layers.enumerated() where filter.includes(l.id) {
       out += labelLines(li, l)
       out += annotationLines(l)
     }
@@ -88,17 +89,19 @@ public struct Explanation {
 
   // MARK: - Layers
 
-  private func why(_ l: LayerState) -> String {
+  private func why(_ l: LayerRecord) -> String {
     var parts = l.hiddenBy.map(describe)
     if let m = l.message { parts.append(m) }
     if l.status.contains(.active) && parts.isEmpty {
       if l.features.otherFloor > 0 { parts.append("\(l.features.otherFloor) on other floors") }
       // Annotation texts near the frame that are hidden, by reason.
       for r in AnnotationHiddenReason.allCases where r != .floor {
-        let n = Set(l.annotations.filter { $0.hidden == r }.map(\.feature.index)).count
+        var features = Set<Int>()
+        for (t, o) in zip(l.resolved.annotations, l.annotationOutcomes) where o == .hidden(r) { features.insert(t.feature.index) }
+        let n = features.count
         if n > 0 { parts.append("\(n) \(r.rawValue)") }
       }
-      if l.features.drawn < l.features.total {
+      if l.drawnFeatures < l.features.total {
         parts.append("the rest are outside the frame, taken by no rule or too small to show")
       }
       if let t = l.tiles, let a = t.attribution { parts.append("\(t.tileMatrixSet.rawValue); \(a)") }
@@ -112,7 +115,7 @@ public struct Explanation {
     return parts.joined(separator: "; ")
   }
 
-  private func describe(_ c: HiddenCause) -> String {
+  private func describe(_ c: VisibilityCause) -> String {
     switch c {
     case .notVisible: return "\"visible\" is false"
     case .layerNotVisible: return "its layer is not visible"
@@ -162,13 +165,13 @@ public struct Explanation {
   // MARK: - Labels and annotation text
 
   /// The layer's labels grouped by outcome: placed first, then each reason.
-  private func labelLines(_ li: Int, _ l: LayerState) -> [String] {
+  private func labelLines(_ li: Int, _ l: LayerRecord) -> [String] {
     let entries = plan.text.outcomes.filter { $0.layerIndex == li && filter.includes($0.feature) }
     guard !entries.isEmpty else { return [] }
     var rows: [[String]] = [["  OUTCOME", "FEATURE", "TEXT", "WHY"]]
     let groups: [(String, [LabelOutcome])] =
-      [("placed", entries.filter(\.placed))]
-      + LabelHiddenReason.allCases.map { r in (r.rawValue, entries.filter { $0.reason == r }) }
+      [("placed", entries.filter(\.isPlaced))]
+      + LabelHiddenReason.allCases.map { r in (r.rawValue, entries.filter { $0.decision == .hidden(r) }) }
     for (name, group) in groups {
       for o in group.sorted(by: { ($0.feature.index, $0.part) < ($1.feature.index, $1.part) }) {
         rows.append(["  " + name, featureName(o.feature, part: o.part), quoted(o.text), labelWhy(o)])
@@ -179,8 +182,12 @@ public struct Explanation {
 
   private func labelWhy(_ o: LabelOutcome) -> String {
     let box = o.box.map { b in " at " + [b.minX, b.minY, b.width, b.height].map { number($0, digits: 1) }.joined(separator: ",") } ?? ""
-    if o.placed { return "anchor \(o.anchor?.rawValue ?? (o.alongLine ? "line" : "?"))\(box)" + (o.priority != 0 ? ", priority \(number(o.priority))" : "") }
-    switch o.reason ?? .outOfBounds {
+    let reason: LabelHiddenReason
+    switch o.decision {
+    case .placed: return "anchor \(o.anchor?.rawValue ?? (o.alongLine ? "line" : "?"))\(box)" + (o.priority != 0 ? ", priority \(number(o.priority))" : "")
+    case .hidden(let r): reason = r
+    }
+    switch reason {
     case .collision: return "every anchor overlaps " + o.blockedBy.map(\.text).joined(separator: ", ") + more(o.blockedByMore)
     case .outOfBounds: return "no anchor's box reaches into the image"
     case .edge: return "every anchor's box crosses the image's edge (avoidEdges)"
@@ -190,7 +197,7 @@ public struct Explanation {
     case .noPosition: return "no position for its placement (a line with placement point, or a point with placement line)"
     case .lineTooShort: return "the line's visible parts are shorter than the text"
     case .tooCurved: return "the line turns more than maxAngle between two glyphs wherever the text fits"
-    case .overBudget: return "the frame's budget of \(FrameBudget(plan.state.viewport).textCharacters) characters of text was spent"
+    case .overBudget: return "the frame's budget of \(plan.text.textBudget.limit) characters of text was spent"
     }
   }
 
@@ -198,28 +205,28 @@ public struct Explanation {
   private func more(_ n: Int) -> String { n > 0 ? " and \(n) more" : "" }
 
   /// The layer's annotation texts grouped by outcome: drawn first, then each reason.
-  private func annotationLines(_ l: LayerState) -> [String] {
+  private func annotationLines(_ l: LayerRecord) -> [String] {
     let texts = l.annotations.filter { filter.includes($0.feature) }
     guard !texts.isEmpty else { return [] }
     var rows: [[String]] = [["  OUTCOME", "CLASS", "FEATURE", "TEXT", "WHY"]]
-    let groups: [(String, [AnnotationText])] =
+    let groups: [(String, [AnnotationTextRecord])] =
       [("drawn", texts.filter(\.isDrawn))]
-      + AnnotationHiddenReason.allCases.map { r in (r.rawValue, texts.filter { $0.hidden == r }) }
+      + AnnotationHiddenReason.allCases.map { r in (r.rawValue, texts.filter { $0.outcome == .hidden(r) }) }
     for (name, group) in groups {
       for t in group {
         let size = "\(number(t.size, digits: 2)) px"
         let why: String
-        switch t.hidden {
-        case nil: why = size
-        case .notVisible?, .outOfScale?: why = self.why(l.sublayers[t.sublayer])
-        case .transparent?: why = "nothing can show: the layer's opacity is 0, or the colour is transparent with no halo"
-        case .noGlyphs?: why = "no font covers any of its characters"
-        case .floor?: why = "on another floor than \(plan.state.floor?.text ?? "?")"
-        case .noText?: why = "the feature has no text in textField (or its text template is empty)"
-        case .tooSmall?: why = "\(size) at this scale: under one device pixel per em"
-        case .tooLarge?: why = "\(size) at this scale: over \(number(FontLibrary.maxTextSize)) device pixels per em"
-        case .outOfBounds?: why = "its glyphs put no pixel into the image"
-        case .overBudget?: why = "the frame's budget of \(FrameBudget(plan.state.viewport).textCharacters) characters of text was spent"
+        switch t.outcome {
+        case .drawn: why = size
+        case .hidden(.notVisible), .hidden(.outOfScale): why = self.why(l.resolved.sublayers[t.sublayer])
+        case .hidden(.transparent): why = "nothing can show: the layer's opacity is 0, or the colour is transparent with no halo"
+        case .hidden(.noGlyphs): why = "no font covers any of its characters"
+        case .hidden(.floor): why = "on another floor than \(plan.state.floor?.text ?? "?")"
+        case .hidden(.noText): why = "the feature has no text in textField (or its text template is empty)"
+        case .hidden(.tooSmall): why = "\(size) at this scale: under one device pixel per em"
+        case .hidden(.tooLarge): why = "\(size) at this scale: over \(number(FontLibrary.maxTextSize)) device pixels per em"
+        case .hidden(.outOfBounds): why = "its glyphs put no pixel into the image"
+        case .hidden(.overBudget): why = "the frame's budget of \(plan.text.textBudget.limit) characters of text was spent"
         }
         rows.append(["  " + name, l.sublayers[t.sublayer].id, featureName(t.feature, part: t.part), quoted(t.text), why])
       }
@@ -258,18 +265,18 @@ public struct Explanation {
       case .feature(let layer, _): if !filter.includes(layer) { continue }
       case .coordinate: if !filter.layers.isEmpty { continue }
       }
-      if o.visible, let box = o.box {
+      switch o.decision {
+      case .placed(let anchor, let k, let box):
         let boxText = [box.minX, box.minY, box.width, box.height].map { number($0, digits: 1) }.joined(separator: ",")
-        va.append([o.id, "yes", o.anchor?.rawValue ?? "", boxText, placedWhy(a, o)])
-      } else {
-        va.append([o.id, "no", "", "", hiddenWhy(a, o)])
+        va.append([o.id, "yes", anchor.rawValue, boxText, placedWhy(a, anchorIndex: k)])
+      case .hidden(let reason):
+        va.append([o.id, "no", "", "", hiddenWhy(a, o, reason)])
       }
     }
     return va.count > 1 ? [""] + table(va) : []
   }
 
-  private func placedWhy(_ a: ViewAnnotation, _ o: ViewAnnotationOutcome) -> String {
-    guard let k = o.anchorIndex else { return "" }
+  private func placedWhy(_ a: ViewAnnotation, anchorIndex k: Int) -> String {
     var parts = [k == 0 ? "first anchor" : "anchor \(k + 1) of \(a.anchors.count)"]
     if a.selected { parts.append("selected") }
     if a.priority != 0 { parts.append("priority \(number(a.priority))") }
@@ -277,8 +284,8 @@ public struct Explanation {
     return parts.joined(separator: ", ")
   }
 
-  private func hiddenWhy(_ a: ViewAnnotation, _ o: ViewAnnotationOutcome) -> String {
-    switch o.reason ?? .outOfBounds {
+  private func hiddenWhy(_ a: ViewAnnotation, _ o: ViewAnnotationOutcome, _ reason: ViewAnnotationHiddenReason) -> String {
+    switch reason {
     case .notVisible: return "notVisible: \"visible\" is false"
     case .outOfScale: return "outOfScale: " + outOfRange(a.scaleRange)
     case .floor: return "floor: on floor \(a.floor?.text ?? "?"), showing \(plan.state.floor?.text ?? "?")"
@@ -291,7 +298,7 @@ public struct Explanation {
     case .outOfBounds:
       return o.positionOutside ? "outOfBounds: its position is outside the image" : "outOfBounds: no anchor puts the box wholly inside the image"
     case .collision: return "collision: every anchor that fits overlaps " + o.blockedBy.joined(separator: ", ") + more(o.blockedByMore)
-    case .overBudget: return "overBudget: the frame's budget of \(FrameBudget(plan.state.viewport).textCharacters) characters of text was spent"
+    case .overBudget: return "overBudget: the frame's budget of \(plan.text.textBudget.limit) characters of text was spent"
     }
   }
 

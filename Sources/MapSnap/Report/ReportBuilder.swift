@@ -1,7 +1,9 @@
 /// Writes a `FramePlan` out as the report of section 6 (schema:
 /// `docs/report.schema.json`): the map block, each layer's status flags,
 /// problems and counts, its labels and annotation texts one by one, and the
-/// view annotations' outcomes. It prints the plan's decisions and makes none.
+/// view annotations' outcomes. Its only input is the frame record
+/// (`FramePlan`): it prints the records' decisions and makes none, never a
+/// reason.
 public struct ReportBuilder {
   /// Bumped when a key changes meaning or is removed; adding keys does not.
   public static let schemaVersion = 2
@@ -37,7 +39,7 @@ public struct ReportBuilder {
     if let f = v.fitting { map["fit"] = fit(f) }
     var entries: [Int: [LabelOutcome]] = [:]
     for o in plan.text.outcomes { entries[o.layerIndex, default: []].append(o) }
-    let layers = state.layers.enumerated().map { li, l in layer(l, labels: entries[li] ?? [], counts: plan.text.labelCounts[li]) }
+    let layers = plan.layers.enumerated().map { li, l in layer(l, labels: entries[li] ?? [], counts: plan.text.labelCounts[li]) }
     let textBlock = JSONObject([
       ("fonts", .array(plan.text.fontsUsed.map(JSONValue.string))),
       ("missingCodePoints", .array(plan.text.missingCodePoints.map { .string(codePointName($0)) })),
@@ -68,14 +70,14 @@ public struct ReportBuilder {
 
   // MARK: - Layers
 
-  private func layer(_ l: LayerState, labels: [LabelOutcome], counts: LabelCounts?) -> JSONValue {
+  private func layer(_ l: LayerRecord, labels: [LabelOutcome], counts: LabelCounts?) -> JSONValue {
     var pairs: [(String, JSONValue)] = [
       ("id", .string(l.id)),
       ("type", .string(l.kind.rawValue)),
       ("status", .array(l.status.names.map(JSONValue.string))),
       ("message", l.message.map(JSONValue.string) ?? .null),
       ("problems", .array(l.problems.map(problem))),
-      ("features", self.counts(l.features)),
+      ("features", self.counts(l.features, drawn: l.drawnFeatures)),
     ]
     if let o = l.ogr {
       pairs.append(
@@ -106,11 +108,15 @@ public struct ReportBuilder {
             l.sublayers.map { s in
               .object(
                 JSONObject([
-                  ("id", .string(s.id)), ("status", .array(s.status.names.map(JSONValue.string))), ("features", self.counts(s.features)),
+                  ("id", .string(s.id)), ("status", .array(s.status.names.map(JSONValue.string))),
+                  ("features", self.counts(s.features, drawn: s.drawnFeatures)),
                 ]))
             })
         ))
-      if detail == .full { pairs.append(("texts", .array(l.annotations.map { text($0, sublayers: l.sublayers) }))) }
+      if detail == .full {
+        let texts = zip(l.resolved.annotations, l.annotationOutcomes).map { text($0, outcome: $1, sublayers: l.resolved.sublayers) }
+        pairs.append(("texts", .array(texts)))
+      }
     }
     if l.kind == .tiles {
       if let t = l.tiles {
@@ -145,11 +151,11 @@ public struct ReportBuilder {
     return .object(JSONObject(pairs))
   }
 
-  private func counts(_ f: FeatureCounts) -> JSONValue {
+  private func counts(_ f: FeatureCounts, drawn: Int) -> JSONValue {
     .object(
       JSONObject([
         ("total", .number(Double(f.total))),
-        ("drawn", .number(Double(f.drawn))),
+        ("drawn", .number(Double(drawn))),
         ("invalid", .number(Double(f.invalid))),
         ("otherFloor", .number(Double(f.otherFloor))),
       ]))
@@ -172,10 +178,10 @@ public struct ReportBuilder {
     var pairs = key(o.feature)
     pairs.append(("part", .number(Double(o.part))))
     pairs.append(("text", .string(o.text)))
-    pairs.append(("outcome", .string(o.placed ? "placed" : (o.reason ?? .outOfBounds).rawValue)))
-    if let a = o.anchor { pairs.append(("anchor", .string(a.rawValue))) } else if o.alongLine && o.placed { pairs.append(("anchor", .string("line"))) }
+    pairs.append(("outcome", .string(o.decision.name)))
+    if let a = o.anchor { pairs.append(("anchor", .string(a.rawValue))) } else if o.alongLine && o.isPlaced { pairs.append(("anchor", .string("line"))) }
     if let b = o.box { pairs.append(("box", box(b))) }
-    if o.reason == .collision {
+    if o.decision == .hidden(.collision) {
       pairs.append(("blockedBy", .array(o.blockedBy.map { .object(JSONObject([("layer", .string($0.layer))] + key($0.feature))) })))
       if o.blockedByMore > 0 { pairs.append(("blockedByMore", .number(Double(o.blockedByMore)))) }
     }
@@ -183,12 +189,12 @@ public struct ReportBuilder {
   }
 
   /// An annotation text entry: sublayer, key, text, and `drawn` or why not.
-  private func text(_ t: AnnotationText, sublayers: [SublayerState]) -> JSONValue {
+  private func text(_ t: AnnotationText, outcome: AnnotationTextOutcome, sublayers: [SublayerState]) -> JSONValue {
     var pairs: [(String, JSONValue)] = [("sublayer", .string(sublayers[t.sublayer].id))]
     pairs += key(t.feature)
     pairs.append(("part", .number(Double(t.part))))
     pairs.append(("text", .string(t.text)))
-    pairs.append(("outcome", .string(t.hidden?.rawValue ?? "drawn")))
+    pairs.append(("outcome", .string(outcome.name)))
     return .object(JSONObject(pairs))
   }
 
@@ -197,13 +203,14 @@ public struct ReportBuilder {
   /// `{ id, visible: true, anchor, box: [x, y, w, h] }` or
   /// `{ id, visible: false, reason, blockedBy? }`, boxes in logical pixels.
   func outcome(_ o: ViewAnnotationOutcome) -> JSONValue {
-    var pairs: [(String, JSONValue)] = [("id", .string(o.id)), ("visible", .bool(o.visible))]
-    if o.visible, let anchor = o.anchor, let b = o.box {
+    var pairs: [(String, JSONValue)] = [("id", .string(o.id)), ("visible", .bool(o.isPlaced))]
+    switch o.decision {
+    case .placed(let anchor, _, let b):
       pairs.append(("anchor", .string(anchor.rawValue)))
       pairs.append(("box", box(b)))
-    } else {
-      pairs.append(("reason", .string(o.reason?.rawValue ?? "outOfBounds")))
-      if o.reason == .collision { pairs.append(("blockedBy", .array(o.blockedBy.map(JSONValue.string)))) }
+    case .hidden(let reason):
+      pairs.append(("reason", .string(reason.rawValue)))
+      if reason == .collision { pairs.append(("blockedBy", .array(o.blockedBy.map(JSONValue.string)))) }
       if o.blockedByMore > 0 { pairs.append(("blockedByMore", .number(Double(o.blockedByMore)))) }
     }
     if let w = o.warning { pairs.append(("warning", .string(w))) }

@@ -1,7 +1,7 @@
 /// Why a layer or an annotation sublayer is not shown at this scale: the
 /// reasons behind its `notVisible` and `outOfScale` flags, recorded when the
 /// map is resolved so that the report and `mapsnap explain` only print them.
-public enum HiddenCause: Sendable, Hashable {
+public enum VisibilityCause: Sendable, Hashable {
   /// Its own `visible` is false.
   case notVisible
   /// Its layer's `visible` is false (sublayers only).

@@ -1,4 +1,6 @@
-/// Why a label is not shown.
+/// Why a label is not shown: the reason its outcome (`LabelOutcome.decision`)
+/// carries, decided once by resolution (`LabelRequest.skip`: `noText`,
+/// `tooSmall`) or by placement (`TextPlacer`: every other reason).
 public enum LabelHiddenReason: String, Sendable, CaseIterable {
   /// Every anchor's box overlaps a label placed before it or a marker with
   /// `collides` (``LabelOutcome/blockedBy`` names them).

@@ -1,5 +1,7 @@
-/// Why a view annotation is not shown.
-public enum HiddenReason: String, Sendable, CaseIterable {
+/// Why a view annotation is not shown: the reason its outcome
+/// (`ViewAnnotationOutcome.decision`) carries, decided by
+/// `ViewAnnotationPlacer`.
+public enum ViewAnnotationHiddenReason: String, Sendable, CaseIterable {
   /// `visible` is false.
   case notVisible
   /// The scale is outside its `minScale`/`maxScale`.
