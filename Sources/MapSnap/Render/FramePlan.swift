@@ -42,10 +42,12 @@ public struct FramePlan {
   /// millisecond, between planning and drawing).
   let fonts: FontLibrary?
   /// Seconds spent resolving (with fonts and icons), placing text and view
-  /// annotations, and building the display list (with glyph masks).
-  public let resolveTime: Double
-  public let textTime: Double
-  public let displayListTime: Double
+  /// annotations, and building the display list (with glyph masks): not a
+  /// decision, so not part of the record a library user reads
+  /// (`Snapshot.timings` hands them on).
+  package let resolveTime: Double
+  package let textTime: Double
+  package let displayListTime: Double
   /// The font library lent to this frame by a pool (`BatchRunner`), held
   /// while the plan lives; nil when the caller owns its fonts.
   var fontLease: FontLease? = nil
@@ -85,7 +87,7 @@ public struct FramePlan {
     let geometry =
       (threads > 0 ? threads : activeProcessorCount()) > 1
       ? DisplayListBuilder.GeometryBuild.start(state: state, inputs: inputs, threads: threads, then: Self.hashing(inputs)) : nil
-    let placed = Self.placeText(scene: scene, state: state, fonts: library, threads: threads)
+    let placed = FramePlacement.place(scene: scene, state: state, fonts: library, threads: threads)
     let text = placed.text
     let (boxes, attribution) = (placed.boxes, placed.attribution)
     let textTime = lap(&clock)
@@ -105,32 +107,6 @@ public struct FramePlan {
   private static func hashing(_ inputs: ResolvedInputs) -> (@Sendable () -> Void)? {
     let pending = inputs.layers.compactMap(\.sourceContent).filter(\.isPending)
     return pending.isEmpty ? nil : { @Sendable in for d in pending { _ = d.value } }
-  }
-
-  /// A frame's text placed: labels and annotation text, view annotations,
-  /// the attribution line.
-  private struct PlacedText {
-    var text: TextPlacement
-    var boxes: ViewAnnotationPlacement
-    var attribution: AttributionPlacement
-  }
-
-  /// Places `state`'s labels and annotation text, its view annotations
-  /// (with the text budget the labels left) and its attribution line.
-  private static func placeText(scene: Scene, state: MapState, fonts library: FontLibrary?, threads: Int) -> PlacedText {
-    var text = TextPlacer(state: state, fonts: library, threads: threads).place()
-    var boxes = ViewAnnotationPlacement()
-    if let library {
-      boxes = ViewAnnotationPlacer(
-        state: state, annotations: scene.viewAnnotations, fonts: library, textBudget: text.textBudget
-      ).place()
-      for m in boxes.missingCodePoints where !text.missingCodePoints.contains(m) { text.missingCodePoints.append(m) }
-      let used = Set(text.fontsUsed).union(boxes.faces.map { library.faces[$0].fullName })
-      text.fontsUsed = library.names.filter { used.contains($0) }
-      text.shaping = library.shaping
-    }
-    let attribution = AttributionPlacer(state: state, setting: scene.map.attribution, fonts: library).place()
-    return PlacedText(text: text, boxes: boxes, attribution: attribution)
   }
 
   /// True when the frame's background is opaque: its PNG is then RGB, else
