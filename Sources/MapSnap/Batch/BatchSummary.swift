@@ -17,7 +17,7 @@ public struct BatchSummary: Sendable {
 
   /// A finished run. `outcomes` may omit rendered frames' details except
   /// their times (`FrameTimes`).
-  public init(manifest: String, options: BatchOptions, frames: Int, outcomes: BatchTally, seconds: Double) {
+  package init(manifest: String, options: BatchOptions, frames: Int, outcomes: BatchTally, seconds: Double) {
     var failures: [JSONValue] = []
     // In line order: workers finish frames in any order, and the summary
     // says the same for the same run whatever the timing.
@@ -68,7 +68,7 @@ public struct BatchSummary: Sendable {
 /// Outcomes counted as frames finish, with bounded memory: failures are
 /// kept (up to `BatchSummary.maximumListedFailures`), and each frame's time
 /// as a `Float`.
-public struct BatchTally: Sendable {
+package struct BatchTally: Sendable {
   public struct Failure: Sendable {
     public var line: Int
     public var output: String

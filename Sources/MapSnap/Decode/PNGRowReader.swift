@@ -35,7 +35,7 @@ internal import _PNGShims
 /// crashes or prints.
 ///
 /// A reader is not thread-safe; use it from one task at a time.
-public final class PNGRowReader {
+package final class PNGRowReader {
   /// The file being read.
   public let path: String
   /// Width in pixels; every row is `width * 4` bytes.

@@ -19,7 +19,7 @@ internal import _MapSnapRaster
 ///
 /// Bytes produced are handed out by ``drain(_:)``; call it after each
 /// ``write(premultipliedRows:count:)``.
-public final class PNGStreamWriter {
+package final class PNGStreamWriter {
   public let width: Int
   public let height: Int
   public let opaque: Bool

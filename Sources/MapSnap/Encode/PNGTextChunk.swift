@@ -3,7 +3,7 @@
 /// after `IHDR`, holding the digest of everything a frame's bytes depend on
 /// (`InputDigest`); `mapsnap batch --resume` reads it back without decoding
 /// the image, as it comes before any image data.
-public enum PNGTextChunk {
+package enum PNGTextChunk {
   /// The keyword of the chunk that holds a frame's input digest.
   public static let inputsKeyword = "mapsnap-inputs"
 

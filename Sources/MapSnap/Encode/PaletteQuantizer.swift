@@ -50,7 +50,7 @@
 /// and mapping pixels to entries is a pure function of each pixel (rows may
 /// be mapped on several threads; dithering runs serially). Equal input gives
 /// equal output on every run and for every thread count.
-public enum PaletteQuantizer {
+package enum PaletteQuantizer {
   /// Weight of alpha against Oklab lightness: opaque black and fully
   /// transparent are this far apart (black and white are 1 apart).
   static let alphaWeight = 1.0

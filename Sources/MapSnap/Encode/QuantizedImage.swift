@@ -1,6 +1,6 @@
 /// An image reduced to a palette by ``PaletteQuantizer``: what a PNG of
 /// colour type 3 holds.
-public struct QuantizedImage: Sendable, Equatable {
+package struct QuantizedImage: Sendable, Equatable {
   /// Width in pixels.
   public let width: Int
   /// Height in pixels.

@@ -31,7 +31,7 @@ import Dispatch
 /// straight-alpha copy of it when the frame is RGBA; per compressing
 /// worker one segment's scanlines and its deflate state, and per drawing
 /// worker one band of cells.
-public enum FrameStream {
+package enum FrameStream {
   /// Pixel bytes a strip aims at per drawing thread (2 MiB: 64 rows of an
   /// 8192-pixel frame, two bands of 32); a strip holds at least two
   /// threads' worth (`stripBytes(threads:)`).

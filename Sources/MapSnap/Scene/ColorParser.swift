@@ -18,7 +18,7 @@ public import _MapSnapRaster
 /// nearest 8-bit step (half away from zero). Unlike a browser, a value out of
 /// range is rejected rather than clamped: in a scene it is almost always a
 /// mistake.
-public enum ColorParser {
+package enum ColorParser {
   /// What a colour value must look like, for "expected …" error messages.
   public static let expectedDescription =
     "a colour: #rgb, #rrggbb, #rrggbbaa, rgb(…), rgba(…) or a CSS colour name"

@@ -11,7 +11,7 @@
 /// In JSON, `style` (a style object as in a layer) replaces the whole
 /// default style and excludes the shortcuts. Paths resolve against the
 /// manifest's folder (JSON) or the working directory (command line).
-public struct OverlayDecoder {
+package struct OverlayDecoder {
   let decoder: SceneDecoder
 
   /// A decoder whose messages name `file` and whose paths resolve against

@@ -1,13 +1,17 @@
 /// Reads scene files. Relative paths inside a scene resolve against the
 /// scene file's folder, never the working directory.
 public enum SceneLoader {
+  /// The largest scene file read by default: 1 GiB (`FileIO`'s bound on a
+  /// file read whole).
+  public static let defaultMaximumBytes = FileIO.defaultMaximumBytes
+
   /// Reads and decodes the scene at `path`, a regular file of at most
   /// `maximumBytes` (inside `confinement`'s root when given: a batch line's
   /// scene under `--root`).
   /// `-` reads the scene from standard input; its relative paths then
   /// resolve against the working directory.
   public static func load(
-    path: String, maximumBytes: Int = FileIO.defaultMaximumBytes, confinement: Confinement? = nil
+    path: String, maximumBytes: Int = SceneLoader.defaultMaximumBytes, confinement: Confinement? = nil
   ) throws(SceneError) -> Scene {
     if path == "-" {
       let bytes: [UInt8]

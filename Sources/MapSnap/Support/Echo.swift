@@ -9,7 +9,7 @@
 /// - A value longer than `limit` (``Echo/limit``, 200) Unicode scalars is cut
 ///   there and ends with "…" (scalars, not characters: one character may
 ///   hold any number of combining marks).
-public enum Echo {
+package enum Echo {
   /// Characters of an echoed value shown at most.
   public static let limit = 200
 

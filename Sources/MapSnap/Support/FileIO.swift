@@ -15,7 +15,7 @@
 /// shrinks while mapped would end the process with SIGBUS). With a
 /// `Confinement` (`--root`) a path must also resolve inside the root: see
 /// `Confinement`. Outputs follow `OutputTarget`.
-public enum FileIO {
+package enum FileIO {
   /// The limit of a read that names none: 1 GiB.
   public static let defaultMaximumBytes = 1 << 30
 

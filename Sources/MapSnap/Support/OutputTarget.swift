@@ -167,7 +167,7 @@ public struct OutputTarget: Sendable, Equatable {
   /// returns, so it stays complete or untouched; a stream or standard
   /// output is collected in memory and written at commit, as `prepare`
   /// does.
-  public func openStreaming(createDirectories: Bool = false) throws(FileError) -> StreamingOutput {
+  package func openStreaming(createDirectories: Bool = false) throws(FileError) -> StreamingOutput {
     switch kind {
     case .file(let resolved):
       if createDirectories { try FileIO.createParentDirectories(of: resolved) }

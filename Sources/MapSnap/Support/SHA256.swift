@@ -5,7 +5,7 @@ internal import _HashShims
 /// mapsnap needs and a few dozen lines. Whole blocks go to the processor's
 /// SHA instructions where it has them (`_HashShims`, about 8× faster), else
 /// to the portable compression below; both give the same bits.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
   /// Whether `mapsnap_sha256_blocks` may be used, checked once.
   private static let acceleratable = mapsnap_sha256_accelerated() != 0
   /// Whether this hash uses it: always, but for the tests of the portable path.

@@ -5,7 +5,7 @@
 /// output is collected in memory and written at commit. Either way nothing
 /// reaches the target before `finish()`, and `discard()` (or dropping the
 /// output unfinished) leaves it untouched with no temporary file behind.
-public final class StreamingOutput {
+package final class StreamingOutput {
   public let target: OutputTarget
   private var staging: OutputTarget.Staging?
   private var collected: [UInt8] = []

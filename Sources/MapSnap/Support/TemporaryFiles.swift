@@ -22,7 +22,7 @@ import Synchronization
 /// by SIGTERM or SIGINT (a shell reports 143 or 130). No temporary file is
 /// created after that: the registry stays held. A signal ignored when the
 /// process started (`nohup`, a background job of a shell) stays ignored.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
   private struct Entry {
     var directory: Int32
     var name: String

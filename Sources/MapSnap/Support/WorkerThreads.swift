@@ -11,7 +11,7 @@ internal import _MapSnapRaster
 /// frame ran on one thread, since the caller took every iteration before
 /// the worker came (nyc-250000: the file's hash and then both halves of its
 /// projection, one after another).
-public enum WorkerThreads {
+package enum WorkerThreads {
   /// Hands Dispatch an empty work item per processor beyond the first, so
   /// that its workers start while the process reads its scene. Call it
   /// first thing in a program that renders frames; the `mapsnap` command does.

@@ -12,7 +12,7 @@
 /// significant digits with a mantissa ≤ 2^53 and a decimal exponent within
 /// ±22, and anything else goes through the C library's correctly rounded
 /// `strtod` (in the C locale, via `Double(_:)`).
-public enum JSONParser {
+package enum JSONParser {
   /// The deepest nesting of arrays and objects accepted. `[[1]]` has depth 2.
   public static let maxDepth = 512
 
