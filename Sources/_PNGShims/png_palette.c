@@ -12,10 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* zlib's internal output buffer for IDAT data; one IDAT chunk per fill
- * (as in png_shims.c). */
-#define SHIM_PALETTE_COMPRESSION_BUFFER_SIZE (256u * 1024u)
-
 int png_shim_palette_bit_depth(uint32_t palette_count) {
   if (palette_count <= 2) return 1;
   if (palette_count <= 4) return 2;
@@ -37,6 +33,7 @@ int png_shim_encode_palette(const uint8_t *indices, uint32_t width, uint32_t hei
   png_byte trns[256];
   uint32_t i, x, y;
   int bit_depth;
+  int status;
 
   if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
   if (out == NULL || indices == NULL || palette_rgba == NULL) {
@@ -45,11 +42,8 @@ int png_shim_encode_palette(const uint8_t *indices, uint32_t width, uint32_t hei
   }
   out->data = NULL;
   out->size = 0;
-  if (width == 0 || height == 0 || width > PNG_SHIM_MAX_DIMENSION ||
-      height > PNG_SHIM_MAX_DIMENSION) {
-    shim_set_message(&error, prefix, "width and height must be in 1...2147483647");
-    return PNG_SHIM_INVALID_ARGUMENT;
-  }
+  status = shim_check_size(&error, prefix, width, height);
+  if (status != PNG_SHIM_OK) return status;
   if (row_stride < width) {
     shim_set_message(&error, prefix, "row stride is smaller than width");
     return PNG_SHIM_INVALID_ARGUMENT;
@@ -59,14 +53,8 @@ int png_shim_encode_palette(const uint8_t *indices, uint32_t width, uint32_t hei
                      "palette must have 1...256 entries, at most all of them translucent");
     return PNG_SHIM_INVALID_ARGUMENT;
   }
-  if (zlib_level < 0 || zlib_level > 9) {
-    shim_set_message(&error, prefix, "zlib level must be in 0...9");
-    return PNG_SHIM_INVALID_ARGUMENT;
-  }
-  if (filter != PNG_SHIM_FILTER_NONE && filter != PNG_SHIM_FILTER_ADAPTIVE) {
-    shim_set_message(&error, prefix, "unknown filter");
-    return PNG_SHIM_INVALID_ARGUMENT;
-  }
+  status = shim_check_deflate(&error, prefix, zlib_level, filter);
+  if (status != PNG_SHIM_OK) return status;
   for (i = 0; i < palette_count; i++) {
     plte[i].red = palette_rgba[4 * i];
     plte[i].green = palette_rgba[4 * i + 1];
@@ -90,32 +78,12 @@ int png_shim_encode_palette(const uint8_t *indices, uint32_t width, uint32_t hei
   }
   bit_depth = png_shim_palette_bit_depth(palette_count);
 
-  png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &error, shim_on_error,
-                                shim_on_warning);
-  if (png == NULL) {
-    shim_set_message(&error, NULL, "out of memory creating the libpng writer");
-    return PNG_SHIM_OUT_OF_MEMORY;
-  }
-  info = png_create_info_struct(png);
-  if (info == NULL) {
-    png_destroy_write_struct(&png, NULL);
-    shim_set_message(&error, NULL, "out of memory creating the libpng info");
-    return PNG_SHIM_OUT_OF_MEMORY;
-  }
+  status = shim_create_writer(&error, &output, &png, &info);
+  if (status != PNG_SHIM_OK) return status;
 
-  if (setjmp(png_jmpbuf(png))) {
-    png_destroy_write_struct(&png, &info);
-    free(output.data);
-    return error.out_of_memory ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_ENCODE_FAILED;
-  }
+  if (setjmp(png_jmpbuf(png))) return shim_abandon_writer(&png, &info, &output);
 
-  png_set_write_fn(png, &output, shim_write, shim_flush);
-  png_set_user_limits(png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
-  png_set_compression_level(png, zlib_level);
-  png_set_compression_strategy(png, PNG_SHIM_STRATEGY_DEFAULT);
-  png_set_compression_buffer_size(png, SHIM_PALETTE_COMPRESSION_BUFFER_SIZE);
-  png_set_filter(png, PNG_FILTER_TYPE_BASE,
-                 filter == PNG_SHIM_FILTER_NONE ? PNG_FILTER_NONE : PNG_ALL_FILTERS);
+  shim_set_compression(png, zlib_level, PNG_SHIM_STRATEGY_DEFAULT, filter);
 
   png_set_IHDR(png, info, width, height, bit_depth, PNG_COLOR_TYPE_PALETTE,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
@@ -126,10 +94,5 @@ int png_shim_encode_palette(const uint8_t *indices, uint32_t width, uint32_t hei
   if (bit_depth < 8) png_set_packing(png);
 
   for (y = 0; y < height; y++) png_write_row(png, indices + (size_t)y * row_stride);
-  png_write_end(png, NULL);
-  png_destroy_write_struct(&png, &info);
-
-  out->data = output.data;
-  out->size = output.size;
-  return PNG_SHIM_OK;
+  return shim_finish_writer(&png, &info, &output, out);
 }

@@ -591,11 +591,8 @@ int png_shim_stream_open(uint32_t width, uint32_t height, int write_rgb, int def
   s->adler = 1L;
   s->error = error;
   s->output.error = &s->error;
-  s->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &s->error, shim_on_error, shim_on_warning);
-  s->info = s->png ? png_create_info_struct(s->png) : NULL;
-  if (s->png == NULL || s->info == NULL) {
+  if (shim_create_writer(&s->error, &s->output, &s->png, &s->info) != PNG_SHIM_OK) {
     png_shim_stream_close(s);
-    shim_set_message(&error, NULL, "out of memory creating the libpng writer");
     return PNG_SHIM_OUT_OF_MEMORY;
   }
   if (setjmp(png_jmpbuf(s->png))) {
@@ -603,15 +600,9 @@ int png_shim_stream_open(uint32_t width, uint32_t height, int write_rgb, int def
     png_shim_stream_close(s);
     return status;
   }
-  png_set_write_fn(s->png, &s->output, shim_write, shim_flush);
-  /* libpng's defaults (1,000,000) would refuse legal wide images. */
-  png_set_user_limits(s->png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
   if (filter == PNG_SHIM_FILTER_ADAPTIVE) {
     /* Exactly png_shim_encode_rgba8's settings. */
-    png_set_compression_level(s->png, level);
-    png_set_compression_strategy(s->png, PNG_SHIM_STRATEGY_DEFAULT);
-    png_set_compression_buffer_size(s->png, 256u * 1024u);
-    png_set_filter(s->png, PNG_FILTER_TYPE_BASE, PNG_ALL_FILTERS);
+    shim_set_compression(s->png, level, PNG_SHIM_STRATEGY_DEFAULT, PNG_SHIM_FILTER_ADAPTIVE);
   }
   png_set_IHDR(s->png, s->info, width, height, 8, write_rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);

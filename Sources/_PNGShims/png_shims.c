@@ -19,9 +19,6 @@
 _Static_assert(PNG_SHIM_STRATEGY_DEFAULT == Z_DEFAULT_STRATEGY,
                "PNG_SHIM_STRATEGY_DEFAULT must be zlib's Z_DEFAULT_STRATEGY");
 
-/* zlib's internal output buffer for IDAT data; one IDAT chunk per fill. */
-#define SHIM_COMPRESSION_BUFFER_SIZE (256u * 1024u)
-
 /* ------------------------------------------------------------------------ */
 /* Encoding                                                                  */
 
@@ -31,71 +28,38 @@ int png_shim_encode_rgba8(const void *pixels, uint32_t width, uint32_t height,
                           size_t row_stride, int write_rgb, int zlib_level,
                           int zlib_strategy, int filter, PNGShimBuffer *out,
                           char *error_message, size_t error_capacity) {
+  static const char prefix[] = "png_shim_encode_rgba8: ";
   shim_error error = {error_message, error_capacity, 0};
   shim_output output = {NULL, 0, 0, &error};
   png_structp png;
   png_infop info;
   const uint8_t *rows = (const uint8_t *)pixels;
   uint32_t y;
+  int status;
 
   if (error_message != NULL && error_capacity != 0) error_message[0] = '\0';
   if (out == NULL || pixels == NULL) {
-    shim_set_message(&error, "png_shim_encode_rgba8: ", "null pointer argument");
+    shim_set_message(&error, prefix, "null pointer argument");
     return PNG_SHIM_INVALID_ARGUMENT;
   }
   out->data = NULL;
   out->size = 0;
-  if (width == 0 || height == 0 || width > PNG_SHIM_MAX_DIMENSION ||
-      height > PNG_SHIM_MAX_DIMENSION) {
-    shim_set_message(&error, "png_shim_encode_rgba8: ",
-                     "width and height must be in 1...2147483647");
-    return PNG_SHIM_INVALID_ARGUMENT;
-  }
+  status = shim_check_size(&error, prefix, width, height);
+  if (status != PNG_SHIM_OK) return status;
   if (row_stride / 4 < width) {
-    shim_set_message(&error, "png_shim_encode_rgba8: ",
-                     "row stride is smaller than width * 4 bytes");
+    shim_set_message(&error, prefix, "row stride is smaller than width * 4 bytes");
     return PNG_SHIM_INVALID_ARGUMENT;
   }
-  if (zlib_level < 0 || zlib_level > 9) {
-    shim_set_message(&error, "png_shim_encode_rgba8: ",
-                     "zlib level must be in 0...9");
-    return PNG_SHIM_INVALID_ARGUMENT;
-  }
-  if (filter != PNG_SHIM_FILTER_NONE && filter != PNG_SHIM_FILTER_ADAPTIVE) {
-    shim_set_message(&error, "png_shim_encode_rgba8: ", "unknown filter");
-    return PNG_SHIM_INVALID_ARGUMENT;
-  }
+  status = shim_check_deflate(&error, prefix, zlib_level, filter);
+  if (status != PNG_SHIM_OK) return status;
 
-  png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &error, shim_on_error,
-                                shim_on_warning);
-  if (png == NULL) {
-    shim_set_message(&error, NULL, "out of memory creating the libpng writer");
-    return PNG_SHIM_OUT_OF_MEMORY;
-  }
-  info = png_create_info_struct(png);
-  if (info == NULL) {
-    png_destroy_write_struct(&png, NULL);
-    shim_set_message(&error, NULL, "out of memory creating the libpng info");
-    return PNG_SHIM_OUT_OF_MEMORY;
-  }
+  status = shim_create_writer(&error, &output, &png, &info);
+  if (status != PNG_SHIM_OK) return status;
 
-  if (setjmp(png_jmpbuf(png))) {
-    /* output lives in memory reached through png's io pointer, not registers. */
-    png_destroy_write_struct(&png, &info);
-    free(output.data);
-    return error.out_of_memory ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_ENCODE_FAILED;
-  }
+  /* output lives in memory reached through png's io pointer, not registers. */
+  if (setjmp(png_jmpbuf(png))) return shim_abandon_writer(&png, &info, &output);
 
-  png_set_write_fn(png, &output, shim_write, shim_flush);
-  /* libpng's defaults (1,000,000) would refuse legal wide images. */
-  png_set_user_limits(png, PNG_SHIM_MAX_DIMENSION, PNG_SHIM_MAX_DIMENSION);
-
-  png_set_compression_level(png, zlib_level);
-  if (zlib_strategy != PNG_SHIM_STRATEGY_LIBPNG_DEFAULT)
-    png_set_compression_strategy(png, zlib_strategy);
-  png_set_compression_buffer_size(png, SHIM_COMPRESSION_BUFFER_SIZE);
-  png_set_filter(png, PNG_FILTER_TYPE_BASE,
-                 filter == PNG_SHIM_FILTER_NONE ? PNG_FILTER_NONE : PNG_ALL_FILTERS);
+  shim_set_compression(png, zlib_level, zlib_strategy, filter);
 
   png_set_IHDR(png, info, width, height, 8,
                write_rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
@@ -106,12 +70,7 @@ int png_shim_encode_rgba8(const void *pixels, uint32_t width, uint32_t height,
   if (write_rgb) png_set_filler(png, 0, PNG_FILLER_AFTER);
 
   for (y = 0; y < height; y++) png_write_row(png, rows + (size_t)y * row_stride);
-  png_write_end(png, NULL);
-  png_destroy_write_struct(&png, &info);
-
-  out->data = output.data;
-  out->size = output.size;
-  return PNG_SHIM_OK;
+  return shim_finish_writer(&png, &info, &output, out);
 }
 
 /* ------------------------------------------------------------------------ */

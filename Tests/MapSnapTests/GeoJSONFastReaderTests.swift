@@ -10,89 +10,91 @@ import _MapSnapTestSupport
 
 // MARK: - Helpers
 
-/// The reference way's error (syntax or GeoJSON), as text.
-private struct ReferenceError: Error, CustomStringConvertible {
-  var description: String
-}
-
-/// The reference way's collection, or its error.
-private func reference(_ bytes: [UInt8]) -> Result<FeatureCollection, ReferenceError> {
-  do {
-    return .success(try GeoJSONDecoder.decodeDocument(try JSONParser.parse(bytes)))
-  } catch {
-    return .failure(ReferenceError(description: "\(error)"))
+extension GeoJSONFastReaderTests {
+  /// The reference way's error (syntax or GeoJSON), as text.
+  struct ReferenceError: Error, CustomStringConvertible {
+    var description: String
   }
-}
 
-/// Expects two lists of features to be the same, field by field.
-private func expectSameFeatures(_ a: [Feature], _ b: [Feature], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-  #expect(a.count == b.count, "\(what): \(a.count) and \(b.count) features", sourceLocation: sourceLocation)
-  for (i, (f, g)) in zip(a, b).enumerated() {
-    let at = "\(what)[\(i)]"
-    #expect(f.id == g.id, "\(at).id", sourceLocation: sourceLocation)
-    #expect(f.properties == g.properties, "\(at).properties", sourceLocation: sourceLocation)
-    #expect(f.index == g.index, "\(at).index", sourceLocation: sourceLocation)
-    #expect(f.geometry.points == g.geometry.points, "\(at).geometry.points", sourceLocation: sourceLocation)
-    #expect(f.geometry.lines == g.geometry.lines, "\(at).geometry.lines", sourceLocation: sourceLocation)
-    #expect(f.geometry.polygons == g.geometry.polygons, "\(at).geometry.polygons", sourceLocation: sourceLocation)
-    #expect(f.geometry.bounds == g.geometry.bounds, "\(at).geometry.bounds", sourceLocation: sourceLocation)
-    // Bit for bit, which == on doubles is not (-0.0 == 0.0).
-    #expect(bits(f.geometry) == bits(g.geometry), "\(at).geometry (bit patterns)", sourceLocation: sourceLocation)
-    if f != g { return }  // one feature's report is enough
+  /// The reference way's collection, or its error.
+  func reference(_ bytes: [UInt8]) -> Result<FeatureCollection, ReferenceError> {
+    do {
+      return .success(try GeoJSONDecoder.decodeDocument(try JSONParser.parse(bytes)))
+    } catch {
+      return .failure(ReferenceError(description: "\(error)"))
+    }
   }
-}
 
-/// Every coordinate of `g` and its bounds, as bit patterns.
-private func bits(_ g: Geometry) -> [UInt64] {
-  var out: [UInt64] = []
-  func add(_ p: Point) { out += [p.x.bitPattern, p.y.bitPattern] }
-  g.points.forEach(add)
-  for l in g.lines { l.forEach(add) }
-  for p in g.polygons { for r in p { r.forEach(add) } }
-  out += [g.bounds.minX, g.bounds.minY, g.bounds.maxX, g.bounds.maxY].map(\.bitPattern)
-  return out
-}
-
-/// Expects `fast` to be the reference's collection, field by field.
-private func expectSame(_ fast: FeatureCollection, _ ref: FeatureCollection, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-  expectSameFeatures(fast.features, ref.features, "\(name): features", sourceLocation: sourceLocation)
-  expectSameFeatures(fast.withoutGeometry, ref.withoutGeometry, "\(name): withoutGeometry", sourceLocation: sourceLocation)
-  #expect(fast.invalidCount == ref.invalidCount, "\(name): invalidCount", sourceLocation: sourceLocation)
-  #expect(fast.invalidSamples == ref.invalidSamples, "\(name): invalidSamples", sourceLocation: sourceLocation)
-  #expect(fast.unlocatedCount == ref.unlocatedCount, "\(name): unlocatedCount", sourceLocation: sourceLocation)
-  #expect(fast.unprojectableCount == ref.unprojectableCount, "\(name): unprojectableCount", sourceLocation: sourceLocation)
-  #expect(fast == ref, "\(name): the collections", sourceLocation: sourceLocation)
-}
-
-/// Reads `text` both ways: expects the fast reader to read it, and to read
-/// what the reference reads.
-@discardableResult
-private func expectRead(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> FeatureCollection? {
-  let bytes = Array(text.utf8)
-  guard let fast = GeoJSONFastReader.read(bytes) else {
-    Issue.record("the fast reader gave up on \(text)", sourceLocation: sourceLocation)
-    return nil
+  /// Expects two lists of features to be the same, field by field.
+  func expectSameFeatures(_ a: [Feature], _ b: [Feature], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(a.count == b.count, "\(what): \(a.count) and \(b.count) features", sourceLocation: sourceLocation)
+    for (i, (f, g)) in zip(a, b).enumerated() {
+      let at = "\(what)[\(i)]"
+      #expect(f.id == g.id, "\(at).id", sourceLocation: sourceLocation)
+      #expect(f.properties == g.properties, "\(at).properties", sourceLocation: sourceLocation)
+      #expect(f.index == g.index, "\(at).index", sourceLocation: sourceLocation)
+      #expect(f.geometry.points == g.geometry.points, "\(at).geometry.points", sourceLocation: sourceLocation)
+      #expect(f.geometry.lines == g.geometry.lines, "\(at).geometry.lines", sourceLocation: sourceLocation)
+      #expect(f.geometry.polygons == g.geometry.polygons, "\(at).geometry.polygons", sourceLocation: sourceLocation)
+      #expect(f.geometry.bounds == g.geometry.bounds, "\(at).geometry.bounds", sourceLocation: sourceLocation)
+      // Bit for bit, which == on doubles is not (-0.0 == 0.0).
+      #expect(bits(f.geometry) == bits(g.geometry), "\(at).geometry (bit patterns)", sourceLocation: sourceLocation)
+      if f != g { return }  // one feature's report is enough
+    }
   }
-  switch reference(bytes) {
-  case .success(let ref): expectSame(fast, ref, text, sourceLocation: sourceLocation)
-  case .failure(let error): Issue.record("the reference fails (\(error)) on \(text)", sourceLocation: sourceLocation)
+
+  /// Every coordinate of `g` and its bounds, as bit patterns.
+  func bits(_ g: Geometry) -> [UInt64] {
+    var out: [UInt64] = []
+    func add(_ p: Point) { out += [p.x.bitPattern, p.y.bitPattern] }
+    g.points.forEach(add)
+    for l in g.lines { l.forEach(add) }
+    for p in g.polygons { for r in p { r.forEach(add) } }
+    out += [g.bounds.minX, g.bounds.minY, g.bounds.maxX, g.bounds.maxY].map(\.bitPattern)
+    return out
   }
-  #expect(SourceLoader._fastReaderDisagreement(bytes) == nil, sourceLocation: sourceLocation)
-  return fast
-}
 
-/// Expects the fast reader to give up on `text` (the reference decides).
-private func expectFallBack(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
-  expectFallBack(Array(text.utf8), text, sourceLocation: sourceLocation)
-}
+  /// Expects `fast` to be the reference's collection, field by field.
+  func expectSame(_ fast: FeatureCollection, _ ref: FeatureCollection, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    expectSameFeatures(fast.features, ref.features, "\(name): features", sourceLocation: sourceLocation)
+    expectSameFeatures(fast.withoutGeometry, ref.withoutGeometry, "\(name): withoutGeometry", sourceLocation: sourceLocation)
+    #expect(fast.invalidCount == ref.invalidCount, "\(name): invalidCount", sourceLocation: sourceLocation)
+    #expect(fast.invalidSamples == ref.invalidSamples, "\(name): invalidSamples", sourceLocation: sourceLocation)
+    #expect(fast.unlocatedCount == ref.unlocatedCount, "\(name): unlocatedCount", sourceLocation: sourceLocation)
+    #expect(fast.unprojectableCount == ref.unprojectableCount, "\(name): unprojectableCount", sourceLocation: sourceLocation)
+    #expect(fast == ref, "\(name): the collections", sourceLocation: sourceLocation)
+  }
 
-private func expectFallBack(_ bytes: [UInt8], _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-  #expect(GeoJSONFastReader.read(bytes) == nil, "the fast reader read \(name)", sourceLocation: sourceLocation)
-}
+  /// Reads `text` both ways: expects the fast reader to read it, and to read
+  /// what the reference reads.
+  @discardableResult
+  func expectRead(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> FeatureCollection? {
+    let bytes = Array(text.utf8)
+    guard let fast = GeoJSONFastReader.read(bytes) else {
+      Issue.record("the fast reader gave up on \(text)", sourceLocation: sourceLocation)
+      return nil
+    }
+    switch reference(bytes) {
+    case .success(let ref): expectSame(fast, ref, text, sourceLocation: sourceLocation)
+    case .failure(let error): Issue.record("the reference fails (\(error)) on \(text)", sourceLocation: sourceLocation)
+    }
+    #expect(SourceLoader._fastReaderDisagreement(bytes) == nil, sourceLocation: sourceLocation)
+    return fast
+  }
 
-/// A FeatureCollection of one feature with `geometry` (JSON).
-private func one(_ geometry: String, properties: String = "{}") -> String {
-  #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": \#(properties), "geometry": \#(geometry)}]}"#
+  /// Expects the fast reader to give up on `text` (the reference decides).
+  func expectFallBack(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    expectFallBack(Array(text.utf8), text, sourceLocation: sourceLocation)
+  }
+
+  func expectFallBack(_ bytes: [UInt8], _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(GeoJSONFastReader.read(bytes) == nil, "the fast reader read \(name)", sourceLocation: sourceLocation)
+  }
+
+  /// A FeatureCollection of one feature with `geometry` (JSON).
+  func one(_ geometry: String, properties: String = "{}") -> String {
+    #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": \#(properties), "geometry": \#(geometry)}]}"#
+  }
 }
 
 /// Every `.geojson` file of the repository (examples, fixtures, golden
@@ -403,122 +405,6 @@ private let holeClockwise = "[[0.25, 0.25], [0.25, 0.75], [0.75, 0.75], [0.75, 0
          "geometry": {"type": "Point", "geometries": [], "coordinates": [1, 2], "crs": null}, "properties": {"x": "ä\u00e4"}}],
        "features2": "x"}
       """#)
-  }
-
-  // MARK: What it leaves to the reference
-
-  @Test func repeatedKeysFallBack() {
-    expectFallBack(#"{"type": "FeatureCollection", "features": [], "type": "FeatureCollection"}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [], "features": []}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "name": "a", "features": [], "name": "b"}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": null, "geometry": null}]}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": 1, "id": 2, "geometry": null}]}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "type": "Feature", "geometry": null}]}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "properties": null}]}"#)
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1, 2], "coordinates": [1, 2]}"#))
-    expectFallBack(one(#"{"type": "Point", "type": "Point", "coordinates": [1, 2]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1, 2]}"#, properties: #"{"a": 1, "a": 2}"#))
-    // An escaped spelling is the same key.
-    expectFallBack(#"{"type": "FeatureCollection", "features": [], "t\u0079pe": "FeatureCollection"}"#)
-    // Past the linear search of ignored keys.
-    let many = (0..<12).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
-    expectRead(#"{"type": "FeatureCollection", \#(many), "features": []}"#)
-    expectFallBack(#"{"type": "FeatureCollection", \#(many), "features": [], "k3": 0}"#)
-    // JSONObject keeps a repeated key's last value, but the parser rejects it:
-    // the fallback reports the syntax error.
-    guard case .failure(let error) = reference(Array(#"{"type": "FeatureCollection", "features": [], "features": []}"#.utf8)) else {
-      Issue.record("the reference read a repeated key")
-      return
-    }
-    #expect(error.description.contains("duplicate key"))
-  }
-
-  @Test func documentsOtherThanACollectionFallBack() {
-    expectFallBack(#"{"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [1, 2]}}"#)
-    expectFallBack(#"{"type": "Point", "coordinates": [1, 2]}"#)
-    expectFallBack(#"{"type": "FeatureCollection"}"#)
-    expectFallBack(#"{"features": []}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": {}}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": null}"#)
-    expectFallBack(#"{"features": [], "type": "Feature"}"#)
-    expectFallBack(#"{"type": 1, "features": []}"#)
-    expectFallBack("[]")
-    expectFallBack("{}")
-    expectFallBack("null")
-    expectFallBack("")
-    expectFallBack([0xEF, 0xBB, 0xBF], "a byte-order mark alone")
-  }
-
-  @Test func syntaxErrorsFallBack() {
-    let good = one(#"{"type": "Point", "coordinates": [1, 2]}"#)
-    expectFallBack(good + " x")
-    expectFallBack(good + "}")
-    expectFallBack(good + " // done")
-    expectFallBack(one(#"{"type": "Point", "coordinates": [NaN, 2]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [Infinity, 2]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1, -Infinity]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1e400, 2]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [+1, 2]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [01, 2]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1., 2]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [.5, 2]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1, 2,]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1 2]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1, 2], }"#))
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": null},]}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": nul}]}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": nullx}]}"#)
-    expectFallBack(#"{'type': "FeatureCollection", "features": []}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": []"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [], "x": "\ud800"}"#)
-    expectFallBack(Array(#"{"type": "FeatureCollection", "features": [], "x": ""#.utf8) + [0xFF, 0x22, 0x7D], "invalid UTF-8")
-    // Nesting past JSONParser.maxDepth inside an ignored member or properties.
-    let deep = String(repeating: "[", count: JSONParser.maxDepth) + String(repeating: "]", count: JSONParser.maxDepth)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [], "x": \#(deep)}"#)
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1, 2]}"#, properties: #"{"x": \#(deep)}"#))
-    // Just within the limit: the collection (depth 1) holds 511 more.
-    let deepest = String(repeating: "[", count: JSONParser.maxDepth - 1) + String(repeating: "]", count: JSONParser.maxDepth - 1)
-    expectRead(#"{"type": "FeatureCollection", "features": [], "x": \#(deepest)}"#)
-  }
-
-  @Test func invalidFeaturesFallBack() {
-    // Each of these the decoder skips and counts: the fast reader gives up.
-    for g in [
-      #"{"type": "GeometryCollection", "geometries": [{"type": "Point", "coordinates": [1, 2]}]}"#,
-      #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 1]]]}"#,
-      #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 0]]]}"#,
-      #"{"type": "Polygon", "coordinates": [[[0, 0, 1], [1, 0], [1, 1], [0, 0, 2]]]}"#,
-      #"{"type": "Polygon", "coordinates": [[[0, 0, 1], [1, 0], [1, 1], [0, 0]]]}"#,
-      #"{"type": "Polygon", "coordinates": []}"#,
-      #"{"type": "MultiPolygon", "coordinates": [[]]}"#,
-      #"{"type": "LineString", "coordinates": [[1, 2]]}"#,
-      #"{"type": "LineString", "coordinates": []}"#,
-      #"{"type": "Point", "coordinates": [1]}"#,
-      #"{"type": "Point", "coordinates": []}"#,
-      #"{"type": "Point", "coordinates": [[1, 2]]}"#,
-      #"{"type": "Point", "coordinates": ["1", 2]}"#,
-      #"{"type": "Point", "coordinates": null}"#,
-      #"{"type": "Point"}"#,
-      #"{"coordinates": [1, 2]}"#,
-      #"{"type": "Pointe", "coordinates": [1, 2]}"#,
-      #"{"coordinates": [[1, 2]], "type": "Point"}"#,
-      #"{"coordinates": [1, 2], "type": "GeometryCollection"}"#,
-      #"{"type": "MultiPoint", "coordinates": [[1, 2], [3]]}"#,
-      #"[1, 2]"#,
-      #"true"#,
-    ] {
-      expectFallBack(one(g))
-    }
-    expectFallBack(#"{"type": "FeatureCollection", "features": [null]}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"geometry": null}]}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "feature", "geometry": null}]}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": [], "geometry": null}]}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": true, "geometry": null}]}"#)
-    expectFallBack(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": {}, "geometry": null}]}"#)
-    // The decoder takes a position with a non-number after lon and lat; the
-    // fast reader leaves it to it.
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1, 2, null]}"#))
-    expectFallBack(one(#"{"type": "Point", "coordinates": [1, 2, "m"]}"#))
   }
 }
 

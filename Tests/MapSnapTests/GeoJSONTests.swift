@@ -10,51 +10,53 @@ import _MapSnapTestSupport
 
 private let geoSceneFile = "scenes/geo.json"
 
-/// A scene at 1:2000 over (0, 0) with one features layer per source JSON.
-private func geoScene(sources: [String], baseDirectory: String = "scenes", center: String = "[0, 0]") throws -> Scene {
-  let layers = sources.enumerated().map { i, s in
-    #"{"id": "l\#(i)", "type": "features", "source": \#(s), "style": {"stroke": "black", "fill": "gray", "marker": {}}}"#
+extension GeoJSONTests {
+  /// A scene at 1:2000 over (0, 0) with one features layer per source JSON.
+  func geoScene(sources: [String], baseDirectory: String = "scenes", center: String = "[0, 0]") throws -> Scene {
+    let layers = sources.enumerated().map { i, s in
+      #"{"id": "l\#(i)", "type": "features", "source": \#(s), "style": {"stroke": "black", "fill": "gray", "marker": {}}}"#
+    }
+    let json = #"{"version": 1, "map": {"center": \#(center), "scale": 2000, "size": [800, 600]}, "layers": [\#(layers.joined(separator: ", "))]}"#
+    return try SceneLoader.decode(Array(json.utf8), file: geoSceneFile, baseDirectory: baseDirectory)
   }
-  let json = #"{"version": 1, "map": {"center": \#(center), "scale": 2000, "size": [800, 600]}, "layers": [\#(layers.joined(separator: ", "))]}"#
-  return try SceneLoader.decode(Array(json.utf8), file: geoSceneFile, baseDirectory: baseDirectory)
-}
 
-/// The features of an inline `data` source holding `geojson`.
-private func inlineCollection(_ geojson: String) throws -> FeatureCollection {
-  let scene = try geoScene(sources: [#"{"data": \#(geojson)}"#])
-  guard case .features(.inline(let collection), _) = scene.layers[0].content else {
-    Issue.record("the inline source did not decode to an inline collection")
-    return FeatureCollection()
+  /// The features of an inline `data` source holding `geojson`.
+  func inlineCollection(_ geojson: String) throws -> FeatureCollection {
+    let scene = try geoScene(sources: [#"{"data": \#(geojson)}"#])
+    guard case .features(.inline(let collection), _) = scene.layers[0].content else {
+      Issue.record("the inline source did not decode to an inline collection")
+      return FeatureCollection()
+    }
+    // Decoded in degrees; the map projects them (here into Web Mercator).
+    return collection.projected(to: .webMercator)
   }
-  // Decoded in degrees; the map projects them (here into Web Mercator).
-  return collection.projected(to: .webMercator)
-}
 
-/// A FeatureCollection of features with these geometries (JSON), no properties.
-private func collectionOf(_ geometries: String...) -> String {
-  let features = geometries.map { #"{"type": "Feature", "properties": {}, "geometry": \#($0)}"# }
-  return #"{"type": "FeatureCollection", "features": [\#(features.joined(separator: ", "))]}"#
-}
-
-private func project(_ lon: Double, _ lat: Double) -> Point { WebMercator.project(lon: lon, lat: lat) }
-
-private func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-6) -> Bool {
-  abs(a.x - b.x) <= tolerance && abs(a.y - b.y) <= tolerance
-}
-
-/// Shoelace area in Mercator metres, positive when counter-clockwise with y up.
-private func shoelace(_ ring: [Point]) -> Double {
-  var s = 0.0
-  for i in ring.indices {
-    let a = ring[i]
-    let b = ring[(i + 1) % ring.count]
-    s += a.x * b.y - b.x * a.y
+  /// A FeatureCollection of features with these geometries (JSON), no properties.
+  func collectionOf(_ geometries: String...) -> String {
+    let features = geometries.map { #"{"type": "Feature", "properties": {}, "geometry": \#($0)}"# }
+    return #"{"type": "FeatureCollection", "features": [\#(features.joined(separator: ", "))]}"#
   }
-  return s / 2
-}
 
-private func resolveAll(_ scene: Scene, loader: SourceLoader = SourceLoader()) throws -> FramePlan {
-  try FramePlan.make(scene, sources: loader)
+  func project(_ lon: Double, _ lat: Double) -> Point { WebMercator.project(lon: lon, lat: lat) }
+
+  func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-6) -> Bool {
+    abs(a.x - b.x) <= tolerance && abs(a.y - b.y) <= tolerance
+  }
+
+  /// Shoelace area in Mercator metres, positive when counter-clockwise with y up.
+  func shoelace(_ ring: [Point]) -> Double {
+    var s = 0.0
+    for i in ring.indices {
+      let a = ring[i]
+      let b = ring[(i + 1) % ring.count]
+      s += a.x * b.y - b.x * a.y
+    }
+    return s / 2
+  }
+
+  func resolveAll(_ scene: Scene, loader: SourceLoader = SourceLoader()) throws -> FramePlan {
+    try FramePlan.make(scene, sources: loader)
+  }
 }
 
 private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
@@ -377,161 +379,5 @@ private let square = "[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]"
     let allFinite = ys.allSatisfy { $0.isFinite }
     #expect(allFinite)
     #expect(close(c.features[3].geometry.points[0], Point(-20_037_508.342789244, 20_037_508.342789244), 0.01))
-  }
-
-  // MARK: Files
-
-  @Test func missingFileMakesTheLayerAnError() throws {
-    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
-    defer { folder.cleanUp() }
-    let scene = try geoScene(sources: [#"{"geojson": "data/none.geojson"}"#], baseDirectory: folder.path)
-    guard case .features(let source, _) = scene.layers[0].content else {
-      Issue.record("not a features layer")
-      return
-    }
-    // Named as the scene wrote it, and where it was looked for.
-    let looked = "data/none.geojson (\(folder.path)/data/none.geojson)"
-    #expect(throws: SourceError.missing(path: "data/none.geojson", resolvedPath: "\(folder.path)/data/none.geojson")) {
-      try SourceLoader().load(source).get()
-    }
-    let state = try resolveAll(scene)
-    #expect(state.layers[0].status.names == ["error"])
-    #expect(state.layers[0].drawnFeatures == 0)
-    #expect(state.layers[0].features.total == 0)
-    #expect(state.layers[0].drawables.isEmpty)
-    #expect(state.layers[0].message == "\(looked): no such file")
-    #expect(state.warnings.contains { $0.contains(#"layer "l0""#) && $0.contains("data/none.geojson") })
-  }
-
-  @Test func fileThatIsNotJSONIsASyntaxError() throws {
-    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
-    defer { folder.cleanUp() }
-    try folder.write("broken.geojson", "{\"type\": \"FeatureCollection\",\n \"features\": [\n}")
-    let result = SourceLoader().load(.file(path: "broken.geojson", resolved: folder.path + "/broken.geojson"))
-    guard case .failure(.syntax(let path, let line, let column, let message)) = result else {
-      Issue.record("expected a syntax error, got \(result)")
-      return
-    }
-    #expect(path == "broken.geojson")
-    #expect(line == 3 && column == 1)
-    #expect(message.contains("expected a value"))
-    let description = try #require(result.failureDescription)
-    #expect(description.hasPrefix("broken.geojson:3:1: invalid JSON: "))
-  }
-
-  @Test(arguments: [
-    ("[1, 2]", "", "a GeoJSON object", "an array of 2 values"),
-    (#"{"name": "roads"}"#, "type", #"a GeoJSON "type" string"#, nil),
-    (#"{"type": "FeatureCollection", "features": {}}"#, "features", #"a "features" array in a FeatureCollection"#, "an object"),
-  ])
-  func jsonFileThatIsNotGeoJSON(text: String, jsonPath: String, expected: String, found: String?) throws {
-    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
-    defer { folder.cleanUp() }
-    try folder.write("x.geojson", text)
-    let result = SourceLoader().load(.file(path: "x.geojson", resolved: folder.path + "/x.geojson"))
-    #expect(throws: SourceError.notGeoJSON(path: "x.geojson", jsonPath: jsonPath, expected: expected, found: found, hint: nil)) {
-      try result.get()
-    }
-    let scene = try geoScene(sources: [#"{"geojson": "x.geojson"}"#], baseDirectory: folder.path)
-    #expect(try resolveAll(scene).layers[0].status == [.error])
-  }
-
-  /// A JSON document of another format (TopoJSON) is not GeoJSON: the layer cannot be drawn.
-  @Test func topoJSONIsNotGeoJSON() throws {
-    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
-    defer { folder.cleanUp() }
-    try folder.write("topo.json", #"{"type": "Topology", "objects": {}, "arcs": []}"#)
-    let result = SourceLoader().load(.file(path: "topo.json", resolved: folder.path + "/topo.json"))
-    guard case .failure(.notGeoJSON(let path, _, _, let found, _)) = result else {
-      Issue.record("a TopoJSON file was accepted as GeoJSON: \(result)")
-      return
-    }
-    #expect(path == "topo.json")
-    #expect(found?.contains("Topology") == true)
-  }
-
-  @Test func relativePathsResolveAgainstTheSceneFolder() throws {
-    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
-    defer { folder.cleanUp() }
-    try folder.write(
-      "data/x.geojson",
-      collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#, #"{"type": "LineString", "coordinates": [[0, 0], [0.001, 0]]}"#))
-    #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/data/x.geojson"))
-    let scene = try geoScene(sources: [#"{"geojson": "data/x.geojson"}"#], baseDirectory: folder.path)
-    guard case .features(.file(let shown, let resolved), _) = scene.layers[0].content else {
-      Issue.record("not a file source")
-      return
-    }
-    #expect(shown == "data/x.geojson")
-    #expect(resolved == folder.path + "/data/x.geojson")
-    let state = try resolveAll(scene).layers[0]
-    #expect(state.status == [.active])
-    #expect(state.features.total == 2)
-    #expect(state.drawnFeatures == 2)
-  }
-
-  @Test func sceneLoadedFromDiskResolvesAgainstItsOwnFolder() throws {
-    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
-    defer { folder.cleanUp() }
-    try folder.write("maps/data/x.geojson", collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#))
-    try folder.write(
-      "maps/scene.json",
-      #"{"version": 1, "map": {"center": [0, 0], "scale": 2000, "size": [100, 100]}, "layers": [{"id": "x", "type": "features", "source": {"geojson": "data/x.geojson"}, "style": {"fill": "red", "marker": {}}}]}"#
-    )
-    let scene = try SceneLoader.load(path: folder.path + "/maps/scene.json")
-    #expect(scene.baseDirectory == folder.path + "/maps")
-    let state = try resolveAll(scene).layers[0]
-    #expect(state.status == [.active])
-    #expect(state.drawnFeatures == 1)
-  }
-
-  @Test func absolutePathsStayAbsolute() throws {
-    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
-    defer { folder.cleanUp() }
-    try folder.write("abs.geojson", collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#))
-    let scene = try geoScene(sources: [#"{"geojson": "\#(folder.path)/abs.geojson"}"#], baseDirectory: "/nonexistent/elsewhere")
-    let state = try resolveAll(scene).layers[0]
-    #expect(state.status == [.active])
-    #expect(state.features.total == 1)
-  }
-
-  @Test func aFileSharedByTwoLayersIsReadOnce() throws {
-    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
-    defer { folder.cleanUp() }
-    try folder.write("data/shared.geojson", collectionOf(#"{"type": "Point", "coordinates": [0, 0]}"#, #"{"type": "Point", "coordinates": [0.001, 0]}"#))
-    let scene = try geoScene(
-      sources: [#"{"geojson": "data/shared.geojson"}"#, #"{"geojson": "data/shared.geojson"}"#], baseDirectory: folder.path)
-    guard case .features(let first, _) = scene.layers[0].content else {
-      Issue.record("not a features layer")
-      return
-    }
-    let loader = SourceLoader()
-    #expect(try loader.load(first).get().features.count == 2)
-    // Once read, the file is not read again: both layers still load after it is gone.
-    try folder.remove("data/shared.geojson")
-    let state = try resolveAll(scene, loader: loader)
-    #expect(state.layers.map(\.status) == [[.active], [.active]])
-    #expect(state.layers.map(\.features.total) == [2, 2])
-    // A fresh loader does read the file, and finds it gone.
-    #expect(try resolveAll(scene).layers.map(\.status) == [[.error], [.error]])
-  }
-
-  @Test func aMissingFileIsReportedForEveryLayerThatSharesIt() throws {
-    let folder = try TemporaryFolder(prefix: "mapsnap-geojson")
-    defer { folder.cleanUp() }
-    let scene = try geoScene(
-      sources: [#"{"geojson": "gone.geojson"}"#, #"{"geojson": "gone.geojson"}"#], baseDirectory: folder.path)
-    let state = try resolveAll(scene)
-    #expect(state.layers.map(\.status) == [[.error], [.error]])
-    let message = "gone.geojson (\(folder.path)/gone.geojson): no such file"
-    #expect(state.layers.map(\.message) == [message, message])
-    #expect(state.warnings.count == 2)
-  }
-}
-
-extension Result {
-  fileprivate var failureDescription: String? {
-    if case .failure(let e) = self { return "\(e)" }
-    return nil
   }
 }

@@ -352,6 +352,31 @@ struct _JSONByteParser {
     }
   }
 
+  /// The step after an array's element or an object's member (`item`):
+  /// true after a ',' (another item follows), false after `close` (the
+  /// container ends). A ',' just before `close` is a trailing comma, an error
+  /// at the comma; input that ends first is an error at the opening `open`.
+  @inline(__always)
+  mutating func afterItem(close: UInt8, open: Int, kind: String, item: String) throws(JSONSyntaxError) -> Bool {
+    skipWhitespace()
+    guard pos < end else { throw endOfInput(inContainerOpenedAt: open, kind: kind) }
+    let c = byte(pos)
+    if c == comma {
+      let commaAt = pos
+      pos += 1
+      skipWhitespace()
+      if pos < end && byte(pos) == close {
+        throw error("trailing comma before '\(Character(Unicode.Scalar(close)))'", at: commaAt)
+      }
+      return true
+    }
+    if c == close {
+      pos += 1
+      return false
+    }
+    throw unexpected("expected ',' or '\(Character(Unicode.Scalar(close)))' after \(item)")
+  }
+
   mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
     let open = pos
     try enter(at: open)
@@ -368,23 +393,7 @@ struct _JSONByteParser {
       if pos >= end { throw endOfInput(inContainerOpenedAt: open, kind: "array") }
       let value = try parseValue()
       valueStack.append(value)
-      skipWhitespace()
-      guard pos < end else { throw endOfInput(inContainerOpenedAt: open, kind: "array") }
-      let c = byte(pos)
-      if c == comma {
-        let commaAt = pos
-        pos += 1
-        skipWhitespace()
-        if pos < end && byte(pos) == closeBracket {
-          throw error("trailing comma before ']'", at: commaAt)
-        }
-        continue
-      }
-      if c == closeBracket {
-        pos += 1
-        break
-      }
-      throw unexpected("expected ',' or ']' after array element")
+      if try !afterItem(close: closeBracket, open: open, kind: "array", item: "array element") { break }
     }
     let elements = valueStack.popArray(from: first)
     depth -= 1
@@ -440,23 +449,7 @@ struct _JSONByteParser {
       guard pos < end else { throw endOfInput(inContainerOpenedAt: open, kind: "object") }
       let value = try parseValue()
       pairStack.append((key, value))
-      skipWhitespace()
-      guard pos < end else { throw endOfInput(inContainerOpenedAt: open, kind: "object") }
-      let c = byte(pos)
-      if c == comma {
-        let commaAt = pos
-        pos += 1
-        skipWhitespace()
-        if pos < end && byte(pos) == closeBrace {
-          throw error("trailing comma before '}'", at: commaAt)
-        }
-        continue
-      }
-      if c == closeBrace {
-        pos += 1
-        break
-      }
-      throw unexpected("expected ',' or '}' after object member")
+      if try !afterItem(close: closeBrace, open: open, kind: "object", item: "object member") { break }
     }
     let members = pairStack.popArray(from: first)
     depth -= 1
