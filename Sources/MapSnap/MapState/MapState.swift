@@ -9,7 +9,7 @@ public struct MapState: Sendable {
   /// The frame resolved: viewport, floor, budget (`FramePlan.make` builds it once).
   public let frame: FrameContext
   public let background: Color
-  public internal(set) var layers: [LayerState]
+  public let layers: [LayerState]
   /// The pixel size of each marker icon that loaded, by resolved path (its
   /// pixels are in `ResolvedInputs`); a failed one is a layer problem.
   let iconSizes: [String: IconSize]
