@@ -22,7 +22,7 @@ let package = Package(
     .target(
       name: "MapSnap",
       dependencies: [
-        "_MapSnapRaster", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "_SystemShims", "_LazyLibraries",
+        "_MapSnapRaster", "_MapSnapJSON", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "_SystemShims", "_LazyLibraries",
         "CFreeType", "CSQLite", "CPQ",
       ],
       // FreeType's headers live in their own folder (pkg-config's cflags);
@@ -57,6 +57,11 @@ let package = Package(
     ),
 
     // MARK: - Implementation details
+
+    /// JSON as the scene and style formats read it: values with members in
+    /// document order, a parser whose errors give line, column and path, the
+    /// writer, and the "did you mean" edit distance.
+    .target(name: "_MapSnapJSON"),
 
     /// Geometry (paths, stroking, dashing, clipping) and the cell rasteriser.
     .target(

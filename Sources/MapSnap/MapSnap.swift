@@ -3,6 +3,7 @@
 // that the API hands to users are named here, so that `import MapSnap` is
 // all a user writes.
 public import _MapSnapRaster
+@_exported public import _MapSnapJSON
 
 /// A point or vector in a pixel space (x right, y down) or in map units.
 public typealias Point = _MapSnapRaster.Point

@@ -7,7 +7,7 @@
 /// brackets and quotes, escaped and cut as ``Echo`` writes input:
 /// `layers[0]["style.fill"]`, so a path always reads one way and no key of
 /// the input is echoed whole, however long.
-struct JSONPath: Sendable, CustomStringConvertible {
+package struct JSONPath: Sendable, CustomStringConvertible {
   private final class Step: Sendable {
     let parent: Step?
     let key: String?
@@ -22,15 +22,15 @@ struct JSONPath: Sendable, CustomStringConvertible {
 
   private let last: Step?
 
-  init() { last = nil }
+  package init() { last = nil }
 
   private init(_ step: Step) { last = step }
 
-  func key(_ k: String) -> JSONPath { JSONPath(Step(parent: last, key: k, index: 0)) }
+  package func key(_ k: String) -> JSONPath { JSONPath(Step(parent: last, key: k, index: 0)) }
 
-  func index(_ i: Int) -> JSONPath { JSONPath(Step(parent: last, key: nil, index: i)) }
+  package func index(_ i: Int) -> JSONPath { JSONPath(Step(parent: last, key: nil, index: i)) }
 
-  var description: String {
+  package var description: String {
     var steps: [Step] = []
     var s = last
     while let step = s {
@@ -62,14 +62,14 @@ struct JSONPath: Sendable, CustomStringConvertible {
 
   /// The steps a path shows at most: a deeper one (nesting goes to
   /// `JSONParser.maxDepth`) shows its first and last steps around `…`.
-  static let stepLimit = 32
+  package static let stepLimit = 32
 
   /// The characters of a key a path shows: longer keys are cut (`…`).
-  static let keyLimit = 64
+  package static let keyLimit = 64
 
   /// True for keys written bare: `[A-Za-z_][A-Za-z0-9_]*`, at most
   /// `keyLimit` characters.
-  static func isPlain(_ key: String) -> Bool {
+  package static func isPlain(_ key: String) -> Bool {
     guard let first = key.utf8.first, !(first >= 0x30 && first <= 0x39), key.utf8.count <= keyLimit else { return false }
     return key.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F }
   }

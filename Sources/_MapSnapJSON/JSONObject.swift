@@ -19,7 +19,7 @@ public struct JSONObject: Sendable, Equatable {
   public static let linearSearchLimit = 8
 
   @usableFromInline
-  internal var _pairs: [(key: String, value: JSONValue)]
+  package var _pairs: [(key: String, value: JSONValue)]
   /// Key → index into `_pairs`; present only when `_pairs.count >
   /// linearSearchLimit`.
   @usableFromInline
@@ -71,7 +71,7 @@ public struct JSONObject: Sendable, Equatable {
 
   /// Trusts the caller that the keys are unique; `index`, when given, must map
   /// every key to its position.
-  internal init(uniquePairs: [(key: String, value: JSONValue)], index: [String: Int]?) {
+  package init(uniquePairs: [(key: String, value: JSONValue)], index: [String: Int]?) {
     _pairs = uniquePairs
     if uniquePairs.count > JSONObject.linearSearchLimit {
       if let index {

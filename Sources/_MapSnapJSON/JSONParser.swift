@@ -144,14 +144,14 @@ private final class _MoveStack<Element> {
 /// strings, numbers and nested values with exactly this code: its methods
 /// throw `JSONSyntaxError` at the first byte they do not accept, and leave
 /// `pos` after what they read.
-struct _JSONByteParser {
-  let base: UnsafePointer<UInt8>
-  let end: Int
+package struct _JSONByteParser {
+  package let base: UnsafePointer<UInt8>
+  package let end: Int
   /// Where the document starts (after a byte-order mark); columns on line 1
   /// count from here.
-  var start = 0
-  var pos = 0
-  var depth = 0
+  package var start = 0
+  package var pos = 0
+  package var depth = 0
   /// Elements of the arrays being parsed, innermost last; each array is
   /// moved out once complete so it is allocated at its exact size.
   fileprivate let valueStack = _MoveStack<JSONValue>()
@@ -160,18 +160,18 @@ struct _JSONByteParser {
   /// Unescaped bytes of a string that has escapes.
   fileprivate var scratch: [UInt8] = []
 
-  init(base: UnsafePointer<UInt8>, count: Int) {
+  package init(base: UnsafePointer<UInt8>, count: Int) {
     self.base = base
     self.end = count
   }
 
   @inline(__always)
-  func byte(_ i: Int) -> UInt8 { base[i] }
+  package func byte(_ i: Int) -> UInt8 { base[i] }
 
   // MARK: Errors
 
   /// The 1-based line and column of byte `offset`.
-  func location(of offset: Int) -> (line: Int, column: Int) {
+  package func location(of offset: Int) -> (line: Int, column: Int) {
     var line = 1
     var column = 1
     var i = start
@@ -197,7 +197,7 @@ struct _JSONByteParser {
 
   /// `withoutContent`: the message with nothing of the input quoted, for
   /// a message that quotes some (`JSONSyntaxError.messageWithoutContent`).
-  func error(_ message: String, at offset: Int, withoutContent: String? = nil) -> JSONSyntaxError {
+  package func error(_ message: String, at offset: Int, withoutContent: String? = nil) -> JSONSyntaxError {
     let (line, column) = location(of: offset)
     return JSONSyntaxError(line: line, column: column, message: message, withoutContent: withoutContent)
   }
@@ -205,7 +205,7 @@ struct _JSONByteParser {
   /// How the input at `offset` reads in a message: `'x'`, `'é' (U+00E9)`,
   /// `U+0001`, `byte 0xFF` or `end of input`; a run of letters or digits is
   /// quoted whole (up to 24 bytes) when `word` is true.
-  func describe(at offset: Int, word: Bool = false) -> String {
+  package func describe(at offset: Int, word: Bool = false) -> String {
     guard offset < end else { return "end of input" }
     let c = byte(offset)
     if word && isWordByte(c) {
@@ -225,7 +225,7 @@ struct _JSONByteParser {
   }
 
   /// An error for unexpected input at `pos`, with hints for common mistakes.
-  func unexpected(_ expectation: String) -> JSONSyntaxError {
+  package func unexpected(_ expectation: String) -> JSONSyntaxError {
     if pos < end {
       let c = byte(pos)
       if c == UInt8(ascii: "/") && pos + 1 < end
@@ -237,7 +237,7 @@ struct _JSONByteParser {
     return error("\(expectation), found \(describe(at: pos, word: true))", at: pos, withoutContent: "\(expectation), found something else")
   }
 
-  func endOfInput(inContainerOpenedAt open: Int, kind: String) -> JSONSyntaxError {
+  package func endOfInput(inContainerOpenedAt open: Int, kind: String) -> JSONSyntaxError {
     let (line, column) = location(of: open)
     return error(
       "unexpected end of input: the \(kind) opened at line \(line), column \(column) is not closed",
@@ -246,7 +246,7 @@ struct _JSONByteParser {
 
   // MARK: Structure
 
-  mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+  package mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
     skipByteOrderMark()
     let value = try parseValue()
     try expectEndOfDocument()
@@ -254,7 +254,7 @@ struct _JSONByteParser {
   }
 
   /// Steps over a leading UTF-8 byte-order mark, where the document starts.
-  mutating func skipByteOrderMark() {
+  package mutating func skipByteOrderMark() {
     if end >= 3 && byte(0) == 0xEF && byte(1) == 0xBB && byte(2) == 0xBF {
       start = 3
       pos = 3
@@ -262,7 +262,7 @@ struct _JSONByteParser {
   }
 
   /// Checks that only whitespace follows the document's value.
-  mutating func expectEndOfDocument() throws(JSONSyntaxError) {
+  package mutating func expectEndOfDocument() throws(JSONSyntaxError) {
     skipWhitespace()
     if pos < end {
       if byte(pos) == UInt8(ascii: "/") && pos + 1 < end
@@ -275,7 +275,7 @@ struct _JSONByteParser {
   }
 
   @inline(__always)
-  mutating func skipWhitespace() {
+  package mutating func skipWhitespace() {
     while pos < end {
       let c = byte(pos)
       guard c == space || c == newline || c == carriageReturn || c == tab else { return }
@@ -283,7 +283,7 @@ struct _JSONByteParser {
     }
   }
 
-  mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+  package mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
     skipWhitespace()
     guard pos < end else { throw error("unexpected end of input", at: pos) }
     let c = byte(pos)
@@ -316,7 +316,7 @@ struct _JSONByteParser {
     }
   }
 
-  func unexpectedValue() -> JSONSyntaxError {
+  package func unexpectedValue() -> JSONSyntaxError {
     if pos < end && isWordByte(byte(pos)) {
       var j = pos
       while j < end && j - pos < 24 && isWordByte(byte(j)) { j += 1 }
@@ -331,7 +331,7 @@ struct _JSONByteParser {
     return unexpected("expected a value")
   }
 
-  mutating func parseLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+  package mutating func parseLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
     let n = literal.utf8CodeUnitCount
     let ok =
       pos + n <= end
@@ -345,7 +345,7 @@ struct _JSONByteParser {
     pos += n
   }
 
-  mutating func enter(at open: Int) throws(JSONSyntaxError) {
+  package mutating func enter(at open: Int) throws(JSONSyntaxError) {
     depth += 1
     if depth > JSONParser.maxDepth {
       throw error("nesting too deep (more than \(JSONParser.maxDepth) levels of arrays and objects)", at: open)
@@ -357,7 +357,7 @@ struct _JSONByteParser {
   /// container ends). A ',' just before `close` is a trailing comma, an error
   /// at the comma; input that ends first is an error at the opening `open`.
   @inline(__always)
-  mutating func afterItem(close: UInt8, open: Int, kind: String, item: String) throws(JSONSyntaxError) -> Bool {
+  package mutating func afterItem(close: UInt8, open: Int, kind: String, item: String) throws(JSONSyntaxError) -> Bool {
     skipWhitespace()
     guard pos < end else { throw endOfInput(inContainerOpenedAt: open, kind: kind) }
     let c = byte(pos)
@@ -377,7 +377,7 @@ struct _JSONByteParser {
     throw unexpected("expected ',' or '\(Character(Unicode.Scalar(close)))' after \(item)")
   }
 
-  mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+  package mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
     let open = pos
     try enter(at: open)
     pos += 1
@@ -400,7 +400,7 @@ struct _JSONByteParser {
     return .array(elements)
   }
 
-  mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+  package mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
     let open = pos
     try enter(at: open)
     pos += 1
@@ -456,7 +456,7 @@ struct _JSONByteParser {
     return .object(JSONObject(uniquePairs: members, index: index))
   }
 
-  func quoted(_ key: String) -> String {
+  package func quoted(_ key: String) -> String {
     var out = "\""
     for scalar in key.unicodeScalars {
       switch scalar {
@@ -472,7 +472,7 @@ struct _JSONByteParser {
   // MARK: Strings
 
   /// Decodes one valid UTF-8 scalar at `offset`, or nil.
-  func decodeScalar(at offset: Int) -> (Unicode.Scalar, Int)? {
+  package func decodeScalar(at offset: Int) -> (Unicode.Scalar, Int)? {
     let c = byte(offset)
     var value: UInt32
     var length: Int
@@ -505,7 +505,7 @@ struct _JSONByteParser {
 
   /// Checks the UTF-8 sequence at `pos` (a byte ≥ 0x80) and steps over it.
   @inline(never)
-  mutating func skipMultiByteSequence() throws(JSONSyntaxError) {
+  package mutating func skipMultiByteSequence() throws(JSONSyntaxError) {
     guard let (_, length) = decodeScalar(at: pos) else {
       let c = byte(pos)
       if c >= 0xC2 && c <= 0xF4 {
@@ -518,7 +518,7 @@ struct _JSONByteParser {
     pos += length
   }
 
-  func controlCharacterError(_ c: UInt8, at offset: Int) -> JSONSyntaxError {
+  package func controlCharacterError(_ c: UInt8, at offset: Int) -> JSONSyntaxError {
     switch c {
     case newline, carriageReturn:
       return error("unescaped line break in string (missing closing quote?)", at: offset)
@@ -530,7 +530,7 @@ struct _JSONByteParser {
   }
 
   /// Parses the string whose opening quote is at `pos`.
-  mutating func parseString() throws(JSONSyntaxError) -> String {
+  package mutating func parseString() throws(JSONSyntaxError) -> String {
     let open = pos
     pos += 1
     let contentStart = pos
@@ -550,7 +550,7 @@ struct _JSONByteParser {
 
   /// Continues `parseString` from the first backslash at `pos`.
   @inline(never)
-  mutating func parseEscapedString(open: Int, contentStart: Int) throws(JSONSyntaxError) -> String {
+  package mutating func parseEscapedString(open: Int, contentStart: Int) throws(JSONSyntaxError) -> String {
     scratch.removeAll(keepingCapacity: true)
     scratch.append(contentsOf: UnsafeBufferPointer(start: base + contentStart, count: pos - contentStart))
     while pos < end {
@@ -619,7 +619,7 @@ struct _JSONByteParser {
 
   /// The code unit of the `\uXXXX` escape whose backslash is at `escapeAt`;
   /// leaves `pos` after it when the escape is at `pos - 2`, else unchanged.
-  mutating func hexEscape(at escapeAt: Int) throws(JSONSyntaxError) -> UInt32 {
+  package mutating func hexEscape(at escapeAt: Int) throws(JSONSyntaxError) -> UInt32 {
     var value: UInt32 = 0
     for k in 0..<4 {
       let i = escapeAt + 2 + k
@@ -632,7 +632,7 @@ struct _JSONByteParser {
     return value
   }
 
-  mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+  package mutating func appendUTF8(_ scalar: Unicode.Scalar) {
     let v = scalar.value
     if v < 0x80 {
       scratch.append(UInt8(v))
@@ -653,7 +653,7 @@ struct _JSONByteParser {
 
   // MARK: Numbers
 
-  mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+  package mutating func parseNumber() throws(JSONSyntaxError) -> Double {
     let numberStart = pos
     var negative = false
     if byte(pos) == minus {
@@ -749,7 +749,7 @@ struct _JSONByteParser {
 
   /// Correctly rounded conversion of the number token `numberStart..<pos`.
   @inline(never)
-  func slowNumber(from numberStart: Int) throws(JSONSyntaxError) -> Double {
+  package func slowNumber(from numberStart: Int) throws(JSONSyntaxError) -> Double {
     let token = String(decoding: UnsafeBufferPointer(start: base + numberStart, count: pos - numberStart), as: UTF8.self)
     guard let value = Double(token), value.isFinite else {
       let shown = token.count > 40 ? String(token.prefix(37)) + "..." : token

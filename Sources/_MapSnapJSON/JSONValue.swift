@@ -14,7 +14,7 @@ public enum JSONValue: Sendable, Equatable {
 
   /// The JSON name of this value's type:
   /// "null", "boolean", "number", "string", "array" or "object".
-  var typeName: String {
+  package var typeName: String {
     switch self {
     case .null: return "null"
     case .bool: return "boolean"
