@@ -22,7 +22,7 @@ let package = Package(
     .target(
       name: "MapSnap",
       dependencies: [
-        "_MapSnapRaster", "_MapSnapJSON", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "_SystemShims", "_LazyLibraries",
+        "_MapSnapRaster", "_MapSnapJSON", "_MapSnapStyle", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "_SystemShims", "_LazyLibraries",
         "CFreeType", "CSQLite", "CPQ",
       ],
       // FreeType's headers live in their own folder (pkg-config's cflags);
@@ -129,6 +129,14 @@ let package = Package(
     /// libpq, for PostGIS sources (`PostGISReader`); its header from Debian's
     /// libpq-dev (`make setup`), the library opened on first use.
     .systemLibrary(name: "CPQ"),
+    /// zlib, for gzip-compressed vector tiles and PMTiles directories
+    /// (libpng links it already, so it costs no start-up).
+    .systemLibrary(name: "CZlib"),
+    /// MapLibre / Mapbox GL styles as data: the specification's property
+    /// reference, the style document and its validation, the expression
+    /// language, and vector tiles (MVT, PMTiles). No drawing: the renderer
+    /// (`MapSnap`) resolves a style into its map state with these.
+    .target(name: "_MapSnapStyle", dependencies: ["_MapSnapJSON", "CZlib"]),
     /// Golden-image comparison and fixtures shared by the test bundles.
     .target(name: "_MapSnapTestSupport", dependencies: ["MapSnap", "_MapSnapRaster"]),
     /// The fuzz targets: each feeds one input (a scene, a GeoJSON file, a
@@ -139,6 +147,9 @@ let package = Package(
     // MARK: - Tests
 
     .testTarget(name: "RasterTests", dependencies: ["_MapSnapRaster"]),
+    /// The style layer: expressions (with the style-spec conformance tests),
+    /// validation, vector tiles and PMTiles.
+    .testTarget(name: "StyleTests", dependencies: ["_MapSnapStyle"]),
     .testTarget(name: "MapSnapTests", dependencies: ["MapSnap", "_MapSnapTestSupport"]),
     .testTarget(name: "GoldenTests", dependencies: ["MapSnap", "_MapSnapTestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["MapSnapCLI", "_MapSnapTestSupport"]),
