@@ -1,0 +1,46 @@
+/// Where a URL of a style points, read from the style's folder: a local file
+/// or file template, an MBTiles or PMTiles archive, or the network.
+///
+/// - `mbtiles:///absolute/path` (as MapLibre Native writes it) and
+///   `mbtiles://relative/path` (relative to the style); `pmtiles://` the same,
+///   or `pmtiles://https://…` for a remote archive;
+/// - `file:///absolute/path`, and a plain path, relative to the style;
+/// - `local://X`: the file X under the render-test suite's root (`localRoot`);
+/// - `http(s)://…`; `mapbox://…` is refused (it needs Mapbox's servers).
+package enum StyleResource: Sendable, Equatable {
+  case file(String)
+  case mbtiles(String)
+  case pmtiles(String)
+  case http(String)
+
+  /// Resolves `url` against the style's folder.
+  package static func resolve(_ url: String, styleFolder: String, localRoot: String?) throws(StyleSourceError) -> StyleResource {
+    func local(_ rest: Substring) -> String {
+      let p = String(rest)
+      return p.hasPrefix("/") ? p : FileIO.resolve(p, against: styleFolder)
+    }
+    if let rest = url.dropPrefix("mbtiles://") { return .mbtiles(local(rest)) }
+    if let rest = url.dropPrefix("pmtiles://") {
+      if rest.hasPrefix("http://") || rest.hasPrefix("https://") { return .pmtiles(String(rest)) }
+      return .pmtiles(local(rest))
+    }
+    if let rest = url.dropPrefix("file://") { return .file(local(rest)) }
+    if let rest = url.dropPrefix("local://") {
+      guard let localRoot else { throw .localWithoutRoot(url) }
+      return .file(FileIO.resolve(String(rest), against: localRoot))
+    }
+    if url.hasPrefix("http://") || url.hasPrefix("https://") { return .http(url) }
+    if url.hasPrefix("mapbox://") { throw .mapboxURL(url) }
+    if let colon = url.firstIndex(of: ":"), url[..<colon].allSatisfy({ $0.isLetter }), url[colon...].hasPrefix("://") {
+      throw .unsupportedScheme(url)
+    }
+    return .file(local(url[...]))
+  }
+}
+
+extension String {
+  /// The rest of the string after `prefix`, or nil when it does not start with it.
+  func dropPrefix(_ prefix: String) -> Substring? {
+    hasPrefix(prefix) ? self[index(startIndex, offsetBy: prefix.count)...] : nil
+  }
+}
