@@ -90,6 +90,9 @@ extension DisplayListBuilder {
         let b = v.toDevice(Point(t.mosaicBounds.maxX, t.mosaicBounds.minY))
         list.drawImage(mosaic, in: Rect(minX: a.x, minY: a.y, maxX: b.x, maxY: b.y))
       }
+    case .style:
+      // A style's commands, in order (each layer's after the one below it).
+      if let style = state.layers[chunk.layer].style { StyleDrawing.draw(style.commands[chunk.range], into: &list) }
     case .drawables:
       let drawables = state.layers[chunk.layer].drawables
       for i in chunk.range {

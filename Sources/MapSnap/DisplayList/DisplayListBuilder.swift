@@ -95,10 +95,10 @@ struct DisplayListBuilder: Sendable {
   /// texts of one layer, or labels (layer -1, above every layer).
   struct Chunk: Equatable, Sendable {
     enum Kind: Sendable {
-      case raster, drawables, annotations, labels, boxes, attribution
+      case raster, drawables, style, annotations, labels, boxes, attribution
 
       /// Built from the resolved state alone (`GeometryBuild`).
-      var isGeometry: Bool { self == .raster || self == .drawables }
+      var isGeometry: Bool { self == .raster || self == .drawables || self == .style }
     }
     var kind: Kind
     var layer: Int
@@ -141,6 +141,11 @@ struct DisplayListBuilder: Sendable {
       let active = layer.status.contains(.active)
       if active, layer.tiles?.hasImage == true {
         chunks.append(Chunk(kind: .raster, layer: li, range: 0..<1, flags: -1))
+      }
+      if active, let style = layer.style {
+        for s in stride(from: 0, to: style.commands.count, by: Self.chunkDrawables) {
+          chunks.append(Chunk(kind: .style, layer: li, range: s..<min(style.commands.count, s + Self.chunkDrawables), flags: -1))
+        }
       }
       if active {
         var start = 0

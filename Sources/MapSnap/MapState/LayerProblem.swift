@@ -40,11 +40,15 @@ public enum LayerProblem: Sendable, Equatable {
   /// layer's content was drawn: `affected` features or texts were drawn
   /// differently (dashes drawn solid) or not at all.
   case budget(FrameBudget.Kind, limit: Int, affected: Int)
+  /// A style layer's style: `isError` when it cannot be drawn at all (not
+  /// read, not a style), else a finding about one of its layers or sources.
+  case style(String, isError: Bool)
 
   /// True when the problem keeps the whole layer from being drawn.
   public var isError: Bool {
     switch self {
     case .source, .tileSource, .spatialReference: return true
+    case .style(_, let isError): return isError
     default: return false
     }
   }
@@ -64,6 +68,7 @@ public enum LayerProblem: Sendable, Equatable {
     case .incompleteTiles: return "incompleteTiles"
     case .tilesOutOfRange: return "tilesOutOfRange"
     case .budget: return "budget"
+    case .style: return "style"
     }
   }
 
@@ -113,6 +118,8 @@ public enum LayerProblem: Sendable, Equatable {
       return parts.joined(separator: ", ")
     case .tilesOutOfRange(let reason):
       return reason + "; the layer is not drawn at this scale"
+    case .style(let message, _):
+      return message
     case .budget(let kind, let limit, let n):
       let what: String
       switch kind {

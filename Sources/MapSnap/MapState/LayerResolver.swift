@@ -76,7 +76,7 @@ struct LayerResolver {
       startSublayers(anno)
       reach = ogrReach(anno)
       names = propertyNames(anno)
-    case .graphics, .tiles: break
+    case .graphics, .tiles, .style: break
     }
   }
 
@@ -122,6 +122,8 @@ struct LayerResolver {
       state.tiles = tileState
       if tileState != nil { inputs.tiles = tileInputs }
       for p in problems { state.add(p) }
+    case .style(let s):
+      resolveStyle(s)
     }
     state.attribution = layer.attribution ?? state.tiles?.attribution
     if shown && !state.status.contains(.error) { state.status.insert(.active) }

@@ -27,6 +27,9 @@ public struct LayerState: Sendable {
   public internal(set) var attribution: String?
   /// For tiles layers: the level and what became of each tile.
   public internal(set) var tiles: TileLayerState?
+  /// For a style layer: each style layer's and source's record and what
+  /// the style draws.
+  var style: StyleFrameState?
   /// For an `ogr` source: the driver, reference, features read and whether
   /// a spatial index was used.
   public internal(set) var ogr: OGRReadInfo?

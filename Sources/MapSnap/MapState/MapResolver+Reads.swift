@@ -22,7 +22,7 @@ extension MapResolver {
       switch layer.content {
       case .features(let s, _): source = s
       case .annotation(let anno): source = anno.source
-      case .graphics, .tiles: continue
+      case .graphics, .tiles, .style: continue
       }
       guard let key = source.cacheKey, seen.insert(key).inserted else { continue }
       files.append((key, source, source.fileBytes))

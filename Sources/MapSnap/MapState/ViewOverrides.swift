@@ -47,7 +47,8 @@ public struct ViewOverrides: Sendable {
     var center = self.center ?? m.center
     let size = self.size ?? m.size
     // The scale given (the overrides' before the scene's), if any.
-    let lineScale = self.scale ?? zoom.map { Viewport.scale(forZoom: $0, projection: projection) }
+    // A style's zoom is MapLibre's (512-pixel tiles): one less than the scene's.
+    let lineScale = self.scale ?? zoom.map { Viewport.scale(forZoom: $0 + (scene.isStyle ? 1 : 0), projection: projection) }
     let given = lineScale ?? m.scale ?? m.zoom.map { Viewport.scale(forZoom: $0, projection: projection) }
     // Fitting (section 7, `ViewFitting`): --fit, else --bounds, else the
     // scene's bounds unless --center moves the view.

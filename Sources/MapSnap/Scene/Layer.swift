@@ -2,7 +2,7 @@
 public struct Layer: Sendable {
   /// The layer's `type`: what its content is.
   public enum Kind: String, Sendable, CaseIterable {
-    case features, graphics, annotation, tiles
+    case features, graphics, annotation, tiles, style
   }
 
   /// The layer's `id`, unique in the scene: how reports, `explain` and
@@ -36,6 +36,8 @@ public struct Layer: Sendable {
     case annotation(AnnotationLayer)
     /// A raster tile set.
     case tiles(TileLayer)
+    /// A whole MapLibre style, drawn as one layer (a vector basemap).
+    case style(StyleLayerSource)
   }
 
   /// A visible layer at every scale, opaque, with no floor or id field.

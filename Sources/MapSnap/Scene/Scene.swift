@@ -20,6 +20,9 @@ public struct Scene: Sendable {
   /// `adding(_:)`), hexadecimal; empty for a scene built in code. Part of a
   /// frame's `InputDigest`.
   public var contentDigest = ""
+  /// True when the input was a MapLibre style (`StyleScene`): `--zoom` is
+  /// then MapLibre's zoom, one less than the scene's.
+  public var isStyle = false
 
   /// A scene built in code (no digest, no font references).
   public init(version: Int = 1, map: MapSettings, layers: [Layer], viewAnnotations: [ViewAnnotation] = [], file: String, baseDirectory: String) {
@@ -41,7 +44,7 @@ public struct Scene: Sendable {
       case .annotation: return true
       case .features(_, .single(let s)): if s.label != nil { return true }
       case .features(_, .rules(let rules)): if rules.contains(where: { $0.style.label != nil }) { return true }
-      case .graphics, .tiles: break
+      case .graphics, .tiles, .style: break
       }
     }
     return false

@@ -84,6 +84,7 @@ struct SceneDecoder {
     case .graphics: specific = ["graphics"]
     case .annotation: specific = ["source", "textField", "text", "angleField", "referenceScale", "sublayers"]
     case .tiles: specific = ["source", "tileMatrixSet", "tileSize", "minZoom", "maxZoom", "attribution"]
+    case .style: specific = ["style"]
     }
     let r = try ObjectReader(value, at: path, file: file, what: "\(kind == .annotation ? "an" : "a") \(kind.rawValue) layer", allowed: common + specific)
     guard let id = try r.string("id", nonEmpty: true) else {
@@ -104,6 +105,11 @@ struct SceneDecoder {
       content = .annotation(try decodeAnnotation(r))
     case .tiles:
       content = .tiles(try decodeTiles(r))
+    case .style:
+      guard let p = try r.string("style", nonEmpty: true) else {
+        throw r.missing("style", "the style's path (relative to the scene) or URL")
+      }
+      content = .style(StyleLayerSource(path: p, resolved: StyleLayerSource.resolve(p, against: baseDirectory)))
     }
     var layer = Layer(id: id, kind: kind, content: content)
     layer.visible = try r.bool("visible") ?? true

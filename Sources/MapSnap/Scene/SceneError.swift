@@ -47,6 +47,8 @@ public struct SceneError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The output image (size × pixel ratio, after overrides) would be
     /// `width`×`height` device pixels, more than mapsnap draws.
     case imageTooLarge(width: Int, height: Int)
+    /// A MapLibre style that cannot be drawn (`StyleScene`): the message.
+    case undrawableStyle(String)
   }
 
   /// The scene file as the user named it.
@@ -116,6 +118,8 @@ public struct SceneError: Error, Sendable, Equatable, CustomStringConvertible {
       return "the scene has text but no fonts: \(error)"
     case .noScale:
       return "no scale: expected \(expected ?? "a scale or zoom")"
+    case .undrawableStyle(let message):
+      return message
     case .invalidValue, .conflictingKeys, .imageTooLarge:
       return expectation
     }

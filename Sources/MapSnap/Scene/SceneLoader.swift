@@ -55,7 +55,9 @@ public enum SceneLoader {
         file: file, kind: .syntax(line: error.line, column: error.column), expected: "valid JSON",
         found: error.message(quotingContent: quotingContent))
     }
-    var scene = try SceneDecoder(file: file, baseDirectory: baseDirectory).decode(json)
+    var scene = try StyleScene.isStyle(json)
+      ? StyleScene.scene(json, file: file, baseDirectory: baseDirectory)
+      : SceneDecoder(file: file, baseDirectory: baseDirectory).decode(json)
     scene.contentDigest = SHA256.hex(of: bytes)
     return scene
   }

@@ -25,20 +25,24 @@ package struct StyleDocumentError: Error, Sendable, Equatable, CustomStringConve
 
   /// `layers[3].source: no source "roads" in the style's sources; did you mean "road"?`
   package var description: String {
-    let at = path.isEmpty ? "" : "\(path): "
+    path.isEmpty ? message : "\(path): \(message)"
+  }
+
+  /// The message without the path.
+  package var message: String {
     switch reason {
     case .notAnObject:
       return "a style is a JSON object with \"version\": 8, \"sources\" and \"layers\""
     case .version(let found):
-      return "\(at)expected 8 (the MapLibre / Mapbox GL style specification v8), found \(found)"
+      return "expected 8 (the MapLibre / Mapbox GL style specification v8), found \(found)"
     case .missing(let what):
-      return "\(at)missing \(what)"
+      return "missing \(what)"
     case .wrongType(let expected, let found):
-      return "\(at)expected \(expected), found \(found)"
+      return "expected \(expected), found \(found)"
     case .unknownSource(let id, let hint):
-      return "\(at)no source \(Echo.quoted(id)) in the style's sources" + (hint.map { "; did you mean \(Echo.quoted($0))?" } ?? "")
+      return "no source \(Echo.quoted(id)) in the style's sources" + (hint.map { "; did you mean \(Echo.quoted($0))?" } ?? "")
     case .duplicateLayerID(let id):
-      return "\(at)a layer with id \(Echo.quoted(id)) is already defined"
+      return "a layer with id \(Echo.quoted(id)) is already defined"
     }
   }
 }

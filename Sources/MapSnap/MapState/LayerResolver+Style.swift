@@ -1,0 +1,66 @@
+internal import _MapSnapStyle
+
+extension LayerResolver {
+  /// Style documents larger than this are refused.
+  static let maximumStyleBytes = 64 << 20
+
+  /// Resolves a style layer: reads its style (an error of the layer when it
+  /// cannot be read or drawn at all, or when the map is not Web Mercator)
+  /// and the frame's style (`StyleFrameResolver`), whose layer and source
+  /// findings become the layer's warnings.
+  mutating func resolveStyle(_ s: StyleLayerSource) {
+    guard shown else { return }
+    guard viewport.projection == .webMercator else {
+      state.add(.style(
+        "a style is drawn only on a Web Mercator map (EPSG:3857); this map is in EPSG:\(viewport.projection.code), "
+          + "which its first layer dictates", isError: true))
+      return
+    }
+    let document: StyleDocument
+    do {
+      document = try StyleDocument(json: try s.document ?? Self.readStyle(s))
+    } catch let e as StyleDocumentError {
+      state.add(.style("\(s.path): \(e)", isError: true))
+      return
+    } catch let e as StyleReadError {
+      state.add(.style(e.message, isError: true))
+      return
+    } catch {
+      state.add(.style("\(s.path): \(error)", isError: true))
+      return
+    }
+    let camera = StyleCamera(viewport: viewport, bearing: s.bearing)
+    let folder = s.resolved.contains("://") ? "" : FileIO.directory(of: s.resolved)
+    let frame = StyleFrameResolver(document: document, camera: camera, styleFolder: folder, localRoot: s.localRoot, offline: s.offline).resolve()
+    for note in frame.notes { state.add(.style(note, isError: false)) }
+    for l in frame.layers {
+      guard let problem = l.problem else { continue }
+      state.add(.style("style layer \(Echo.quoted(l.id)): \(problem)", isError: false))
+    }
+    state.style = frame
+  }
+
+  /// Why a style file gives no document.
+  struct StyleReadError: Error {
+    let message: String
+  }
+
+  /// The JSON of the style at `s`.
+  static func readStyle(_ s: StyleLayerSource) throws -> JSONValue {
+    if s.resolved.hasPrefix("http://") || s.resolved.hasPrefix("https://") {
+      throw StyleReadError(message: "\(s.path): styles by http(s) URL are not fetched yet; give a path")
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try FileIO.read(s.resolved, maximumBytes: maximumStyleBytes)
+    } catch {
+      if case .notFound = error { throw StyleReadError(message: "\(s.path): no such file") }
+      throw StyleReadError(message: "\(s.path): cannot read: \(error.reason)")
+    }
+    do {
+      return try JSONParser.parse(bytes)
+    } catch {
+      throw StyleReadError(message: "\(s.path): not JSON: line \(error.line), column \(error.column): \(error.message)")
+    }
+  }
+}

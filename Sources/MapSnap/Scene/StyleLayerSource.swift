@@ -1,0 +1,36 @@
+/// A `style` layer's style: a MapLibre style document drawn as one layer of
+/// the scene, under the layers above it (section 11 of the scene format).
+public struct StyleLayerSource: Sendable, Hashable {
+  /// The path or URL as the scene gives it, for messages.
+  public var path: String
+  /// The path resolved against the scene's folder (URLs unchanged).
+  public var resolved: String
+  /// The style's bearing (degrees clockwise), when the style itself is the
+  /// input: a scene's map has no bearing, so a style layer of a scene is drawn north up.
+  public var bearing: Double = 0
+  /// The document itself, when the style is the input (already read).
+  var document: JSONValue?
+  /// The folder `local://` URLs name (the render-test suite's root, set by
+  /// `mapsnap test` for its style cases); nil refuses them.
+  public var localRoot: String?
+  /// Refuse every http(s) URL (`--offline`).
+  public var offline = false
+
+  public init(path: String, resolved: String) {
+    self.path = path
+    self.resolved = resolved
+  }
+
+  public static func == (a: StyleLayerSource, b: StyleLayerSource) -> Bool {
+    a.path == b.path && a.resolved == b.resolved && a.bearing == b.bearing
+  }
+
+  public func hash(into h: inout Hasher) {
+    h.combine(resolved)
+  }
+
+  /// A path relative to `base`; URLs (`scheme://`) as they are.
+  static func resolve(_ path: String, against base: String) -> String {
+    path.contains("://") ? path : FileIO.resolve(path, against: base)
+  }
+}

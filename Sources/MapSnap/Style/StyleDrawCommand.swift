@@ -1,0 +1,40 @@
+internal import _MapSnapRaster
+
+/// One thing a style layer draws, in device pixels, with its paint already
+/// evaluated: what the display list turns into fills.
+struct StyleDrawCommand: Sendable {
+  enum Shape: Sendable {
+    /// Polygon rings, filled even-odd (holes are inner rings).
+    case area(Path)
+    /// Lines stroked with `style` (device pixels), dashed by `dash`
+    /// (device pixels, on and off), moved sideways by `offset` (device
+    /// pixels, right of the line's direction).
+    case line(Path, StrokeStyle, dash: [Double]?, offset: Double)
+    /// Discs of `radius` (device pixels) about each point; a `stroke` of
+    /// `strokeWidth` outside the disc.
+    case circles([Point], radius: Double, strokeWidth: Double, strokeColor: Color)
+    /// The whole frame (`background`).
+    case frame
+  }
+
+  var shape: Shape
+  var color: Color
+  /// The tile's square in device pixels, which the shape is cut to as
+  /// MapLibre cuts fills and lines at tile edges; nil: not cut (circles,
+  /// GeoJSON sources, the background).
+  var clip: [Point]?
+}
+
+/// The frame's style, resolved: each layer's and source's record and the
+/// draw commands, bottom layer first.
+struct StyleFrameState: Sendable {
+  var layers: [StyleLayerRecord] = []
+  var sources: [StyleSourceRecord] = []
+  var commands: [StyleDrawCommand] = []
+  /// The camera's MapLibre zoom.
+  var zoom: Double = 0
+  var bearing: Double = 0
+  /// Findings that are not about one layer (pitch drawn flat, root
+  /// properties ignored), each with its JSON path.
+  var notes: [String] = []
+}

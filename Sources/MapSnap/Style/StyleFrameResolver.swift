@@ -1,0 +1,92 @@
+internal import _MapSnapRaster
+internal import _MapSnapStyle
+
+/// Resolves a style for one frame: each layer's status (drawn, hidden by
+/// `visibility`, out of its zoom range, filtered to nothing, its source
+/// missing or broken, unsupported), the tiles of each source it reads, and
+/// what it draws (`StyleFrameState`). The only writer of that record.
+struct StyleFrameResolver {
+  let document: StyleDocument
+  let camera: StyleCamera
+  /// The folder relative URLs start from.
+  let styleFolder: String
+  let localRoot: String?
+  let offline: Bool
+
+  /// The frame's style.
+  func resolve() -> StyleFrameState {
+    var state = StyleFrameState()
+    state.zoom = camera.zoom
+    state.bearing = camera.bearing
+    if document.pitch != 0 {
+      state.notes.append("pitch: \(JSONWriter.numberText(document.pitch))° is not supported; the map is drawn flat (pitch 0)")
+    }
+    for key in ["sky", "terrain", "light"] where document.json[key] != nil {
+      state.notes.append("\(key): ignored (mapsnap draws the map flat, seen from straight above)")
+    }
+    var sources: [String: StyleSourceData] = [:]
+    var sourceOrder: [String] = []
+    for layer in document.layers {
+      var record = StyleLayerRecord(layer, status: .drawn)
+      guard let kind = layer.kind else {
+        record.status = .unsupported
+        record.problem = "\(layer.path).type: \(Echo.quoted(layer.typeName)) is not a layer type of the style specification"
+        state.layers.append(record)
+        continue
+      }
+      if layer.isHidden {
+        record.status = .hiddenByVisibility
+      } else if !layer.shows(atZoom: camera.zoom) {
+        record.status = .outOfZoomRange
+      } else if let why = Self.unsupported(kind) {
+        record.status = .unsupported
+        record.problem = "\(layer.path): \(why)"
+      } else {
+        let start = state.commands.count
+        var painter = StyleLayerPainter(layer: layer, kind: kind, camera: camera)
+        if kind == .background {
+          painter.paintBackground(into: &state.commands)
+        } else if let id = layer.source, let source = document.source(id) {
+          if sources[id] == nil {
+            sources[id] = StyleSourceData(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+            sourceOrder.append(id)
+          }
+          let data = sources[id]!
+          if let problem = data.record.problem {
+            record.status = .sourceProblem
+            record.problem = "\(source.path): \(problem)"
+            record.problemIsError = true
+          } else {
+            painter.paint(data, into: &state.commands)
+          }
+        } else {
+          record.status = .sourceProblem
+          record.problem = "\(layer.path): a \(layer.typeName) layer needs a \"source\""
+          record.problemIsError = true
+        }
+        record.featuresRead = painter.featuresRead
+        record.featuresDrawn = painter.featuresDrawn
+        if record.status == .drawn && painter.featuresDrawn == 0 {
+          record.status = painter.featuresRead > 0 ? .filteredOut : .empty
+        }
+        if !painter.problems.isEmpty {
+          let joined = painter.problems.joined(separator: "; ")
+          record.problem = record.problem.map { $0 + "; " + joined } ?? joined
+        }
+        record.commands = start..<state.commands.count
+      }
+      state.layers.append(record)
+    }
+    state.sources = sourceOrder.map { sources[$0]!.record }
+    return state
+  }
+
+  /// Why a layer type is not drawn, or nil when it is.
+  static func unsupported(_ kind: StyleLayer.Kind) -> String? {
+    switch kind {
+    case .background, .fill, .line, .circle: return nil
+    case .symbol: return "symbol layers (labels and icons) are not drawn yet; the layer is skipped"
+    default: return "\(kind.rawValue) layers are not drawn yet; the layer is skipped"
+    }
+  }
+}

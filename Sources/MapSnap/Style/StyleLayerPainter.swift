@@ -1,0 +1,130 @@
+internal import _MapSnapRaster
+internal import _MapSnapStyle
+
+/// Evaluates one style layer over its source's data: which features its
+/// filter keeps, their paint, and the draw commands they make, in device
+/// pixels. Fill, line and circle layers; `background`.
+struct StyleLayerPainter {
+  let layer: StyleLayer
+  let kind: StyleLayer.Kind
+  let camera: StyleCamera
+  private(set) var featuresRead = 0
+  private(set) var featuresDrawn = 0
+  /// Warnings: properties that do not compile, a filter that does not.
+  var problems: [String] = []
+  private var filter: StyleExpression?
+  private var paint: StylePaint!
+
+  init(layer: StyleLayer, kind: StyleLayer.Kind, camera: StyleCamera) {
+    self.layer = layer
+    self.kind = kind
+    self.camera = camera
+    if let f = layer.filter {
+      switch StyleFilter.compile(f) {
+      case .success(let e): filter = e
+      case .failure(let errors): problems.append("\(layer.path).filter: \(errors); the filter is ignored")
+      }
+    }
+    paint = StylePaint(layer, kind: kind, zoom: camera.zoom, problems: &problems)
+  }
+
+  mutating func paintBackground(into commands: inout [StyleDrawCommand]) {
+    let color = paint.color.color(nil, opacity: paint.opacity.number(nil))
+    guard color.a > 0 else { return }
+    commands.append(StyleDrawCommand(shape: .frame, color: color, clip: nil))
+    featuresDrawn = 1
+  }
+
+  /// Paints every feature of `data` the layer selects.
+  mutating func paint(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
+    if let features = data.features {
+      for f in features.features {
+        let ef = EvaluationFeature(geoJSON: f)
+        featuresRead += 1
+        guard keeps(ef) else { continue }
+        if emit(ef, geometry: f.geometry, into: &commands) { featuresDrawn += 1 }
+      }
+      return
+    }
+    guard let sourceLayer = layer.sourceLayer else {
+      problems.append("\(layer.path): a layer of a vector source needs \"source-layer\"")
+      return
+    }
+    var geometry = TileGeometry()
+    for tile in data.tiles {
+      let tileLayer: VectorTileLayer?
+      do {
+        tileLayer = try tile.tile.layer(named: sourceLayer)
+      } catch {
+        problems.append("tile \(tile.id.z)/\(tile.id.wrappedX)/\(tile.id.y): layer \(Echo.quoted(sourceLayer)): \(error)")
+        continue
+      }
+      guard let tileLayer else { continue }
+      let transform = camera.transform(tile.id, extent: Double(tileLayer.extent))
+      for i in 0..<tileLayer.featureCount {
+        featuresRead += 1
+        do {
+          let feature = try tileLayer.feature(at: i)
+          guard accepts(feature.kind) else { continue }
+          let ef = try feature.evaluationFeature()
+          guard keeps(ef) else { continue }
+          try feature.decodeGeometry(into: &geometry)
+          if emit(ef, tile: geometry, transform: transform, clip: tile.square, into: &commands) { featuresDrawn += 1 }
+        } catch {
+          problems.append("tile \(tile.id.z)/\(tile.id.wrappedX)/\(tile.id.y): \(error)")
+          break
+        }
+      }
+    }
+  }
+
+  /// Whether the layer type draws features of geometry type `k`: fills
+  /// polygons, lines lines and polygons' rings, circles every point.
+  private func accepts(_ k: GeometryKind) -> Bool {
+    switch kind {
+    case .fill: return k == .polygon
+    case .line: return k == .lineString || k == .polygon
+    default: return k != .unknown
+    }
+  }
+
+  private func keeps(_ f: EvaluationFeature) -> Bool {
+    guard let filter else { return true }
+    return filter.evaluate(EvaluationContext(zoom: camera.zoom), f) == .bool(true)
+  }
+
+  /// Emits one tile feature; true when it drew something.
+  private func emit(_ f: EvaluationFeature, tile g: TileGeometry, transform t: TileTransform, clip: [Point], into commands: inout [StyleDrawCommand]) -> Bool {
+    var path = Path()
+    for part in 0..<g.partCount {
+      let pts = g.part(part)
+      path.addContour(pts.map { t.apply(Double($0.x), Double($0.y)) }, closed: g.kind == .polygon)
+    }
+    if kind == .circle {
+      return paint.circles(f, points: path.points, ratio: camera.pixelRatio, into: &commands)
+    }
+    return paint.shape(f, path: path, isPolygon: g.kind == .polygon, clip: clip, ratio: camera.pixelRatio, into: &commands)
+  }
+
+  /// Emits one GeoJSON feature (Web Mercator metres); true when it drew something.
+  private func emit(_ f: EvaluationFeature, geometry g: Geometry, into commands: inout [StyleDrawCommand]) -> Bool {
+    switch kind {
+    case .circle:
+      var pts = g.points.map(camera.device)
+      for l in g.lines { pts += l.map(camera.device) }
+      for poly in g.polygons { for r in poly { pts += r.map(camera.device) } }
+      return paint.circles(f, points: pts, ratio: camera.pixelRatio, into: &commands)
+    case .fill:
+      guard !g.polygons.isEmpty else { return false }
+      var path = Path()
+      for poly in g.polygons { for r in poly { path.addContour(r.map(camera.device), closed: true) } }
+      return paint.shape(f, path: path, isPolygon: true, clip: nil, ratio: camera.pixelRatio, into: &commands)
+    default:
+      var path = Path()
+      for l in g.lines { path.addContour(l.map(camera.device), closed: false) }
+      for poly in g.polygons { for r in poly { path.addContour(r.map(camera.device), closed: true) } }
+      guard !path.isEmpty else { return false }
+      return paint.shape(f, path: path, isPolygon: !g.polygons.isEmpty, clip: nil, ratio: camera.pixelRatio, into: &commands)
+    }
+  }
+}

@@ -1,0 +1,128 @@
+internal import _MapSnapRaster
+internal import _MapSnapStyle
+
+/// The paint and layout properties one layer type reads, compiled for a
+/// frame, and how a feature's values become draw commands. Sizes are CSS
+/// pixels in the style and device pixels (× pixel ratio) in commands.
+struct StylePaint {
+  let kind: StyleLayer.Kind
+  let color: StyleProperty
+  let opacity: StyleProperty
+  /// `fill-outline-color`, when the style gives it.
+  let outlineColor: StyleProperty?
+  let antialias: StyleProperty?
+  let translate: StyleProperty?
+  let width: StyleProperty?
+  let gapWidth: StyleProperty?
+  let offset: StyleProperty?
+  let dasharray: StyleProperty?
+  let cap: StyleProperty?
+  let join: StyleProperty?
+  let miterLimit: StyleProperty?
+  let radius: StyleProperty?
+  let strokeWidth: StyleProperty?
+  let strokeColor: StyleProperty?
+  let strokeOpacity: StyleProperty?
+
+  init(_ layer: StyleLayer, kind: StyleLayer.Kind, zoom: Double, problems: inout [String]) {
+    self.kind = kind
+    func p(_ name: String) -> StyleProperty { StyleProperty(layer, name, zoom: zoom, problems: &problems) }
+    func l(_ name: String) -> StyleProperty { StyleProperty(layer, name, layout: true, zoom: zoom, problems: &problems) }
+    let prefix = kind == .background ? "background" : kind.rawValue
+    color = p("\(prefix)-color")
+    opacity = p("\(prefix)-opacity")
+    translate = kind == .background ? nil : p("\(prefix)-translate")
+    outlineColor = kind == .fill && layer.paint["fill-outline-color"] != nil ? p("fill-outline-color") : nil
+    antialias = kind == .fill ? p("fill-antialias") : nil
+    if kind == .line {
+      width = p("line-width"); gapWidth = p("line-gap-width"); offset = p("line-offset"); dasharray = layer.paint["line-dasharray"] != nil ? p("line-dasharray") : nil
+      cap = l("line-cap"); join = l("line-join"); miterLimit = l("line-miter-limit")
+    } else {
+      width = nil; gapWidth = nil; offset = nil; dasharray = nil; cap = nil; join = nil; miterLimit = nil
+    }
+    if kind == .circle {
+      radius = p("circle-radius"); strokeWidth = p("circle-stroke-width"); strokeColor = p("circle-stroke-color"); strokeOpacity = p("circle-stroke-opacity")
+    } else {
+      radius = nil; strokeWidth = nil; strokeColor = nil; strokeOpacity = nil
+    }
+  }
+
+  /// `*-translate` in device pixels.
+  private func shift(_ f: EvaluationFeature?, ratio: Double) -> Point {
+    guard let translate else { return Point(0, 0) }
+    let t = translate.numbers(f)
+    guard t.count == 2, t[0] != 0 || t[1] != 0 else { return Point(0, 0) }
+    return Point(t[0] * ratio, t[1] * ratio)
+  }
+
+  /// A fill or line feature's commands; true when it drew something.
+  func shape(_ f: EvaluationFeature, path: Path, isPolygon: Bool, clip: [Point]?, ratio: Double, into commands: inout [StyleDrawCommand]) -> Bool {
+    let c = color.color(f, opacity: opacity.number(f))
+    var moved = path
+    let d = shift(f, ratio: ratio)
+    if d.x != 0 || d.y != 0 { for i in moved.points.indices { moved.points[i] = Point(moved.points[i].x + d.x, moved.points[i].y + d.y) } }
+    switch kind {
+    case .fill:
+      var drew = false
+      if c.a > 0 {
+        commands.append(StyleDrawCommand(shape: .area(moved), color: c, clip: clip))
+        drew = true
+      }
+      if let outlineColor {
+        let o = outlineColor.color(f, opacity: opacity.number(f))
+        if o.a > 0 {
+          commands.append(StyleDrawCommand(shape: .line(moved, StrokeStyle(width: ratio), dash: nil, offset: 0), color: o, clip: clip))
+          drew = true
+        }
+      }
+      return drew
+    default:
+      guard c.a > 0, let width, let gapWidth, let offset else { return false }
+      let w = width.number(f) * ratio
+      guard w > 0 else { return false }
+      let style = StrokeStyle(width: w, join: Self.join(join?.string(f)), cap: Self.cap(cap?.string(f)), miterLimit: miterLimit?.number(f) ?? 2)
+      let dash = dasharray.map { d in d.numbers(f).map { max(0, $0) * w } }.flatMap { $0.count >= 2 && $0.contains { $0 > 0 } ? $0 : nil }
+      let gap = gapWidth.number(f) * ratio
+      let off = offset.number(f) * ratio
+      if gap > 0 {
+        // A line with a gap is two lines, each `w` wide, either side of the gap.
+        let side = gap / 2 + w / 2
+        commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off - side), color: c, clip: clip))
+        commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off + side), color: c, clip: clip))
+      } else {
+        commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off), color: c, clip: clip))
+      }
+      return true
+    }
+  }
+
+  /// A circle feature's command; true when it drew something.
+  func circles(_ f: EvaluationFeature, points: [Point], ratio: Double, into commands: inout [StyleDrawCommand]) -> Bool {
+    guard !points.isEmpty, let radius, let strokeWidth, let strokeColor, let strokeOpacity else { return false }
+    let r = radius.number(f) * ratio
+    let sw = strokeWidth.number(f) * ratio
+    let c = color.color(f, opacity: opacity.number(f))
+    let sc = strokeColor.color(f, opacity: strokeOpacity.number(f))
+    guard r > 0 || sw > 0, c.a > 0 || (sw > 0 && sc.a > 0) else { return false }
+    let d = shift(f, ratio: ratio)
+    let pts = d.x == 0 && d.y == 0 ? points : points.map { Point($0.x + d.x, $0.y + d.y) }
+    commands.append(StyleDrawCommand(shape: .circles(pts, radius: max(0, r), strokeWidth: sw, strokeColor: sc), color: c, clip: nil))
+    return true
+  }
+
+  static func join(_ s: String?) -> LineJoin {
+    switch s {
+    case "round": return .round
+    case "bevel": return .bevel
+    default: return .miter
+    }
+  }
+
+  static func cap(_ s: String?) -> LineCap {
+    switch s {
+    case "round": return .round
+    case "square": return .square
+    default: return .butt
+    }
+  }
+}
