@@ -133,6 +133,9 @@ public struct ReportBuilder {
       }
       pairs.append(("attribution", l.tiles?.attribution.map(JSONValue.string) ?? .null))
     }
+    if l.kind == .style, let st = l.style {
+      pairs.append(("style", style(st)))
+    }
     if l.kind == .features {
       let c = counts ?? LabelCounts()
       var hidden: [(String, JSONValue)] = []

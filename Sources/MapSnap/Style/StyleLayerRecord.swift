@@ -1,3 +1,5 @@
+internal import _MapSnapStyle
+
 /// What one layer of a style did in a frame, and why: the record the report
 /// and `mapsnap explain` print for it.
 package struct StyleLayerRecord: Sendable {

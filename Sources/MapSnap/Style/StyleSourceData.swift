@@ -132,3 +132,30 @@ struct StyleSourceData: Sendable {
     }
   }
 }
+
+extension EvaluationFeature {
+  /// What expressions read of a GeoJSON feature: its id, geometry type and
+  /// properties.
+  init(geoJSON f: Feature) {
+    let g = f.geometry
+    let kind: GeometryKind
+    let parts: Int
+    if !g.polygons.isEmpty {
+      kind = .polygon
+      parts = g.polygons.count
+    } else if !g.lines.isEmpty {
+      kind = .lineString
+      parts = g.lines.count
+    } else if !g.points.isEmpty {
+      kind = .point
+      parts = g.points.count
+    } else {
+      kind = .unknown
+      parts = 0
+    }
+    var properties: [String: StyleValue] = [:]
+    properties.reserveCapacity(f.properties.count)
+    for (k, v) in f.properties.pairs { properties[k] = StyleValue(json: v) }
+    self.init(id: f.id.map(StyleValue.init(json:)), kind: kind, isMulti: parts > 1, properties: properties)
+  }
+}
