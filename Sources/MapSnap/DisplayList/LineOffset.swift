@@ -3,8 +3,9 @@ internal import _MapSnapRaster
 /// Moves lines sideways (`line-offset`, and each side of a `line-gap-width`):
 /// every vertex along the bisector of its two segments' normals, so that
 /// each segment lies `distance` from the original (positive: right of the
-/// line's direction, as MapLibre's `line-offset`), its length limited by
-/// the miter limit at sharp turns.
+/// line's direction, as MapLibre's `line-offset`); where the miter would be
+/// longer than `miterLimit` times the distance, the corner is cut (bevel):
+/// the vertex becomes two, one on each segment's offset.
 enum LineOffset {
   static func offset(_ path: Path, by distance: Double, miterLimit: Double) -> Path {
     var out = Path()
@@ -27,11 +28,14 @@ enum LineOffset {
         case let (a?, b?):
           let sum = Point(a.x + b.x, a.y + b.y)
           let len = (sum.x * sum.x + sum.y * sum.y).squareRoot()
-          if len < 1e-9 { dir = a } else {
-            dir = Point(sum.x / len, sum.y / len)
-            let cosHalf = dir.x * a.x + dir.y * a.y
-            scale = min(limit, 1 / max(cosHalf, 1e-9))
+          let cosHalf = len / 2
+          if len < 1e-9 || 1 / cosHalf > limit {
+            moved.append(Point(here.x + a.x * distance, here.y + a.y * distance))
+            moved.append(Point(here.x + b.x * distance, here.y + b.y * distance))
+            continue
           }
+          dir = Point(sum.x / len, sum.y / len)
+          scale = 1 / cosHalf
         case let (a?, nil): dir = a
         case let (nil, b?): dir = b
         default: dir = Point(0, 0)

@@ -8,11 +8,13 @@ struct StyleDrawCommand: Sendable {
     case area(Path)
     /// Lines stroked with `style` (device pixels), dashed by `dash`
     /// (device pixels, on and off), moved sideways by `offset` (device
-    /// pixels, right of the line's direction).
-    case line(Path, StrokeStyle, dash: [Double]?, offset: Double)
+    /// pixels, right of the line's direction), their edges faded over
+    /// `blur` device pixels.
+    case line(Path, StrokeStyle, dash: [Double]?, offset: Double, blur: Double)
     /// Discs of `radius` (device pixels) about each point; a `stroke` of
-    /// `strokeWidth` outside the disc.
-    case circles([Point], radius: Double, strokeWidth: Double, strokeColor: Color)
+    /// `strokeWidth` outside the disc; the outer edge faded over `blur`
+    /// (a fraction of the whole radius, as `circle-blur`).
+    case circles([Point], radius: Double, strokeWidth: Double, strokeColor: Color, blur: Double)
     /// The whole frame (`background`).
     case frame
   }

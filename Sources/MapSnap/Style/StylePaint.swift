@@ -23,6 +23,7 @@ struct StylePaint {
   let strokeWidth: StyleProperty?
   let strokeColor: StyleProperty?
   let strokeOpacity: StyleProperty?
+  let blur: StyleProperty?
 
   init(_ layer: StyleLayer, kind: StyleLayer.Kind, zoom: Double, problems: inout [String]) {
     self.kind = kind
@@ -40,6 +41,7 @@ struct StylePaint {
     } else {
       width = nil; gapWidth = nil; offset = nil; dasharray = nil; cap = nil; join = nil; miterLimit = nil
     }
+    blur = kind == .line || kind == .circle ? p("\(prefix)-blur") : nil
     if kind == .circle {
       radius = p("circle-radius"); strokeWidth = p("circle-stroke-width"); strokeColor = p("circle-stroke-color"); strokeOpacity = p("circle-stroke-opacity")
     } else {
@@ -71,7 +73,7 @@ struct StylePaint {
       if let outlineColor {
         let o = outlineColor.color(f, opacity: opacity.number(f))
         if o.a > 0 {
-          commands.append(StyleDrawCommand(shape: .line(moved, StrokeStyle(width: ratio), dash: nil, offset: 0), color: o, clip: clip))
+          commands.append(StyleDrawCommand(shape: .line(moved, StrokeStyle(width: ratio), dash: nil, offset: 0, blur: 0), color: o, clip: clip))
           drew = true
         }
       }
@@ -84,13 +86,14 @@ struct StylePaint {
       let dash = dasharray.map { d in d.numbers(f).map { max(0, $0) * w } }.flatMap { $0.count >= 2 && $0.contains { $0 > 0 } ? $0 : nil }
       let gap = gapWidth.number(f) * ratio
       let off = offset.number(f) * ratio
+      let fade = max(0, blur?.number(f) ?? 0) * ratio
       if gap > 0 {
         // A line with a gap is two lines, each `w` wide, either side of the gap.
         let side = gap / 2 + w / 2
-        commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off - side), color: c, clip: clip))
-        commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off + side), color: c, clip: clip))
+        commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off - side, blur: fade), color: c, clip: clip))
+        commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off + side, blur: fade), color: c, clip: clip))
       } else {
-        commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off), color: c, clip: clip))
+        commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off, blur: fade), color: c, clip: clip))
       }
       return true
     }
@@ -106,7 +109,7 @@ struct StylePaint {
     guard r > 0 || sw > 0, c.a > 0 || (sw > 0 && sc.a > 0) else { return false }
     let d = shift(f, ratio: ratio)
     let pts = d.x == 0 && d.y == 0 ? points : points.map { Point($0.x + d.x, $0.y + d.y) }
-    commands.append(StyleDrawCommand(shape: .circles(pts, radius: max(0, r), strokeWidth: sw, strokeColor: sc), color: c, clip: nil))
+    commands.append(StyleDrawCommand(shape: .circles(pts, radius: max(0, r), strokeWidth: sw, strokeColor: sc, blur: max(0, blur?.number(f) ?? 0)), color: c, clip: nil))
     return true
   }
 

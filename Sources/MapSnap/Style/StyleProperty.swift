@@ -17,8 +17,11 @@ struct StyleProperty: Sendable {
   init(_ layer: StyleLayer, _ name: String, layout: Bool = false, zoom: Double, problems: inout [String]) {
     let type = layer.typeName
     let spec = layout ? StyleReference.layout(layerType: type, name: name) : StyleReference.paint(layerType: type, name: name)
-    let fallback = spec?.defaultValue.map(StyleValue.init(json:)) ?? .null
     context = EvaluationContext(zoom: zoom)
+    // The default read as the property's type (a colour string is a colour).
+    let fallback = spec.flatMap { spec in
+      spec.defaultValue.flatMap { try? StyleExpression.compile($0, spec: spec).get().evaluate(EvaluationContext(zoom: zoom), nil) }
+    } ?? .null
     let json = layout ? layer.layout[name] : layer.paint[name]
     guard let json else {
       expression = nil
