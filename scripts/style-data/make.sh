@@ -49,10 +49,12 @@ export GDAL_NUM_THREADS=1
 
 # One source layer of the intermediate GeoPackage: NAME, INPUT (a file of $DATA), SQL.
 # Each SQL orders its rows, so features keep one order from run to run.
+# A fifth argument, "explode", writes each part of a multi-geometry as a feature of its own.
 layer() {
-  local gpkg="$1" name="$2" input="$3" sql="$4" update=()
+  local gpkg="$1" name="$2" input="$3" sql="$4" update=() shape=(-nlt PROMOTE_TO_MULTI)
   [ -f "$gpkg" ] && update=(-update)
-  ogr2ogr -f GPKG "${update[@]}" "$gpkg" "$DATA/$input.geojson" -nln "$name" -nlt PROMOTE_TO_MULTI \
+  [ "${5:-}" = explode ] && shape=(-nlt POLYGON -explodecollections)
+  ogr2ogr -f GPKG "${update[@]}" "$gpkg" "$DATA/$input.geojson" -nln "$name" "${shape[@]}" \
     -dialect SQLite -sql "$sql"
 }
 
@@ -120,11 +122,16 @@ HELSINKI_CONF='{
 
 # The world (Natural Earth 1:110m): the ocean (a box to Web Mercator's latitude limit less the
 # countries), country borders (the boundary lines two countries share), country and city labels.
+# The ocean is cut into parts of at most OCEAN_PART_VERTICES vertices (ST_Subdivide), as
+# OpenMapTiles cuts its water: GDAL 3.6's MVT writer drops every inner ring of a polygon when
+# quantising one of them to tile units makes it invalid (GDAL issue 7890, fixed in 3.7), which
+# in one whole-world polygon erased the islands and inland seas of whole tiles at zooms 0-1.
 MERCATOR_LAT=85.0511287798
+OCEAN_PART_VERTICES=256
 world_gpkg() {
   local g="$TMP/world.gpkg"
-  layer "$g" water ne_110m_countries "SELECT ST_Difference(BuildMbr(-180, -$MERCATOR_LAT, 180, $MERCATOR_LAT, 4326),
-    ST_Union(ST_Buffer(geometry, 0))) AS geometry, 'ocean' AS class FROM ne_110m_countries"
+  layer "$g" water ne_110m_countries "SELECT ST_Subdivide(ST_Difference(BuildMbr(-180, -$MERCATOR_LAT, 180, $MERCATOR_LAT, 4326),
+    ST_Union(ST_Buffer(geometry, 0))), $OCEAN_PART_VERTICES) AS geometry, 'ocean' AS class FROM ne_110m_countries" explode
   layer "$g" boundary ne_110m_countries "SELECT * FROM (SELECT ST_LineMerge(CollectionExtract(
       ST_Intersection(ST_Boundary(a.geometry), ST_Boundary(b.geometry)), 2)) AS geometry,
     2 AS admin_level, 0 AS maritime, a.name AS adm0_l, b.name AS adm0_r
