@@ -4,7 +4,8 @@
   native.py --bench [--runs N] [--thumbs N] [--procs P] [--out DIR] [--json FILE] [--style STYLE]
       issue 39's figures: for each frame of frames.CASES the warm time (median of N renderPNG
       calls on one Map after two warm-up renders; also renderBuffer, without the PNG encoding)
-      and the whole-process time (median of N runs of `native.py --once`); then N thumbnails
+      and the whole-process time (median of N runs of `native.py --once`), each also as CPU time
+      (user + system of every thread, which a loaded machine inflates less); then N thumbnails
       (256x256, frames.thumbnails) by P processes, wall time from process start to the last PNG
       written. Writes DIR/native-CASE.png and DIR/native-thumbs/NNNN.png to look at.
   native.py --once CASE -o OUT.png [--style STYLE]
@@ -24,6 +25,7 @@ Needs EGL_PLATFORM=surfaceless (set here unless given) and Mesa's EGL (make benc
 """
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -94,6 +96,12 @@ def ms(seconds):
     return round(seconds * 1000, 1)
 
 
+def cpu_seconds(who):
+    """User plus system time of this process's threads (RUSAGE_SELF) or its waited-for children."""
+    r = resource.getrusage(who)
+    return r.ru_utime + r.ru_stime
+
+
 def bench(style_path):
     runs = int(option("--runs", "9"))
     thumbs = int(option("--thumbs", "1000"))
@@ -110,31 +118,36 @@ def bench(style_path):
             png = m.renderPNG()
             first = time.monotonic() - t
             m.renderPNG()
-            warm, warm_buffer = [], []
+            warm, warm_cpu, warm_buffer = [], [], []
             for _ in range(runs):
-                t = time.monotonic()
+                t, c = time.monotonic(), cpu_seconds(resource.RUSAGE_SELF)
                 m.renderPNG()
                 warm.append(time.monotonic() - t)
+                warm_cpu.append(cpu_seconds(resource.RUSAGE_SELF) - c)
                 t = time.monotonic()
                 m.renderBuffer()
                 warm_buffer.append(time.monotonic() - t)
         with open(os.path.join(out, "native-%s.png" % case), "wb") as f:
             f.write(png)
-        whole = []
+        whole, whole_cpu = [], []
         for _ in range(runs):
             target = os.path.join(out, "native-%s-once.png" % case)
-            t = time.monotonic()
+            t, c = time.monotonic(), cpu_seconds(resource.RUSAGE_CHILDREN)
             subprocess.run([sys.executable, me, "--once", case, "-o", target, "--style", style_path],
                            check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             whole.append(time.monotonic() - t)
+            whole_cpu.append(cpu_seconds(resource.RUSAGE_CHILDREN) - c)
         results[case] = {"size": [width, height], "center": list(center), "zoom": zoom,
                          "first_ms": ms(first), "warm_ms": ms(statistics.median(warm)),
                          "warm_buffer_ms": ms(statistics.median(warm_buffer)),
-                         "whole_ms": ms(statistics.median(whole))}
+                         "whole_ms": ms(statistics.median(whole)),
+                         "warm_cpu_ms": ms(statistics.median(warm_cpu)),
+                         "whole_cpu_ms": ms(statistics.median(whole_cpu))}
         r = results[case]
-        print("native %-9s %dx%d z%g: warm %.1f ms (without PNG encoding %.1f), whole process %.1f ms, "
-              "first render %.1f ms" % (case, width, height, zoom, r["warm_ms"], r["warm_buffer_ms"],
-                                        r["whole_ms"], r["first_ms"]), flush=True)
+        print("native %-9s %dx%d z%g: warm %.1f ms (CPU %.1f; without PNG encoding %.1f), whole process %.1f ms "
+              "(CPU %.1f), first render %.1f ms" % (case, width, height, zoom, r["warm_ms"], r["warm_cpu_ms"],
+                                                    r["warm_buffer_ms"], r["whole_ms"], r["whole_cpu_ms"],
+                                                    r["first_ms"]), flush=True)
     if thumbs > 0:
         folder = os.path.join(out, "native-thumbs")
         os.makedirs(folder, exist_ok=True)
