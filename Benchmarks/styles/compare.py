@@ -168,7 +168,10 @@ def main():
                                            if n else "")])
     if thumbs > 0:
         t = native.get("thumbnails") if native else None
-        fps, fps_error = (None, "no %s" % exe) if not os.path.exists(exe) else attempt(mapsnap_thumbnails, exe, style, thumbs, out)
+        if not os.path.exists(exe):
+            fps, fps_error = None, "no %s (make build)" % os.path.relpath(exe, frames.ROOT)
+        else:
+            fps, fps_error = attempt(mapsnap_thumbnails, exe, style, thumbs, out)
         rows.append(["%d thumbnails %dx%d" % (thumbs, frames.THUMB_SIZE, frames.THUMB_SIZE),
                      "-", cell(t["fps"] if t else None, native_error, "frames/s"),
                      "-", cell(fps, fps_error, "frames/s"), "-",
