@@ -35,6 +35,12 @@ for f in helsinki_areas helsinki_buildings helsinki_pois helsinki_roads ne_110m_
 done
 command -v ogr2ogr >/dev/null || { echo "make.sh: ogr2ogr not found (apt-get install gdal-bin)" >&2; exit 2; }
 command -v pmtiles-convert >/dev/null || { echo "make.sh: pmtiles-convert not found (python3 -m pip install pmtiles)" >&2; exit 2; }
+# The committed fixtures were written by Debian's GDAL 3.6.2 and pmtiles 3.8.1; other versions may
+# write other bytes (and GDAL before 3.7 is what the ocean's parts work around).
+case "$(ogr2ogr --version)" in
+  "GDAL 3.6.2,"*) ;;
+  *) echo "make.sh: warning: $(ogr2ogr --version); the committed fixtures were made with GDAL 3.6.2" >&2 ;;
+esac
 
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
