@@ -176,10 +176,11 @@ bench-styles-deps:
 # same tiles and frames, one table. A mapsnap that does not build or fails a case is reported in
 # the table and the Native half still runs.
 STYLE_BENCH_RUNS ?= 9
+STYLE_BENCH_THUMBS ?= 1000
 bench-styles: bench-styles-deps
 	$(SWIFT) build -c release --product mapsnap || echo "bench-styles: mapsnap did not build"
 	$(SWIFT) build -c release --product mapsnap-bench || echo "bench-styles: mapsnap-bench did not build"
-	SHARED=$(abspath $(SHARED)) bash Benchmarks/styles/run.sh --runs $(STYLE_BENCH_RUNS)
+	SHARED=$(abspath $(SHARED)) bash Benchmarks/styles/run.sh --runs $(STYLE_BENCH_RUNS) --thumbs $(STYLE_BENCH_THUMBS)
 
 peers: build
 	MAPSNAP=$(CURDIR)/.build/release/mapsnap MAPSNAP_SCENES=$(CURDIR)/Benchmarks/scenes \

@@ -80,7 +80,7 @@ def mapsnap_whole(exe, style, case, runs, out):
 
 def mapsnap_warm(bench_exe, style, case, runs):
     if not os.path.exists(bench_exe):
-        raise Failed("TODO: no %s (make bench builds it)" % os.path.relpath(bench_exe, frames.ROOT))
+        raise Failed("TODO: no %s (make bench-styles builds it)" % os.path.relpath(bench_exe, frames.ROOT))
     r = subprocess.run([bench_exe, style, "--runs", str(runs)] + frame_args(case), capture_output=True, text=True)
     render = re.search(r"render ([0-9.]+) ms", r.stdout)
     encode = re.search(r"encode ([0-9.]+) ms", r.stdout)
@@ -185,6 +185,12 @@ def main():
     print()
     for n, message in enumerate(NOTES):
         print("[%d] %s" % (n + 1, message))
+    if native:
+        cpu = ["%s warm %.1f ms, whole %.1f ms" % (case, native[case]["warm_cpu_ms"], native[case]["whole_cpu_ms"])
+               for case in frames.CASES if case in native]
+        if native.get("thumbnails"):
+            cpu.append("thumbnails %.2f s" % native["thumbnails"]["cpu_seconds"])
+        print("Native CPU time (every thread, less inflated by a loaded machine): " + "; ".join(cpu))
     print("ratio = mapsnap time / Native time (thumbnails: mapsnap frames/s / Native's). Both draw the style's")
     print("non-symbol layers (Native has no glyphs here; mapsnap skips symbol layers until issue 40).")
     print("Pictures: %s/{native,mapsnap}-*.png and *-thumbs/." % os.path.relpath(out, frames.ROOT))
