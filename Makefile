@@ -13,6 +13,8 @@
 #   make test-postgis   ogr sources from a PostGIS server started in a temporary folder (root)
 #   make bench-postgis  the 1,000-thumbnail batch from PostGIS against the GeoPackage (root)
 #   make test-report-browser  the HTML report of `mapsnap test` in headless Chromium
+#   make style-data    vector tiles for styles from ../shared/data (Examples/styles/data, Tests/Fixtures/styles)
+#   make bench-styles  a MapLibre style against MapLibre Native (pymgl on Mesa); bench-styles-deps installs it
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (60) each (make fuzz-build first builds them)
 
 SWIFT ?= swift
@@ -31,7 +33,7 @@ BROWSER_PACKAGES := chromium chromium-driver
 # Only `make bench` needs these (the PNG8 reference), not mapsnap itself.
 BENCH_PACKAGES := pngquant
 
-.PHONY: bench-deps
+.PHONY: bench-deps style-data bench-styles-deps bench-styles
 .PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports check-docs bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser postgis-deps test-postgis bench-postgis
 
 # Installs the Debian packages $(1) that are missing (root, or sudo when
@@ -145,6 +147,40 @@ bench: bench-deps
 	python3 scripts/bench-palette.py .build/release/mapsnap .build/release/mapsnap-bench --runs 5
 	python3 scripts/bench-ogr.py .build/release/mapsnap --runs $(OGR_BENCH_RUNS)
 	python3 scripts/bench-big-frames.py .build/release/mapsnap --runs 5
+
+# Issue 39's style test data (scripts/style-data/make.sh): OpenMapTiles-like vector tiles made by
+# GDAL's MVT driver from ../shared/data as MBTiles, XYZ folders and PMTiles (pmtiles, PyPI), the
+# benchmark set in Examples/styles/data (not committed) and the committed fixtures in
+# Tests/Fixtures/styles; then the style variants of each container (scripts/style-data/variants.py).
+# pmtiles is pinned: its converter's bytes are part of the fixtures.
+STYLE_DATA_PIP := pmtiles==3.8.1
+style-data:
+	@command -v ogr2ogr >/dev/null || $(MAKE) deps
+	@python3 -c 'import importlib.metadata as m, sys; sys.exit(m.version("pmtiles") != "3.8.1")' 2>/dev/null \
+	  || python3 -m pip install --quiet $(STYLE_DATA_PIP)
+	SHARED=$(abspath $(SHARED)) bash scripts/style-data/make.sh Examples/styles/data
+	SHARED=$(abspath $(SHARED)) bash scripts/style-data/make.sh --fixtures Tests/Fixtures/styles
+	python3 scripts/style-data/variants.py
+
+# MapLibre Native for the style benchmark, as servers without a GPU run it: pymgl 0.5.0 on Mesa's
+# EGL (llvmpipe), EGL_PLATFORM=surfaceless. Not part of CI.
+STYLE_BENCH_PACKAGES := libegl1 libegl-mesa0 libgl1-mesa-dri libgles2 gdal-bin
+STYLE_BENCH_PIP := pymgl==0.5.0 $(STYLE_DATA_PIP)
+bench-styles-deps:
+	@$(call apt-install,$(STYLE_BENCH_PACKAGES),style benchmark libraries)
+	@if python3 -c 'import importlib.metadata as m, sys; sys.exit(not (m.version("pymgl") == "0.5.0" and m.version("pmtiles") == "3.8.1"))' 2>/dev/null; \
+	then echo "style benchmark Python packages present: $(STYLE_BENCH_PIP)"; \
+	else python3 -m pip install --quiet $(STYLE_BENCH_PIP); fi
+
+# Benchmarks/styles/run.sh: Examples/styles/bright.json by MapLibre Native and by mapsnap, the
+# same tiles and frames, one table. A mapsnap that does not build or fails a case is reported in
+# the table and the Native half still runs.
+STYLE_BENCH_RUNS ?= 9
+STYLE_BENCH_THUMBS ?= 1000
+bench-styles: bench-styles-deps
+	$(SWIFT) build -c release --product mapsnap || echo "bench-styles: mapsnap did not build"
+	$(SWIFT) build -c release --product mapsnap-bench || echo "bench-styles: mapsnap-bench did not build"
+	SHARED=$(abspath $(SHARED)) bash Benchmarks/styles/run.sh --runs $(STYLE_BENCH_RUNS) --thumbs $(STYLE_BENCH_THUMBS)
 
 peers: build
 	MAPSNAP=$(CURDIR)/.build/release/mapsnap MAPSNAP_SCENES=$(CURDIR)/Benchmarks/scenes \
