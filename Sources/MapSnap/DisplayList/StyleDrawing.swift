@@ -18,6 +18,8 @@ enum StyleDrawing {
         let w = Double(list.width), h = Double(list.height)
         p.addContour([Point(0, 0), Point(w, 0), Point(w, h), Point(0, h)], closed: true)
         list.fill(p, rule: .nonZero, color: c.color)
+      case .image(let image, let rect, let opacity):
+        list.drawImage(image, in: rect, opacity: opacity)
       case .area(let path):
         let cut = c.clip.map { ConvexClip.clip(path, to: $0) } ?? path
         guard !cut.isEmpty else { continue }
@@ -31,11 +33,14 @@ enum StyleDrawing {
         }
         // The edge fades from full at half-width − blur − 0.5 to none at half-width + 0.5.
         let fade = FadeSteps(band: blur + 1)
+        let grouped = c.color.a < 255
+        if grouped { list.beginGroup(opacity: Double(c.color.a) / 255) }
         for (k, alpha) in fade.alphas.enumerated() {
           var s = style
           s.width = max(0.1, style.width + 1 - 2 * fade.inset(k))
-          stroke(line, s, c.color.scaled(alpha), clip: c.clip, into: &list)
+          stroke(line, s, (grouped ? c.color.opaque : c.color).scaled(alpha), clip: c.clip, into: &list)
         }
+        if grouped { list.endGroup() }
       case .circles(let points, let radius, let strokeWidth, let strokeColor, let blur):
         drawCircles(points, radius: radius, strokeWidth: strokeWidth, color: c.color, strokeColor: strokeColor, blur: blur, into: &list)
       }
@@ -70,6 +75,12 @@ enum StyleDrawing {
       for pt in points { p.append(markerPath(.circle, at: pt, size: 2 * r, tolerance: tolerance)) }
       return p
     }
+    // A translucent circle's steps are composed as one shape (a group) so
+    // that they do not darken each other.
+    let grouped = fade.alphas.count > 1 && outer.a < 255
+    if grouped { list.beginGroup(opacity: Double(outer.a) / 255) }
+    let stepColor = grouped ? outer.opaque : outer
+    defer { if grouped { list.endGroup() } }
     for (k, alpha) in fade.alphas.enumerated() {
       // Each step's edge sits in the middle of its part of the band.
       let r = whole - fade.inset(k) - 0.5 * band / Double(fade.alphas.count)
@@ -78,7 +89,7 @@ enum StyleDrawing {
         // Inside the stroke's inner edge: the fill colour takes over.
         break
       }
-      list.fill(discs(r), rule: .nonZero, color: outer.scaled(alpha))
+      list.fill(discs(r), rule: .nonZero, color: stepColor.scaled(alpha))
     }
     if strokeWidth > 0 && radius > 0 && color.a > 0 {
       list.fill(discs(max(0, radius - 0.5)), rule: .nonZero, color: color)
@@ -122,6 +133,13 @@ struct FadeSteps {
 }
 
 extension Color {
+  /// This colour with alpha 255.
+  var opaque: Color {
+    var c = self
+    c.a = 255
+    return c
+  }
+
   /// This colour with its alpha multiplied by `k` (0…1).
   func scaled(_ k: Double) -> Color {
     var c = self

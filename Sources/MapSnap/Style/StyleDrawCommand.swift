@@ -17,6 +17,9 @@ struct StyleDrawCommand: Sendable {
     case circles([Point], radius: Double, strokeWidth: Double, strokeColor: Color, blur: Double)
     /// The whole frame (`background`).
     case frame
+    /// An image (a raster tile) stretched over `rect` (device pixels), its
+    /// pixels' alpha times `opacity`.
+    case image(RasterImage, Rect, opacity: Double)
   }
 
   var shape: Shape

@@ -25,7 +25,7 @@ struct StyleLayerPainter {
       case .failure(let errors): problems.append("\(layer.path).filter: \(errors); the filter is ignored")
       }
     }
-    paint = StylePaint(layer, kind: kind, zoom: camera.zoom, problems: &problems)
+    paint = StylePaint(layer, kind: kind, zoomBearing: (camera.zoom, camera.bearing), problems: &problems)
   }
 
   mutating func paintBackground(into commands: inout [StyleDrawCommand]) {
@@ -37,6 +37,16 @@ struct StyleLayerPainter {
 
   /// Paints every feature of `data` the layer selects.
   mutating func paint(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
+    if kind == .raster {
+      let opacity = max(0, min(1, paint.opacity.number(nil)))
+      for p in data.pictures {
+        featuresRead += 1
+        guard opacity > 0 else { continue }
+        commands.append(StyleDrawCommand(shape: .image(p.image, p.rect, opacity: opacity), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
+        featuresDrawn += 1
+      }
+      return
+    }
     if let features = data.features {
       for f in features.features {
         let ef = EvaluationFeature(geoJSON: f)
@@ -69,7 +79,7 @@ struct StyleLayerPainter {
           let ef = try feature.evaluationFeature()
           guard keeps(ef) else { continue }
           try feature.decodeGeometry(into: &geometry)
-          if emit(ef, tile: geometry, transform: transform, clip: tile.square, into: &commands) { featuresDrawn += 1 }
+          if emit(ef, tile: geometry, extent: Int64(tileLayer.extent), transform: transform, clip: tile.square, into: &commands) { featuresDrawn += 1 }
         } catch {
           problems.append("tile \(tile.id.z)/\(tile.id.wrappedX)/\(tile.id.y): \(error)")
           break
@@ -94,14 +104,24 @@ struct StyleLayerPainter {
   }
 
   /// Emits one tile feature; true when it drew something.
-  private func emit(_ f: EvaluationFeature, tile g: TileGeometry, transform t: TileTransform, clip: [Point], into commands: inout [StyleDrawCommand]) -> Bool {
+  private func emit(
+    _ f: EvaluationFeature, tile g: TileGeometry, extent: Int64, transform t: TileTransform, clip: [Point], into commands: inout [StyleDrawCommand]
+  ) -> Bool {
+    if kind == .circle {
+      // A point in the tile's buffer belongs to the neighbouring tile,
+      // which draws it: drawn once, as MapLibre's circle buckets keep only
+      // points inside their tile.
+      var points: [Point] = []
+      points.reserveCapacity(g.points.count)
+      for p in g.points where p.x >= 0 && p.y >= 0 && Int64(p.x) < extent && Int64(p.y) < extent {
+        points.append(t.apply(Double(p.x), Double(p.y)))
+      }
+      return paint.circles(f, points: points, ratio: camera.pixelRatio, into: &commands)
+    }
     var path = Path()
     for part in 0..<g.partCount {
       let pts = g.part(part)
       path.addContour(pts.map { t.apply(Double($0.x), Double($0.y)) }, closed: g.kind == .polygon)
-    }
-    if kind == .circle {
-      return paint.circles(f, points: path.points, ratio: camera.pixelRatio, into: &commands)
     }
     return paint.shape(f, path: path, isPolygon: g.kind == .polygon, clip: clip, ratio: camera.pixelRatio, into: &commands)
   }

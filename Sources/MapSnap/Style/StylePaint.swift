@@ -1,6 +1,10 @@
 internal import _MapSnapRaster
 internal import _MapSnapStyle
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The paint and layout properties one layer type reads, compiled for a
 /// frame, and how a feature's values become draw commands. Sizes are CSS
 /// pixels in the style and device pixels (× pixel ratio) in commands.
@@ -12,6 +16,10 @@ struct StylePaint {
   let outlineColor: StyleProperty?
   let antialias: StyleProperty?
   let translate: StyleProperty?
+  /// `map` (default): the offset turns with the map; `viewport`: it stays on screen.
+  let translateAnchor: StyleProperty?
+  /// The camera's bearing in degrees (turns `map`-anchored offsets).
+  let bearing: Double
   let width: StyleProperty?
   let gapWidth: StyleProperty?
   let offset: StyleProperty?
@@ -25,7 +33,8 @@ struct StylePaint {
   let strokeOpacity: StyleProperty?
   let blur: StyleProperty?
 
-  init(_ layer: StyleLayer, kind: StyleLayer.Kind, zoom: Double, problems: inout [String]) {
+  init(_ layer: StyleLayer, kind: StyleLayer.Kind, zoomBearing: (zoom: Double, bearing: Double), problems: inout [String]) {
+    let zoom = zoomBearing.zoom
     self.kind = kind
     func p(_ name: String) -> StyleProperty { StyleProperty(layer, name, zoom: zoom, problems: &problems) }
     func l(_ name: String) -> StyleProperty { StyleProperty(layer, name, layout: true, zoom: zoom, problems: &problems) }
@@ -33,6 +42,8 @@ struct StylePaint {
     color = p("\(prefix)-color")
     opacity = p("\(prefix)-opacity")
     translate = kind == .background ? nil : p("\(prefix)-translate")
+    translateAnchor = kind == .background ? nil : p("\(prefix)-translate-anchor")
+    bearing = zoomBearing.bearing
     outlineColor = kind == .fill && layer.paint["fill-outline-color"] != nil ? p("fill-outline-color") : nil
     antialias = kind == .fill ? p("fill-antialias") : nil
     if kind == .line {
@@ -54,7 +65,10 @@ struct StylePaint {
     guard let translate else { return Point(0, 0) }
     let t = translate.numbers(f)
     guard t.count == 2, t[0] != 0 || t[1] != 0 else { return Point(0, 0) }
-    return Point(t[0] * ratio, t[1] * ratio)
+    let x = t[0] * ratio, y = t[1] * ratio
+    guard bearing != 0, translateAnchor?.string(f) != "viewport" else { return Point(x, y) }
+    let r = bearing * .pi / 180
+    return Point(x * cos(r) + y * sin(r), -x * sin(r) + y * cos(r))
   }
 
   /// A fill or line feature's commands; true when it drew something.

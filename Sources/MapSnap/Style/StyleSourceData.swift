@@ -1,6 +1,10 @@
 internal import _MapSnapRaster
 internal import _MapSnapStyle
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One style source's data for a frame: the vector tiles the frame shows,
 /// or a GeoJSON source's features, or why there is nothing.
 struct StyleSourceData: Sendable {
@@ -13,8 +17,17 @@ struct StyleSourceData: Sendable {
     let square: [Point]
   }
 
+  /// One raster tile (or a source `image`), decoded, and the device
+  /// rectangle it covers.
+  struct Picture: Sendable {
+    let image: RasterImage
+    let rect: Rect
+  }
+
   var record: StyleSourceRecord
   var tiles: [Tile] = []
+  /// A raster or image source's pictures, in drawing order.
+  var pictures: [Picture] = []
   /// A GeoJSON source's features, in Web Mercator metres.
   var features: FeatureCollection?
 
@@ -26,6 +39,10 @@ struct StyleSourceData: Sendable {
       loadTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
     case .geojson?:
       loadGeoJSON(source, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+    case .raster?:
+      loadTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline, raster: true)
+    case .image?:
+      loadImage(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
     default:
       record.problem = StyleSourceError.unsupportedType(source.typeName).description
     }
@@ -40,7 +57,18 @@ struct StyleSourceData: Sendable {
     return min(z, maxzoom)
   }
 
-  private mutating func loadTiles(_ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool) {
+  /// The tile zoom a raster source draws at MapLibre zoom `zoom`: the zoom
+  /// at which its tiles (`tileSize` pixels) are closest to their own size,
+  /// rounded as MapLibre rounds it for raster sources, within its range.
+  static func rasterTileZoom(for zoom: Double, tileSize: Double, minzoom: Int, maxzoom: Int) -> Int? {
+    let z = Int((zoom + log2(512 / tileSize)).rounded())
+    if z < minzoom { return nil }
+    return max(0, min(z, maxzoom))
+  }
+
+  private mutating func loadTiles(
+    _ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool, raster: Bool = false
+  ) {
     let set: StyleTileSet
     do {
       set = try StyleTileSet(source, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
@@ -49,9 +77,13 @@ struct StyleSourceData: Sendable {
       return
     }
     record.from = set.shown
-    guard let z = Self.tileZoom(for: camera.zoom, minzoom: set.minzoom, maxzoom: set.maxzoom) else { return }
+    let wanted = raster
+      ? Self.rasterTileZoom(for: camera.zoom, tileSize: source.tileSize, minzoom: set.minzoom, maxzoom: 30)
+      : Self.tileZoom(for: camera.zoom, minzoom: set.minzoom, maxzoom: 30)
+    guard let wanted else { return }
+    let z = min(wanted, set.maxzoom)
     record.tileZoom = z
-    record.overzoomed = Double(z) < camera.zoom.rounded(.down)
+    record.overzoomed = z < wanted
     guard let ids = camera.coveringTiles(zoom: z, bounds: set.bounds) else {
       record.problem = "the frame needs more than \(StyleCamera.maximumTiles) tiles at zoom \(z)"
       return
@@ -62,6 +94,15 @@ struct StyleSourceData: Sendable {
         record.tilesMissing += 1
       case .unreadable(let why):
         undecodable(id, why)
+      case .bytes(let raw) where raster:
+        let t = camera.transform(id, extent: 1)
+        let a = t.apply(0, 0), b = t.apply(1, 1)
+        guard let image = Self.picture(raw) else {
+          undecodable(id, "not a PNG or JPEG image")
+          continue
+        }
+        pictures.append(Picture(image: image, rect: Rect(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y))))
+        record.tilesRead += 1
       case .bytes(let raw):
         do {
           let bytes = try Inflate.ifCompressed(raw, limit: Inflate.tileLimit)
@@ -84,6 +125,73 @@ struct StyleSourceData: Sendable {
   private mutating func undecodable(_ id: StyleTileID, _ why: String) {
     record.tilesUndecodable += 1
     if record.firstUndecodable == nil { record.firstUndecodable = "\(id.z)/\(id.wrappedX)/\(id.y): \(why)" }
+  }
+
+  /// The most pixels a raster tile or source image may have (a 4096² image).
+  static let maximumPicturePixels = 4096 * 4096
+
+  /// A PNG or JPEG (by its signature), decoded.
+  static func picture(_ bytes: [UInt8]) -> RasterImage? {
+    let d: DecodedImage
+    if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+      guard let x = try? PNGDecoder.decode(bytes, maximumPixels: maximumPicturePixels) else { return nil }
+      d = x
+    } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+      guard let x = try? JPEGDecoder.decode(bytes, maximumPixels: maximumPicturePixels) else { return nil }
+      d = x
+    } else {
+      return nil
+    }
+    return RasterImage(straightRGBA: d.pixels, width: d.width, height: d.height)
+  }
+
+  /// An `image` source: one picture over the box of its `coordinates`
+  /// (top left, top right, bottom right, bottom left, in degrees).
+  private mutating func loadImage(_ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool) {
+    guard case .string(let url)? = source.json["url"] else {
+      record.problem = "an image source needs \"url\""
+      return
+    }
+    record.from = url
+    guard case .array(let corners)? = source.json["coordinates"], corners.count == 4 else {
+      record.problem = "an image source needs \"coordinates\": four [lon, lat] corners"
+      return
+    }
+    var pts: [Point] = []
+    for c in corners {
+      guard case .array(let ll) = c, ll.count == 2, case .number(let lon) = ll[0], case .number(let lat) = ll[1] else {
+        record.problem = "an image source's \"coordinates\" are four [lon, lat] corners"
+        return
+      }
+      pts.append(camera.device(WebMercator.project(lon: lon, lat: lat)))
+    }
+    let bytes: [UInt8]
+    do {
+      switch try StyleResource.resolve(url, styleFolder: styleFolder, localRoot: localRoot) {
+      case .file(let path):
+        do {
+          bytes = try FileIO.read(path, maximumBytes: StyleTileSet.maximumTileBytes)
+        } catch {
+          if case .notFound = error { throw StyleSourceError.missing(url) }
+          throw StyleSourceError.unreadable(url, reason: error.reason)
+        }
+      case .http(let u): throw StyleSourceError.network(u, reason: offline ? "refused by --offline" : "http(s) images are not fetched yet")
+      case .mbtiles(let p), .pmtiles(let p): throw StyleSourceError.unsupportedScheme(p)
+      }
+    } catch let e as StyleSourceError {
+      record.problem = e.description
+      return
+    } catch {
+      record.problem = "\(error)"
+      return
+    }
+    guard let image = Self.picture(bytes) else {
+      record.problem = "\(url): not a PNG or JPEG image"
+      return
+    }
+    let xs = pts.map(\.x), ys = pts.map(\.y)
+    pictures.append(Picture(image: image, rect: Rect(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!)))
+    record.tilesRead = 1
   }
 
   /// GeoJSON documents larger than this are refused.
