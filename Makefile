@@ -14,6 +14,8 @@
 #   make bench-postgis  the 1,000-thumbnail batch from PostGIS against the GeoPackage (root)
 #   make test-report-browser  the HTML report of `mapsnap test` in headless Chromium
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (60) each (make fuzz-build first builds them)
+#   make conformance  the Mapbox GL render suite through `mapsnap test`: a table by group, fails when a
+#                recorded count falls (make conformance-record rewrites the counts)
 
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libpq-dev libisal-dev libproj25 proj-data pkg-config \
@@ -32,6 +34,7 @@ BROWSER_PACKAGES := chromium chromium-driver
 BENCH_PACKAGES := pngquant
 
 .PHONY: bench-deps
+.PHONY: conformance conformance-record
 .PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports check-docs bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser postgis-deps test-postgis bench-postgis
 
 # Installs the Debian packages $(1) that are missing (root, or sudo when
@@ -111,6 +114,26 @@ browser-deps:
 
 test-report-browser: browser-deps build
 	python3 scripts/test-html-report.py .build/release/mapsnap mapsnap-test-report.png
+
+# The Mapbox GL render suite (CONFORMANCE_SUITE: its render-tests/ and the
+# fixtures its local:// URLs name) through `mapsnap test` as style cases, on
+# every core: per-case lines in the suite's order, then the table by group and
+# the flat, symbol and fill-extrusion totals. Fails only when the flat or
+# symbol tests pass (or come within 1 %) fewer than CONFORMANCE_COUNTS
+# records; the HTML report and the failing tests' images go to .build/conformance/.
+# `make conformance-record` rewrites the counts (on request only; refused under CI).
+CONFORMANCE_SUITE ?= $(SHARED)/conformance/render-suite
+CONFORMANCE_COUNTS ?= Tests/Fixtures/conformance/render-suite-counts.json
+CONFORMANCE_OUT ?= .build/conformance
+CONFORMANCE_ARGS = test $(CONFORMANCE_SUITE)/render-tests --local-root $(CONFORMANCE_SUITE) --offline --groups --quiet \
+  --counts $(CONFORMANCE_COUNTS) --html $(CONFORMANCE_OUT)/report.html --junit $(CONFORMANCE_OUT)/junit.xml \
+  --artifacts $(CONFORMANCE_OUT)/artifacts
+
+conformance: build
+	MAPSNAP_RECORD= .build/release/mapsnap $(CONFORMANCE_ARGS)
+
+conformance-record: build
+	MAPSNAP_RECORD= .build/release/mapsnap $(CONFORMANCE_ARGS) --record-counts
 
 # Needs Python's jsonschema (python3 -m pip install jsonschema).
 check-reports: build
