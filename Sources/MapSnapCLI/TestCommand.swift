@@ -197,7 +197,10 @@ struct TestCommand: ParsableCommand {
     summary += " in \((report.seconds * 10).rounded() / 10) s"
     if !html.isEmpty { summary += "; report: \(html)" }
     printError(summary)
-    if groups { print(table.isEmpty ? "no style cases" : table.text, terminator: "") }
+    if groups {
+      // Unbuffered, so the counts' verdict (standard error) follows the table.
+      try? FileIO.writeToStandardOutput(Array((table.isEmpty ? "no style cases\n" : table.text).utf8))
+    }
     let shortfalls = try countsShortfalls(table.counts)
     // A report CI cannot read is as bad as a case that cannot run.
     if report.errors > 0 || unwritten { throw ExitStatus.invalidInput.code }

@@ -28,7 +28,8 @@ import _MapSnapTestSupport
     #expect(c.width == 64 && c.height == 32 && c.pixelRatio == 2)
     #expect(c.imageWidth == 128 && c.imageHeight == 64)
     #expect(c.allowed == 0.001)
-    #expect(c.marks == ["skipped", "ignored"], "recorded, not obeyed: the case still runs")
+    #expect(c.marks == ["skipped (js)", "ignored (native)"], "recorded, not obeyed: the case still runs")
+    #expect(try StyleCase(style: Self.style(#"{"skipped": true, "ignored": false}"#), stylePath: "s", group: "g").marks == ["skipped"])
     #expect(c.unsupported.isEmpty)
     // A numeric diff replaces allowed; a diff per implementation is left aside.
     #expect(try StyleCase(style: Self.style(#"{"allowed": 0.001, "diff": 0.003}"#), stylePath: "s", group: "g").allowed == 0.003)

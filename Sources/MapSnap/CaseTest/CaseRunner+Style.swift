@@ -17,7 +17,11 @@ extension CaseRunner {
     o.width = s.imageWidth
     o.height = s.imageHeight
     func finish(_ status: CaseOutcome.Status) -> CaseOutcome {
-      o.status = status
+      // The suite's own marks, beside a case that did not pass.
+      switch status {
+      case .failed(let m) where !s.marks.isEmpty: o.status = .failed(m + " [the suite marks it " + s.marks.joined(separator: ", ") + "]")
+      default: o.status = status
+      }
       o.verdict = v
       o.seconds = monotonicSeconds() - start
       return o

@@ -54,7 +54,8 @@ public struct StyleCase: Sendable {
   public var pixelRatio = 1.0
   public var allowed = StyleCase.defaultAllowed
   public var operations: [JSONValue] = []
-  /// `skipped` and `ignored` as the file gives them (per implementation), recorded only.
+  /// `skipped` and `ignored` marks with the implementations they name
+  /// (`ignored (native)`), recorded only.
   public var marks: [String] = []
   /// Why the case is not drawn (an operation or switch mapsnap does not apply); empty when it is.
   public var unsupported: [String] = []
@@ -94,8 +95,12 @@ public struct StyleCase: Sendable {
     if case .number = test["diff"] {
       allowed = try number("diff", "a fraction of the pixels from 0 to 1") { $0 >= 0 && $0 <= 1 } ?? allowed
     }
-    for key in ["skipped", "ignored"] where test[key] != nil && test[key] != .bool(false) {
-      marks.append(key)
+    for key in ["skipped", "ignored"] {
+      switch test[key] {
+      case nil, .bool(false)?, .null?: break
+      case .object(let by)?: marks.append("\(key) (\(by.keys.joined(separator: ", ")))")
+      default: marks.append(key)
+      }
     }
     if let ops = test["operations"] {
       guard case .array(let a) = ops else {
