@@ -9,13 +9,13 @@
 #   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
 #   make check-reports  validate every golden case's report against docs/report.schema.json
 #   make check-docs     every scene-format section the code cites exists, every document link resolves
+#   make conformance  the Mapbox GL render suite through `mapsnap test`: a table by group, fails when a
+#                recorded count falls (make conformance-record rewrites the counts)
 #   make test-cluster   batch shards on a one-node Slurm cluster and GNU parallel (root)
 #   make test-postgis   ogr sources from a PostGIS server started in a temporary folder (root)
 #   make bench-postgis  the 1,000-thumbnail batch from PostGIS against the GeoPackage (root)
 #   make test-report-browser  the HTML report of `mapsnap test` in headless Chromium
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (60) each (make fuzz-build first builds them)
-#   make conformance  the Mapbox GL render suite through `mapsnap test`: a table by group, fails when a
-#                recorded count falls (make conformance-record rewrites the counts)
 
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libpq-dev libisal-dev libproj25 proj-data pkg-config \
@@ -34,7 +34,6 @@ BROWSER_PACKAGES := chromium chromium-driver
 BENCH_PACKAGES := pngquant
 
 .PHONY: bench-deps
-.PHONY: conformance conformance-record
 .PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports check-docs bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser postgis-deps test-postgis bench-postgis
 
 # Installs the Debian packages $(1) that are missing (root, or sudo when
@@ -122,6 +121,7 @@ test-report-browser: browser-deps build
 # symbol tests pass (or come within 1 %) fewer than CONFORMANCE_COUNTS
 # records; the HTML report and the failing tests' images go to .build/conformance/.
 # `make conformance-record` rewrites the counts (on request only; refused under CI).
+.PHONY: conformance conformance-record
 CONFORMANCE_SUITE ?= $(SHARED)/conformance/render-suite
 CONFORMANCE_COUNTS ?= Tests/Fixtures/conformance/render-suite-counts.json
 CONFORMANCE_OUT ?= .build/conformance
