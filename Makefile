@@ -9,6 +9,8 @@
 #   make peers   time mapsnap beside Mapnik, cairo, Skia and Blend2D (../shared/bench)
 #   make check-reports  validate every golden case's report against docs/report.schema.json
 #   make check-docs     every scene-format section the code cites exists, every document link resolves
+#   make conformance  the Mapbox GL render suite through `mapsnap test`: a table by group, fails when a
+#                recorded count falls (make conformance-record rewrites the counts)
 #   make test-cluster   batch shards on a one-node Slurm cluster and GNU parallel (root)
 #   make test-postgis   ogr sources from a PostGIS server started in a temporary folder (root)
 #   make bench-postgis  the 1,000-thumbnail batch from PostGIS against the GeoPackage (root)
@@ -113,6 +115,27 @@ browser-deps:
 
 test-report-browser: browser-deps build
 	python3 scripts/test-html-report.py .build/release/mapsnap mapsnap-test-report.png
+
+# The Mapbox GL render suite (CONFORMANCE_SUITE: its render-tests/ and the
+# fixtures its local:// URLs name) through `mapsnap test` as style cases, on
+# every core: per-case lines in the suite's order, then the table by group and
+# the flat, symbol and fill-extrusion totals. Fails only when the flat or
+# symbol tests pass (or come within 1 %) fewer than CONFORMANCE_COUNTS
+# records; the HTML report and the failing tests' images go to .build/conformance/.
+# `make conformance-record` rewrites the counts (on request only; refused under CI).
+.PHONY: conformance conformance-record
+CONFORMANCE_SUITE ?= $(SHARED)/conformance/render-suite
+CONFORMANCE_COUNTS ?= Tests/Fixtures/conformance/render-suite-counts.json
+CONFORMANCE_OUT ?= .build/conformance
+CONFORMANCE_ARGS = test $(CONFORMANCE_SUITE)/render-tests --local-root $(CONFORMANCE_SUITE) --offline --groups --quiet \
+  --counts $(CONFORMANCE_COUNTS) --html $(CONFORMANCE_OUT)/report.html --junit $(CONFORMANCE_OUT)/junit.xml \
+  --artifacts $(CONFORMANCE_OUT)/artifacts
+
+conformance: build
+	MAPSNAP_RECORD= .build/release/mapsnap $(CONFORMANCE_ARGS)
+
+conformance-record: build
+	MAPSNAP_RECORD= .build/release/mapsnap $(CONFORMANCE_ARGS) --record-counts
 
 # Needs Python's jsonschema (python3 -m pip install jsonschema).
 check-reports: build

@@ -29,7 +29,11 @@
 ///   `palette`); the expected images are compared as decoded pixels, as always.
 /// - Reports: each image's report is compared with `<image>.report.json`
 ///   (`ReportDiff`), which must exist, unless `"reports": false`.
-/// - A folder without `golden.json` is not a case; `mapsnap test` warns of
+/// - Style cases (`StyleCase`: the Mapbox GL render suite's layout):
+///   `CASES/<case>/style.json` + `expected.png`, or grouped one level deep,
+///   `CASES/<group>/<case>/style.json` + `expected.png` (case name
+///   `group/case`). Each is one image judged by `StyleCriterion`.
+/// - A folder without `golden.json` (nor a style case or a group of them) is not a case; `mapsnap test` warns of
 ///   each (``folderWarnings()``), with a hint when it holds a near miss
 ///   such as `goldens.json`.
 /// - A `.png` or `.report.json` directly in a case folder that no image of
@@ -54,14 +58,65 @@ public struct CaseLoader {
     for name in FileIO.listDirectory(root).sorted() {
       let dir = FileIO.resolve(name, against: root)
       let meta = dir + "/golden.json"
-      guard FileIO.isRegularFile(meta) else { continue }
-      do throws(SceneError) {
-        cases += try load(name, directory: dir)
-      } catch {
-        problems.append(Problem(caseName: name, error: error))
+      if FileIO.isRegularFile(meta) {
+        do throws(SceneError) {
+          cases += try load(name, directory: dir)
+        } catch {
+          problems.append(Problem(caseName: name, error: error))
+        }
+        continue
+      }
+      // Style cases: the folder itself, or the folders of a group.
+      let styles = Self.isStyleCase(dir) ? [(name, dir)] : Self.styleCases(inGroup: dir).map { (name + "/" + $0, dir + "/" + $0) }
+      for (caseName, caseDir) in styles {
+        do throws(SceneError) {
+          cases.append(try loadStyle(caseName, directory: caseDir, group: name))
+        } catch {
+          problems.append(Problem(caseName: caseName, error: error))
+        }
       }
     }
     return (cases, problems)
+  }
+
+  /// The largest `style.json` read (inline GeoJSON can make styles large).
+  static let maximumStyleBytes = 256 << 20
+
+  /// A folder holding `style.json`: a style case.
+  static func isStyleCase(_ dir: String) -> Bool { FileIO.isRegularFile(dir + "/style.json") }
+
+  /// The style cases of a group folder, in name order (none when `dir` is not a group).
+  static func styleCases(inGroup dir: String) -> [String] {
+    guard FileIO.isDirectory(dir) else { return [] }
+    return FileIO.listDirectory(dir).sorted().filter { !$0.hasPrefix(".") && isStyleCase(dir + "/" + $0) }
+  }
+
+  /// A style case: its one image, `expected.png`, with its parameters from
+  /// `metadata.test` (`StyleCase`).
+  private func loadStyle(_ name: String, directory dir: String, group: String) throws(SceneError) -> ImageCase {
+    let path = dir + "/style.json"
+    let bytes: [UInt8]
+    do {
+      bytes = try FileIO.read(path, maximumBytes: Self.maximumStyleBytes)
+    } catch {
+      throw SceneError(file: path, kind: .unreadable(reason: error.reason))
+    }
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(bytes)
+    } catch {
+      throw SceneError(file: path, kind: .syntax(line: error.line, column: error.column), expected: "valid JSON", found: error.message)
+    }
+    let style = try StyleCase(style: json, stylePath: path, group: group)
+    let stem = "expected"
+    let line = ManifestLine(number: 1, scene: path, output: dir + "/" + stem + ".png", report: nil, overrides: ViewOverrides(), overlays: [])
+    var image = ImageCase(
+      caseName: name, directory: dir, stem: stem, line: line,
+      comparison: ImageCase.Comparison(threshold: StyleCriterion.threshold, includeAA: false, maxDiffPixels: 0))
+    image.comparison.reason = "the render suite's criterion (pixelmatch 4.0.2, threshold 0.13, allowed per case)"
+    image.compareReports = false
+    image.style = style
+    return image
   }
 
   private func load(_ name: String, directory dir: String) throws(SceneError) -> [ImageCase] {
@@ -200,7 +255,7 @@ public struct CaseLoader {
       case .notACase(let nearMiss?):
         return "\(folder): not a case: expected golden.json, found \(nearMiss) (rename it to golden.json)"
       case .notACase(nil):
-        return "\(folder): not a case: no golden.json (a case is a folder with scene.json and golden.json)"
+        return "\(folder): not a case: no golden.json (a case is a folder with scene.json and golden.json, or with style.json and expected.png)"
       case .obsolete(let files):
         return "\(folder): obsolete expected file\(files.count == 1 ? "" : "s") that no scale or variant produces: "
           + files.joined(separator: ", ") + " (--record … --remove-obsolete deletes them)"
@@ -214,7 +269,7 @@ public struct CaseLoader {
     var out: [Notice] = []
     for name in FileIO.listDirectory(root).sorted() where !name.hasPrefix(".") {
       let dir = FileIO.resolve(name, against: root)
-      guard FileIO.isDirectory(dir), !FileIO.isRegularFile(dir + "/golden.json") else { continue }
+      guard FileIO.isDirectory(dir), !FileIO.isRegularFile(dir + "/golden.json"), !Self.isStyleCase(dir), Self.styleCases(inGroup: dir).isEmpty else { continue }
       let nearMiss = FileIO.listDirectory(dir).sorted().first { f in
         let l = f.lowercased()
         return f != "golden.json" && l.hasSuffix(".json") && l.hasPrefix("golden")

@@ -38,6 +38,8 @@ public struct CaseOutcome: Sendable {
   /// The expected image's path in the case folder.
   public var expectedImage: String
   public var seconds = 0.0
+  /// A style case's group, kind and verdicts; nil for a scene case.
+  public var verdict: StyleVerdict?
 
   public var passed: Bool { status == .passed }
 

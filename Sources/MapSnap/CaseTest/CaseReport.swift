@@ -9,6 +9,8 @@ public struct CaseReport {
   /// Folders that are not cases and obsolete expected files.
   public var notices: [CaseLoader.Notice]
   public var seconds: Double
+  /// The style cases by group and kind, shown before the failures (nil: not shown).
+  public var table: ConformanceTable?
 
   public init(outcomes: [CaseOutcome], problems: [CaseLoader.Problem], notices: [CaseLoader.Notice] = [], seconds: Double) {
     self.outcomes = outcomes
@@ -73,6 +75,7 @@ public struct CaseReport {
       <h1>mapsnap test: <span class="pass">\(passed) passed</span>, <span class="fail">\(failed) failed</span>, <span class="err">\(errors) errors</span> in \(Self.seconds(seconds)) s</h1>
 
       """
+    if let table { h += table.html }
     for p in problems {
       h += "<div class=\"case\"><h2 class=\"err\">\(Self.xml(p.caseName)): cannot run</h2><pre>\(Self.xml(p.error.description))</pre></div>\n"
     }

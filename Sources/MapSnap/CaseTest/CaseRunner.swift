@@ -41,6 +41,11 @@ public final class CaseRunner: Sendable {
     public var strict = false
     /// The largest scene or GeoJSON source file read.
     public var maximumSourceBytes = SourceLoader.defaultMaximumSourceBytes
+    /// The folder style cases' `local://PATH` URLs name (the render suite's
+    /// root); nil refuses them.
+    public var localRoot: String? = nil
+    /// Style cases fetch no http(s) URL.
+    public var offline = false
     public init() {}
   }
 
@@ -88,6 +93,7 @@ public final class CaseRunner: Sendable {
     var o = CaseOutcome(id: c.id, caseName: c.caseName, stem: c.stem, status: .passed, expectedImage: c.expectedImage)
     // Artifacts of an earlier run must not stand beside this one's result.
     for suffix in Self.artifactSuffixes { unlink(artifactPath(c, suffix)) }
+    if let style = c.style { return checkStyle(c, style, outcome: o, start: start) }
     let plan: FramePlan
     do throws(SceneError) {
       plan = try session.plan(scene: c.line.scene, overrides: c.line.overrides, overlays: c.line.overlays)
@@ -262,11 +268,11 @@ public final class CaseRunner: Sendable {
   static let artifactSuffixes = ["actual.png", "diff.png", "expected.png", "actual.report.json"]
 
   /// Writes an artifact file; returns its path, or nil when it cannot be written.
-  private func artifactPath(_ c: ImageCase, _ suffix: String) -> String {
+  func artifactPath(_ c: ImageCase, _ suffix: String) -> String {
     options.artifacts + "/" + c.caseName + "/" + c.stem + "." + suffix
   }
 
-  private func write(_ bytes: [UInt8], artifact c: ImageCase, suffix: String) -> String? {
+  func write(_ bytes: [UInt8], artifact c: ImageCase, suffix: String) -> String? {
     let path = artifactPath(c, suffix)
     do {
       try OutputTarget(path).write(bytes, createDirectories: true)

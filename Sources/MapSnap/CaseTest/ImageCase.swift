@@ -1,5 +1,7 @@
 /// One expected image of a `mapsnap test` case folder (see `CaseLoader` for
-/// the layout): the frame to render and how to compare it.
+/// the layout): the frame to render and how to compare it. A style case
+/// (`style` set) has one image, `expected.png`, judged by `StyleCriterion`;
+/// its `line` names the style file as the batch line's input.
 public struct ImageCase: Sendable {
   /// The case folder's name.
   public var caseName: String
@@ -16,8 +18,12 @@ public struct ImageCase: Sendable {
   /// palette PNG; nil for true colour.
   public var palette: PaletteOptions? = nil
 
-  /// `case/stem`: what `--filter` matches and reports name.
-  public var id: String { caseName + "/" + stem }
+  /// A style case's parameters (`style.json`'s `metadata.test`); nil for a scene case.
+  public var style: StyleCase? = nil
+
+  /// `case/stem` (a style case's name alone, `group/test`): what `--filter`
+  /// matches and reports name.
+  public var id: String { style != nil ? caseName : caseName + "/" + stem }
   public var expectedImage: String { directory + "/" + stem + ".png" }
   /// The expected report (`ReportDiff`), compared unless `compareReports` is false.
   public var expectedReport: String { directory + "/" + stem + ".report.json" }

@@ -19,6 +19,11 @@ internal import _MapSnapRaster
 ///   at most two of its eight neighbours equal it, and its darkest and
 ///   brightest neighbours (by ΔY) each sit among at least three identical
 ///   neighbours in both images. `includeAA` counts them as differences.
+///   That is pixelmatch 5 and later (`AntialiasDetection.siblings`);
+///   `.pixelmatch4` is pixelmatch 4.0.2's rule, which the Mapbox GL render
+///   suite pins: neighbours count as equal by brightness alone (ΔY = 0), the
+///   image's edge adds nothing, and the darkest or brightest neighbour must
+///   have more than two neighbours of its own brightness in both images.
 /// - **Exact mode**: `threshold` 0 with `includeAA` counts every pixel whose
 ///   colour blended over white differs (fully transparent pixels of any
 ///   colour are equal, as in pixelmatch).
@@ -32,11 +37,29 @@ public struct PixelMatch: Sendable {
   /// How strongly the first image shows, faded, under the differences in
   /// the diff image (pixelmatch's `alpha`).
   public var fade: Double
+  /// Which pixelmatch's anti-aliasing rule (``AntialiasDetection``).
+  public var antialiasing: AntialiasDetection
 
-  public init(threshold: Double = 0.1, includeAA: Bool = false, fade: Double = 0.1) {
+  /// How a differing pixel is recognised as anti-aliasing.
+  public enum AntialiasDetection: Sendable, Equatable {
+    /// pixelmatch 5 and later (what `mapsnap diff` counts): at most two
+    /// neighbours identical to the pixel (a missing neighbour on the image's
+    /// edge counting as one), and its darkest or brightest neighbour among
+    /// at least three identical neighbours (the edge counting as one) in
+    /// both images.
+    case siblings
+    /// pixelmatch 4.0.2: neighbours are equal when their brightness (Y
+    /// blended over white) is; at most two equal to the pixel, no allowance
+    /// for the edge, and its darkest or brightest neighbour with more than
+    /// two neighbours of its own brightness in both images.
+    case pixelmatch4
+  }
+
+  public init(threshold: Double = 0.1, includeAA: Bool = false, fade: Double = 0.1, antialiasing: AntialiasDetection = .siblings) {
     self.threshold = threshold
     self.includeAA = includeAA
     self.fade = fade
+    self.antialiasing = antialiasing
   }
 
   /// What the comparison found.
@@ -131,9 +154,7 @@ public struct PixelMatch: Sendable {
         let q = rb[x]
         let delta = p == q ? 0 : Self.colorDelta(p, q, yOnly: false)
         if abs(delta) > maxDelta {
-          if !includeAA
-            && (antialiased(a, x, y, width, height, other: b) || antialiased(b, x, y, width, height, other: a))
-          {
+          if !includeAA && looksAntialiased(a, b, x, y, width, height) {
             counts.antialiased += 1
             out?[x] = Self.aaPixel
           } else {
@@ -193,8 +214,76 @@ public struct PixelMatch: Sendable {
     return y1 > y2 ? -delta : delta
   }
 
+  /// Whether (x, y) looks like anti-aliasing in either image, by the rule
+  /// `antialiasing` names.
+  @inline(__always) private func looksAntialiased(_ a: RowTable, _ b: RowTable, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Bool {
+    switch antialiasing {
+    case .siblings:
+      return antialiased(a, x, y, width, height, other: b) || antialiased(b, x, y, width, height, other: a)
+    case .pixelmatch4:
+      return Self.antialiased4(a, x, y, width, height, other: b) || Self.antialiased4(b, x, y, width, height, other: a)
+    }
+  }
+
+  /// pixelmatch 4.0.2's `antialiased`: whether (x1, y1) of `img` looks like
+  /// an anti-aliased edge pixel (`AntialiasDetection.pixelmatch4`).
+  private static func antialiased4(
+    _ img: RowTable, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
+    other: RowTable
+  ) -> Bool {
+    let (x0, y0, x2, y2, _) = neighbourhood(x1, y1, width, height)
+    let centre = img[y1][x1]
+    var zeroes = 0
+    var minDelta = 0.0
+    var maxDelta = 0.0
+    var minX = 0
+    var minY = 0
+    var maxX = 0
+    var maxY = 0
+    for x in x0...x2 {
+      for y in y0...y2 {
+        if x == x1 && y == y1 { continue }
+        let delta = colorDelta(centre, img[y][x], yOnly: true)
+        if delta == 0 {
+          zeroes += 1
+          if zeroes > 2 { return false }
+        } else if delta < minDelta {
+          minDelta = delta
+          minX = x
+          minY = y
+        } else if delta > maxDelta {
+          maxDelta = delta
+          maxX = x
+          maxY = y
+        }
+      }
+    }
+    if minDelta == 0 || maxDelta == 0 { return false }
+    return (hasManyOfItsBrightness(img, minX, minY, width, height) && hasManyOfItsBrightness(other, minX, minY, width, height))
+      || (hasManyOfItsBrightness(img, maxX, maxY, width, height) && hasManyOfItsBrightness(other, maxX, maxY, width, height))
+  }
+
+  /// pixelmatch 4.0.2's test of the darkest and brightest neighbours (its
+  /// `antialiased` without a second image, negated): more than two of the
+  /// pixel's neighbours have its brightness; the image's edge adds nothing.
+  private static func hasManyOfItsBrightness(_ img: RowTable, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int) -> Bool {
+    let (x0, y0, x2, y2, _) = neighbourhood(x1, y1, width, height)
+    let centre = img[y1][x1]
+    var zeroes = 0
+    for x in x0...x2 {
+      for y in y0...y2 {
+        if x == x1 && y == y1 { continue }
+        if colorDelta(centre, img[y][x], yOnly: true) == 0 {
+          zeroes += 1
+          if zeroes > 2 { return true }
+        }
+      }
+    }
+    return false
+  }
+
   /// pixelmatch's `antialiased`: whether (x1, y1) of `img` looks like an
-  /// anti-aliased edge pixel.
+  /// anti-aliased edge pixel (`AntialiasDetection.siblings`).
   private func antialiased(
     _ img: RowTable, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
     other: RowTable

@@ -72,6 +72,18 @@ public enum PNGEncoder {
     try encode(checked(pixels, width: width, height: height, options: options), width: width, height: height, opaque: opaque, options: options)
   }
 
+  /// Encodes pixels as an 8-bit RGBA PNG with their bytes as given (no
+  /// un-premultiplying, no palette): for images whose bytes are to be kept
+  /// as they are, such as a premultiplied frame shown beside an expected
+  /// image that stores premultiplied colour.
+  /// - Throws: as ``encode(premultipliedRGBA:width:height:options:)``.
+  public static func encode(
+    rgbaAsStored pixels: UnsafeBufferPointer<UInt32>, width: Int, height: Int, options: PNGEncodingOptions = .fast
+  ) throws(PNGError) -> [UInt8] {
+    let image = try checked(pixels, width: width, height: height, options: options)
+    return try writePNG(UnsafeRawPointer(image.baseAddress!), width: width, height: height, writeRGB: false, options: options)
+  }
+
   private static func encode(
     _ image: UnsafeBufferPointer<UInt32>, width: Int, height: Int, opaque: Bool, options: PNGEncodingOptions
   ) throws(PNGError) -> [UInt8] {
