@@ -94,9 +94,9 @@ import Testing
     // Interior pixel (1, 1): east 0.5, south 0.
     #expect(abs(g[(1 * 4 + 1) * 2] - 0.5) < 1e-4)
     #expect(abs(g[(1 * 4 + 1) * 2 + 1]) < 1e-6)
-    // Steeper than the limit clamps to 1.
-    let steep = Hillshade.gradients(dem: try eastRamp(step: 1000), zoom: 15)
-    #expect(steep[(1 * 4 + 1) * 2] == 1)
+    // Steeper than the limit (gradient 16.4) clamps to 4.
+    let steep = Hillshade.gradients(dem: try eastRamp(step: 5000), zoom: 15)
+    #expect(steep[(1 * 4 + 1) * 2] == 4)
     // Below zoom 15 slopes are steepened: at zoom 14, by 2^0.3 more than the zoom alone gives.
     #expect(abs(Hillshade.zoomExaggeration(zoom: 14) + 0.3) < 1e-12)
     #expect(abs(Hillshade.zoomExaggeration(zoom: 1) + 5.6) < 1e-12)
@@ -104,24 +104,25 @@ import Testing
 
   @Test func standardShadeOfAKnownSlope() throws {
     // Gradient (0.5, 0) under the default light (335°), black shadow and accent, white
-    // highlight, exaggeration 0.5: slope atan(0.625) = 0.5586, aspect π, shade 0.63889;
-    // colour 0.63889·sin(slope) = 0.33861, alpha (1 − cos)·(1 − 0.53) + 0.53 = 0.60144.
+    // highlight, exaggeration 0.5: slope atan(0.625 · 0.5) = 0.30288, aspect π, shade
+    // 0.63889; colour 0.63889·sin(slope) = 0.19057 → 48.6, alpha (1 − cos)·(1 − sin) + sin
+    // = 0.33022 → 84.2.
     let out = Hillshade().shade(dem: try eastRamp(step: 152.87407932405188), zoom: 15, latitudes: (0, 0))
     let k = (1 * 4 + 1) * 4
-    #expect(Array(out[k..<k + 4]) == [86, 86, 86, 153])
+    #expect(Array(out[k..<k + 4]) == [49, 49, 49, 84])
   }
 
   @Test func slopesFacingTheLightTakeTheHighlight() throws {
     // Rising eastward the slope faces west; lit from the west (270°) it is all highlight
-    // (white × sin(slope) = 0.53 → 135), lit from the east all shadow (black); the black
-    // accent under either brings alpha to 0.60144 → 153.
+    // (white × sin(slope) = 0.29828 → 76), lit from the east all shadow (black); the black
+    // accent under either brings alpha to 0.33022 → 84.
     let d = try eastRamp(step: 152.87407932405188)
     let west = Hillshade(lights: [HillshadeLight(azimuth: 270 * .pi / 180)])
     let east = Hillshade(lights: [HillshadeLight(azimuth: 90 * .pi / 180)])
     let k = (1 * 4 + 1) * 4
     let lit = west.shade(dem: d, zoom: 15, latitudes: (0, 0)), dark = east.shade(dem: d, zoom: 15, latitudes: (0, 0))
-    #expect(Array(lit[k..<k + 4]) == [135, 135, 135, 153])
-    #expect(Array(dark[k..<k + 4]) == [0, 0, 0, 153])
+    #expect(Array(lit[k..<k + 4]) == [76, 76, 76, 84])
+    #expect(Array(dark[k..<k + 4]) == [0, 0, 0, 84])
   }
 
   @Test func latitudeSteepensTheGradient() throws {

@@ -60,8 +60,12 @@ struct Hillshade: Sendable {
   static let eightCircumferenceLog2 = 28.2562
 
   /// The gradients the prepare pass stores are clamped to ±this (its 0…1 texture holds
-  /// `gradient / 2 + 0.5`).
-  static let gradientLimit: Float = 1
+  /// `gradient / 8 + 0.5`), a slope of 76°.
+  static let gradientLimit: Float = 4
+
+  /// The standard method steepens the gradient by this arbitrary z-factor before taking
+  /// its angle.
+  static let standardZFactor: Float = 0.625
 
   /// The prepare pass's vertical exaggeration at tile zoom `zoom`: below zoom 15 (the
   /// highest zoom of Mapbox terrain tiles) slopes are steepened by `2^((15 − zoom) · k)`,

@@ -72,13 +72,13 @@ struct HillshadeKernel {
     return abs(t - 2 * (t / 2).rounded(.down) - 1)
   }
 
-  /// MapLibre's standard method: the slope (steepened by the arbitrary z-factor 1.25) is
+  /// MapLibre's standard method: the slope (steepened by `Hillshade.standardZFactor`) is
   /// eased exponentially by the exaggeration (base 1.875 − 1.75·exaggeration, the style
   /// specification's exponential interpolation over 0…π/2), the accent colour grows with
   /// 1 − cos of it, the shadow-to-highlight mix by aspect with its sine, and both fade
   /// out for exaggerations under 0.5; the shade is laid over the accent.
   private func standard(_ dx: Float, _ dy: Float) -> RasterRGBA {
-    let slope = atan(1.25 * (dx * dx + dy * dy).squareRoot())
+    let slope = atan(Hillshade.standardZFactor * (dx * dx + dy * dy).squareRoot())
     let base = 1.875 - intensity * 1.75
     let maxValue = Float.pi / 2
     let scaled = intensity != 0.5 ? (pow(base, slope) - 1) / (pow(base, maxValue) - 1) * maxValue : slope
