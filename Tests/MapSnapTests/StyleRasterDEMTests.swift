@@ -176,4 +176,13 @@ import Testing
     #expect(ramp.elevations == [0, 50, 100])
     #expect(ramp.colors == [0, 0, 0, 255, 127, 0, 0, 255, 255, 0, 0, 255])
   }
+
+  @Test func interpolatingRampFollowsMapLibresFallbacks() throws {
+    let none = try #require(ColorRelief.interpolating([]))
+    #expect(none.elevations == [0, 1] && none.colors == [UInt8](repeating: 0, count: 8))
+    let one = try #require(ColorRelief.interpolating([(elevation: 50, color: (1, 0, 0, 0.5))]))
+    #expect(one.elevations == [50, 51])
+    #expect(one.colors == [127, 0, 0, 127, 127, 0, 0, 127])
+    #expect(ColorRelief.interpolating([(elevation: 10, color: (0, 0, 0, 1)), (elevation: 0, color: (0, 0, 0, 1))]) == nil)
+  }
 }

@@ -20,6 +20,19 @@ struct ColorRelief: Sendable {
     self.colors = colors
   }
 
+  /// The ramp MapLibre builds from `color-relief-color`: the stops of its `interpolate`
+  /// on `elevation` (`stops`, labels ascending, colours straight RGBA 0…1, evaluated at each
+  /// label; the interpolation between labels is always linear). No stops (a colour that is
+  /// not such an `interpolate`) gives transparent; a single stop is repeated 1 m higher.
+  static func interpolating(
+    _ stops: [(elevation: Float, color: (r: Double, g: Double, b: Double, a: Double))]
+  ) -> ColorRelief? {
+    var stops = stops
+    if stops.isEmpty { stops = [(0, (0, 0, 0, 0))] }
+    if stops.count == 1 { stops.append((stops[0].elevation + 1, stops[0].color)) }
+    return ColorRelief(elevations: stops.map(\.elevation), colors: stops.flatMap { premultipliedTexel($0.color) })
+  }
+
   /// A ramp of `count` (≥ 2) stops evenly spaced from `minimum` to `maximum` metres, each
   /// the colour `evaluate` gives there (straight RGBA 0…1), stored to 8 bits and
   /// premultiplied as a texture upload does.
