@@ -83,4 +83,17 @@ import Testing
     // t = 0.25 → ramp position 63.5 → 63.5, halved → 31.75 → 32.
     #expect(out[3] == 0 && out[7] == 32 && out[11] == 96 && out[15] == 128)
   }
+
+  @Test func degeneratePointsAddNothingOrStayInside() {
+    let points = [
+      HeatmapPoint(x: .nan, y: 1, radius: 4, weight: 1),
+      HeatmapPoint(x: 1, y: 1, radius: .infinity, weight: 1),
+      HeatmapPoint(x: 1, y: 1, radius: 0, weight: 1),
+      HeatmapPoint(x: 1e30, y: -1e30, radius: 1e30, weight: 1),
+    ]
+    let d = Heatmap.density(width: 8, height: 8, points: points, intensity: 1)
+    #expect(d.count == 64)
+    #expect(Heatmap.density(width: 8, height: 8, points: [points[0], points[1], points[2]], intensity: 1).allSatisfy { $0 == 0 })
+    #expect(Heatmap.density(width: 8, height: 8, points: [HeatmapPoint(x: 1, y: 1, radius: 2, weight: 1)], intensity: .infinity).allSatisfy { $0 == 0 })
+  }
 }

@@ -99,7 +99,7 @@ struct ColorRelief: Sendable {
   /// times `opacity` (`color-relief-opacity`, 0…1).
   func render(dem: DEMData, opacity: Double) -> [UInt8] {
     let dim = dem.dim, stride = dem.stride
-    let o = Float(min(max(opacity, 0), 1))
+    let o = rasterClamp01(Float(opacity))
     var out = [UInt8](repeating: 0, count: dim * dim * 4)
     out.withUnsafeMutableBufferPointer { op in
       dem.elevations.withUnsafeBufferPointer { grid in

@@ -60,15 +60,19 @@ enum Heatmap {
     defer { columnFactors.deallocate() }
     let falloff = -0.5 * sigmasPerRadius * sigmasPerRadius
     for point in points {
-      guard point.radius > 0, point.weight.isFinite, point.x.isFinite, point.y.isFinite else { continue }
+      guard point.radius > 0, point.radius.isFinite, point.weight.isFinite, point.x.isFinite, point.y.isFinite
+      else { continue }
       let s = extent(weight: point.weight, intensity: intensity)
-      guard s > 0 else { continue }
+      guard s > 0, s.isFinite else { continue }
       let half = s * point.radius
-      // Pixels whose centres lie in [c − half, c + half).
-      let x0 = max(Int((point.x - half - 0.5).rounded(.up)), 0)
-      let x1 = min(Int((point.x + half - 0.5).rounded(.up)), width)
-      let y0 = max(Int((point.y - half - 0.5).rounded(.up)), rows.lowerBound)
-      let y1 = min(Int((point.y + half - 0.5).rounded(.up)), rows.upperBound)
+      // Pixels whose centres lie in [c − half, c + half), the bounds kept to the buffer
+      // (and so to Int) before converting.
+      func first(_ edge: Float, _ limit: Int) -> Int {
+        Int(min(max((edge - 0.5).rounded(.up), -1), Float(limit) + 1))
+      }
+      let x0 = max(first(point.x - half, width), 0), x1 = min(first(point.x + half, width), width)
+      let y0 = max(first(point.y - half, height), rows.lowerBound)
+      let y1 = min(first(point.y + half, height), rows.upperBound)
       guard x0 < x1, y0 < y1 else { continue }
       let inverseRadius = 1 / point.radius
       let peak = point.weight * intensity * gaussCoefficient
