@@ -1,0 +1,68 @@
+import Testing
+
+@testable import MapSnap
+
+/// The raster layer's colour adjustments and nearest-neighbour resampling, against
+/// values worked out by hand from MapLibre's raster shader.
+@Suite struct StyleRasterPaintTests {
+  private func adjusted(_ pixel: [UInt8], _ paint: RasterPaint) -> [UInt8] {
+    var p = pixel
+    paint.apply(to: &p)
+    return p
+  }
+
+  @Test func defaultsLeaveThePixelsAlone() {
+    let paint = RasterPaint()
+    #expect(paint.isIdentity)
+    #expect(adjusted([10, 20, 30, 40], paint) == [10, 20, 30, 40])
+  }
+
+  @Test func saturationMinusOneGivesTheChannelMean() {
+    // Red: the mean of (1, 0, 0) is 1/3, 85 in 8 bits.
+    #expect(adjusted([255, 0, 0, 255], RasterPaint(saturation: -1)) == [85, 85, 85, 255])
+  }
+
+  @Test func hueRotate180TurnsRedToCyanAtTwoThirds() {
+    // Spin weights at 180°: (−1/3, 2/3, 2/3); red becomes (−1/3, 2/3, 2/3), clamped.
+    #expect(adjusted([255, 0, 0, 255], RasterPaint(hueRotate: 180)) == [0, 170, 170, 255])
+  }
+
+  @Test func hueRotate360IsTheIdentityColour() {
+    #expect(adjusted([200, 100, 50, 255], RasterPaint(hueRotate: 360)) == [200, 100, 50, 255])
+  }
+
+  @Test func contrastScalesAboutMidGrey() {
+    // Contrast −0.5 halves the distance from 0.5: 200/255 → 0.642157 → 163.75.
+    #expect(adjusted([200, 200, 200, 255], RasterPaint(contrast: -0.5)) == [164, 164, 164, 255])
+    #expect(RasterPaint(contrast: 0.5).contrastFactor == 2)
+  }
+
+  @Test func saturationFactorFollowsTheShader() {
+    #expect(RasterPaint(saturation: -0.25).saturationFactor == 0.25)
+    #expect(abs(RasterPaint(saturation: 0.5).saturationFactor - Float(1 - 1 / 0.501)) < 1e-6)
+  }
+
+  @Test func brightnessMapsBlackAndWhiteToTheBounds() {
+    let paint = RasterPaint(brightnessMin: 0.2, brightnessMax: 0.8)
+    #expect(adjusted([0, 0, 0, 255], paint) == [51, 51, 51, 255])
+    #expect(adjusted([255, 255, 255, 255], paint) == [204, 204, 204, 255])
+  }
+
+  @Test func translucentPixelsAreAdjustedUnpremultiplied() {
+    // (64, 0, 0, 128) is straight red 0.5 at alpha 128; grey 1/6 times 128/255 is 21.3.
+    #expect(adjusted([64, 0, 0, 128], RasterPaint(saturation: -1)) == [21, 21, 21, 128])
+  }
+
+  @Test func opacityScalesAlphaAndColour() {
+    #expect(adjusted([200, 100, 0, 255, 0, 0, 0, 0], RasterPaint(opacity: 0.5)) == [100, 50, 0, 128, 0, 0, 0, 0])
+  }
+
+  @Test func nearestResamplingRepeatsTexels() {
+    let src: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+    let out = RasterResampling.nearest(src, width: 2, height: 1, toWidth: 4, toHeight: 2)
+    let row: [UInt8] = [1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 7, 8, 5, 6, 7, 8]
+    #expect(out == row + row)
+    // Shrinking takes the texel under each output centre.
+    #expect(RasterResampling.nearest(src, width: 2, height: 1, toWidth: 1, toHeight: 1) == [5, 6, 7, 8])
+  }
+}
