@@ -7,8 +7,11 @@ struct ViewOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: ArgumentHelp("Map scale denominator: 2000 means 1:2000.", valueName: "denominator"))
   var scale: Double?
 
-  @Option(parsing: .unconditional, help: "Zoom level of the 256-px tiling scheme (scale = 591657527.591555 / 2^zoom).")
+  @Option(parsing: .unconditional, help: "Zoom level of the 256-px tiling scheme (scale = 591657527.591555 / 2^zoom); for a style, MapLibre's zoom (512-px tiles, one less).")
   var zoom: Double?
+
+  @Option(parsing: .unconditional, help: ArgumentHelp("A style's bearing: degrees clockwise from north that the map is turned (the style's own by default).", valueName: "degrees"))
+  var bearing: Double?
 
   @Option(parsing: .unconditional, help: ArgumentHelp("Map centre as lon,lat in degrees (a negative longitude is fine: --center -73.98,40.71).", valueName: "lon,lat"))
   var center: String?
@@ -60,7 +63,8 @@ struct ViewOptions: ParsableArguments {
   var settings: ViewSettings {
     ViewSettings(
       scale: scale, zoom: zoom, center: center, size: size, pixelRatio: pixelRatio, bounds: bounds, padding: padding,
-      fit: fit, marker: marker, highlight: highlight, geojson: geojson, floor: floor, maxPixels: maxPixels, fontDirs: fontDirs)
+      fit: fit, marker: marker, highlight: highlight, geojson: geojson, floor: floor, maxPixels: maxPixels, fontDirs: fontDirs,
+      bearing: bearing)
   }
 }
 

@@ -19,12 +19,14 @@ struct ViewSettings: Equatable {
   var floor: String? = nil
   var maxPixels: Int = FrameSizeLimit.defaultMaxPixels
   var fontDirs: [String] = []
+  var bearing: Double? = nil
 
   /// The view's parameters by `ViewParameter`'s rules (the scene's and a
   /// manifest line's), then what only the command line has.
   func validate() throws {
     if let s = scale, !ViewParameter.isScale(s) { throw invalid(.scale, "\(s)") }
     if let z = zoom, !ViewParameter.isZoom(z) { throw invalid(.zoom, "\(z)") }
+    if let b = bearing, !ViewParameter.isBearing(b) { throw invalid(.bearing, "\(b)") }
     if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
     if let c = center, parseCenter(c) == nil { throw invalid(.center, Echo.quoted(c)) }
     if let s = size, parseSize(s) == nil { throw invalid(.size, Echo.quoted(s)) }
@@ -67,7 +69,7 @@ struct ViewSettings: Equatable {
     ViewOverrides(
       scale: scale, zoom: zoom, center: center.flatMap(parseCenter), size: size.flatMap(parseSize),
       pixelRatio: pixelRatio, floor: floor.map(FloorValue.init), bounds: bounds.flatMap(parseBounds),
-      padding: padding.flatMap(parsePadding), fit: fit.flatMap(parseFit), maxPixels: maxPixels)
+      padding: padding.flatMap(parsePadding), fit: fit.flatMap(parseFit), maxPixels: maxPixels, bearing: bearing)
   }
 
   /// The one-frame `RenderSession` of this command line (the session

@@ -11,6 +11,8 @@ public struct ViewOverrides: Sendable {
   /// Fit the view to this box (replaces the scene's `bounds` and `center`).
   public var bounds: MapBounds?
   public var padding: Padding?
+  /// A style's bearing, degrees clockwise (`--bearing`); a scene's map has none.
+  public var bearing: Double?
   /// Fit the view to one feature's bounds: a layer id and a feature id.
   public var fit: (layer: String, id: FeatureID)?
   /// The most device pixels the frame may have (`FrameSizeLimit`; the CLI's
@@ -21,7 +23,8 @@ public struct ViewOverrides: Sendable {
   public init(scale: Double? = nil, zoom: Double? = nil, center: (lon: Double, lat: Double)? = nil,
               size: (width: Int, height: Int)? = nil, pixelRatio: Double? = nil, floor: FloorValue? = nil,
               bounds: MapBounds? = nil, padding: Padding? = nil, fit: (layer: String, id: FeatureID)? = nil,
-              maxPixels: Int = FrameSizeLimit.defaultMaxPixels) {
+              maxPixels: Int = FrameSizeLimit.defaultMaxPixels, bearing: Double? = nil) {
+    self.bearing = bearing
     self.maxPixels = min(maxPixels, FrameSizeLimit.absoluteMaxPixels)
     self.scale = scale
     self.zoom = zoom

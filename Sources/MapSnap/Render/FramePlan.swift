@@ -70,6 +70,13 @@ public struct FramePlan {
     fonts: FontLibrary? = nil, icons: IconCache = IconCache(), tiles: TileCache = TileCache(), threads: Int = 0,
     digests: FileDigests? = nil
   ) throws(SceneError) -> FramePlan {
+    var scene = scene
+    if let bearing = overrides.bearing {
+      guard scene.isStyle else {
+        throw SceneError(file: scene.file, kind: .invalidValue, expected: "no --bearing: a scene's map is drawn north up; --bearing turns a style's map")
+      }
+      scene.configureStyle { $0.bearing = bearing }
+    }
     let viewport = try overrides.viewport(for: scene, projection: MapResolver.projection(for: scene, tiles: tiles), sources: sources)
     var clock = monotonicSeconds()
     try MapResolver.checkSpatialReferences(of: scene)

@@ -40,3 +40,15 @@ enum StyleScene {
     return scene
   }
 }
+
+extension Scene {
+  /// Changes every style layer's source (run options such as `--offline`,
+  /// the render suite's `local://` root, a `--bearing`).
+  mutating func configureStyle(_ change: (inout StyleLayerSource) -> Void) {
+    for i in layers.indices {
+      guard case .style(var s) = layers[i].content else { continue }
+      change(&s)
+      layers[i].content = .style(s)
+    }
+  }
+}

@@ -6,7 +6,7 @@
 /// line (the CLI's view options). A parameter the format adds (a bearing, a
 /// style's zoom convention) is one more case with its check and its words.
 package enum ViewParameter: String, CaseIterable, Sendable {
-  case center, scale, zoom, size, pixelRatio, bounds, padding, spatialReference
+  case center, scale, zoom, size, pixelRatio, bounds, padding, spatialReference, bearing
 
   /// The largest `size` side in logical pixels (the device pixels a frame
   /// may have are `FrameSizeLimit`'s rule).
@@ -57,6 +57,8 @@ package enum ViewParameter: String, CaseIterable, Sendable {
       return "logical pixels ≥ 0: one number, or " + (json ? "[top, right, bottom, left]" : "top,right,bottom,left")
     case .spatialReference:
       return "3857 (Web Mercator) or 4326 (geographic)"
+    case .bearing:
+      return "degrees clockwise from north, from -360 to 360 (a style's map only)"
     }
   }
 
@@ -70,6 +72,9 @@ package enum ViewParameter: String, CaseIterable, Sendable {
 
   /// `zoom`: a level in `zoomRange`.
   package static func isZoom(_ v: Double) -> Bool { zoomRange.contains(v) }
+
+  /// A bearing in degrees (either way round, at most one turn).
+  package static func isBearing(_ v: Double) -> Bool { abs(v) <= 360 }
 
   /// One side of `size`: a whole number from 1 to `maxSide`.
   package static func isSide(_ v: Double) -> Bool { v >= 1 && v <= Double(maxSide) && v == v.rounded() }

@@ -38,13 +38,7 @@ struct StyleLayerPainter {
   /// Paints every feature of `data` the layer selects.
   mutating func paint(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
     if kind == .raster {
-      let opacity = max(0, min(1, paint.opacity.number(nil)))
-      for p in data.pictures {
-        featuresRead += 1
-        guard opacity > 0 else { continue }
-        commands.append(StyleDrawCommand(shape: .image(p.image, p.rect, opacity: opacity), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
-        featuresDrawn += 1
-      }
+      paintRaster(data, into: &commands)
       return
     }
     if let features = data.features {
@@ -85,6 +79,40 @@ struct StyleLayerPainter {
           break
         }
       }
+    }
+  }
+
+  /// A raster layer: each tile's pixels through the layer's colour
+  /// adjustments (`RasterPaint`), drawn over its square with `raster-opacity`.
+  private mutating func paintRaster(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
+    let opacity = max(0, min(1, paint.opacity.number(nil)))
+    let adjust = RasterPaint(
+      opacity: 1, hueRotate: paint.raster("raster-hue-rotate"), brightnessMin: paint.raster("raster-brightness-min"),
+      brightnessMax: paint.raster("raster-brightness-max"), saturation: paint.raster("raster-saturation"),
+      contrast: paint.raster("raster-contrast"))
+    for p in data.pictures {
+      featuresRead += 1
+      guard opacity > 0 else { continue }
+      let image: RasterImage
+      if adjust.isIdentity {
+        image = RasterImage(straightRGBA: p.image.pixels, width: p.image.width, height: p.image.height)
+      } else {
+        var px = p.image.pixels
+        px.withUnsafeMutableBufferPointer { b in
+          for i in stride(from: 0, to: b.count, by: 4) {
+            let a = UInt32(b[i + 3])
+            b[i] = UInt8((UInt32(b[i]) * a + 127) / 255)
+            b[i + 1] = UInt8((UInt32(b[i + 1]) * a + 127) / 255)
+            b[i + 2] = UInt8((UInt32(b[i + 2]) * a + 127) / 255)
+          }
+          adjust.apply(to: b)
+        }
+        var packed = [UInt32](repeating: 0, count: p.image.width * p.image.height)
+        px.withUnsafeBytes { src in packed.withUnsafeMutableBytes { $0.copyMemory(from: src) } }
+        image = RasterImage(premultipliedPixels: packed, width: p.image.width, height: p.image.height)
+      }
+      commands.append(StyleDrawCommand(shape: .image(image, p.rect, opacity: opacity), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
+      featuresDrawn += 1
     }
   }
 

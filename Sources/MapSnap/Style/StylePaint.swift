@@ -32,6 +32,8 @@ struct StylePaint {
   let strokeColor: StyleProperty?
   let strokeOpacity: StyleProperty?
   let blur: StyleProperty?
+  /// A raster layer's colour adjustments, by name.
+  private let rasterProperties: [String: StyleProperty]
 
   init(_ layer: StyleLayer, kind: StyleLayer.Kind, zoomBearing: (zoom: Double, bearing: Double), problems: inout [String]) {
     let zoom = zoomBearing.zoom
@@ -53,12 +55,20 @@ struct StylePaint {
       width = nil; gapWidth = nil; offset = nil; dasharray = nil; cap = nil; join = nil; miterLimit = nil
     }
     blur = kind == .line || kind == .circle ? p("\(prefix)-blur") : nil
+    var rp: [String: StyleProperty] = [:]
+    if kind == .raster {
+      for n in ["raster-hue-rotate", "raster-brightness-min", "raster-brightness-max", "raster-saturation", "raster-contrast"] { rp[n] = p(n) }
+    }
+    rasterProperties = rp
     if kind == .circle {
       radius = p("circle-radius"); strokeWidth = p("circle-stroke-width"); strokeColor = p("circle-stroke-color"); strokeOpacity = p("circle-stroke-opacity")
     } else {
       radius = nil; strokeWidth = nil; strokeColor = nil; strokeOpacity = nil
     }
   }
+
+  /// A raster colour adjustment's value (its default when not given).
+  func raster(_ name: String) -> Double { rasterProperties[name]?.number(nil) ?? 0 }
 
   /// `*-translate` in device pixels.
   private func shift(_ f: EvaluationFeature?, ratio: Double) -> Point {

@@ -20,7 +20,8 @@ struct StyleSourceData: Sendable {
   /// One raster tile (or a source `image`), decoded, and the device
   /// rectangle it covers.
   struct Picture: Sendable {
-    let image: RasterImage
+    /// Straight RGBA, as decoded.
+    let image: DecodedImage
     let rect: Rect
   }
 
@@ -131,7 +132,7 @@ struct StyleSourceData: Sendable {
   static let maximumPicturePixels = 4096 * 4096
 
   /// A PNG or JPEG (by its signature), decoded.
-  static func picture(_ bytes: [UInt8]) -> RasterImage? {
+  static func picture(_ bytes: [UInt8]) -> DecodedImage? {
     let d: DecodedImage
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
       guard let x = try? PNGDecoder.decode(bytes, maximumPixels: maximumPicturePixels) else { return nil }
@@ -142,7 +143,7 @@ struct StyleSourceData: Sendable {
     } else {
       return nil
     }
-    return RasterImage(straightRGBA: d.pixels, width: d.width, height: d.height)
+    return d
   }
 
   /// An `image` source: one picture over the box of its `coordinates`
