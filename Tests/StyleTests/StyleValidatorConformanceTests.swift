@@ -50,6 +50,27 @@ final class StyleValidatorConformanceTests: XCTestCase {
     }
   }
 
+  /// The render suite's styles draw, so none of them may give an error
+  /// (warnings are allowed: one of them tests a GeoJSON source without data).
+  func testRenderSuiteStylesHaveNoErrors() throws {
+    let root = Self.conformanceFolder().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("render-suite/render-tests")
+    guard let walker = FileManager.default.enumerator(atPath: root.path) else {
+      XCTFail("render suite not found at \(root.path)")
+      return
+    }
+    var styles = 0
+    while let file = walker.nextObject() as? String {
+      guard file.hasSuffix("style.json") else { continue }
+      let style = try JSONParser.parse(Array(Data(contentsOf: root.appendingPathComponent(file))))
+      styles += 1
+      for finding in StyleValidator().validate(style, file: file) where finding.severity == .error {
+        XCTFail(finding.description)
+      }
+    }
+    XCTAssertGreaterThan(styles, 300)
+  }
+
   /// True when every expected path has a finding of its own and there are no
   /// others. The reference names members of `light`, `sky`, `terrain`,
   /// `projection` and raster-dem sources without their parents' path

@@ -13,6 +13,9 @@ package enum ExpressionContext: Sendable, Equatable {
   case clusterMap
   /// The reduce expression of a cluster property: no `zoom`, no feature state.
   case clusterReduce
+  /// Any other value that takes expressions: a member of `light`, `sky` or
+  /// `projection`, a legacy function's stop output or default.
+  case value
 }
 
 /// The validator's seam to the expression language: what it asks of
@@ -58,4 +61,14 @@ package struct UncheckedExpressions: ExpressionChecking {
   }
 
   package func isColor(_ text: String) -> Bool { true }
+}
+
+extension JSONPath {
+  /// This path extended by array indices: where an expression compiler's
+  /// error points inside the expression (`[2][1]` → `layers[0].filter[2][1]`).
+  package func appending(indices: some Sequence<Int>) -> JSONPath {
+    var path = self
+    for i in indices { path = path.index(i) }
+    return path
+  }
 }

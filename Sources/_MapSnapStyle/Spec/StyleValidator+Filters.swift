@@ -20,9 +20,7 @@ extension ValidationRun {
       return
     }
     if let (steps, legacy) = Self.mixedLegacyPart(of: value) {
-      var at = path
-      for step in steps { at = at.index(step) }
-      report(Self.mixedFilterProblem(legacy), at)
+      report(Self.mixedFilterProblem(legacy), path.appending(indices: steps))
     }
     issues += expressions.check(value, spec: StyleReference.filter, context: .filter, path: path)
   }

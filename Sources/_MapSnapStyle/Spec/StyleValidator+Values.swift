@@ -10,7 +10,7 @@ extension ValidationRun {
       return
     }
     if spec.supportsExpressions, expressions.isExpression(value) {
-      issues += expressions.check(value, spec: spec, context: context ?? .property(name: "", isLayout: false), path: path)
+      issues += expressions.check(value, spec: spec, context: context ?? .value, path: path)
       return
     }
     switch spec.type {
@@ -31,7 +31,7 @@ extension ValidationRun {
     case "formatted", "resolvedImage":
       // A string, or anything else read as an expression.
       if case .string = value { return }
-      issues += expressions.check(value, spec: spec, context: context ?? .property(name: "", isLayout: false), path: path)
+      issues += expressions.check(value, spec: spec, context: context ?? .value, path: path)
     case "padding":
       numbers(value, path, counts: 1...4) { self.report(.paddingLength(found: $0), path) }
     case "numberArray":
