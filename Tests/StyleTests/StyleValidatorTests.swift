@@ -151,16 +151,24 @@ final class StyleValidatorTests: XCTestCase {
   }
 
   func testLegacyFilterRule() {
-    XCTAssertFalse(ValidationRun.isExpressionFilter(["==", "class", "park"]))
-    XCTAssertFalse(ValidationRun.isExpressionFilter(["in", "class", "a", "b"]))
-    XCTAssertFalse(ValidationRun.isExpressionFilter(["has", "$type"]))
-    XCTAssertFalse(ValidationRun.isExpressionFilter(["all", ["==", "a", 1], true]))
-    XCTAssertTrue(ValidationRun.isExpressionFilter(["==", ["get", "class"], "park"]))
-    XCTAssertTrue(ValidationRun.isExpressionFilter(["in", ["get", "class"], ["literal", ["a"]]]))
-    XCTAssertTrue(ValidationRun.isExpressionFilter(["has", "name"]))
-    XCTAssertTrue(ValidationRun.isExpressionFilter(true))
-    XCTAssertTrue(ValidationRun.isExpressionFilter(["all", ["has", "name"], false]))
-    XCTAssertTrue(ValidationRun.isExpressionFilter(["all", ["==", "a", 1], ["==", ["get", "b"], 2]]))
+    XCTAssertFalse(FilterSyntax.isExpression(["==", "class", "park"]))
+    XCTAssertFalse(FilterSyntax.isExpression(["in", "class", "a", "b"]))
+    XCTAssertFalse(FilterSyntax.isExpression(["has", "$type"]))
+    XCTAssertFalse(FilterSyntax.isExpression(["all", ["==", "a", 1], true]))
+    XCTAssertTrue(FilterSyntax.isExpression(["==", ["get", "class"], "park"]))
+    XCTAssertTrue(FilterSyntax.isExpression(["in", ["get", "class"], ["literal", ["a"]]]))
+    XCTAssertTrue(FilterSyntax.isExpression(["has", "name"]))
+    XCTAssertTrue(FilterSyntax.isExpression(true))
+    XCTAssertTrue(FilterSyntax.isExpression(["all", ["has", "name"], false]))
+    XCTAssertTrue(FilterSyntax.isExpression(["all", ["==", "a", 1], ["==", ["get", "b"], 2]]))
+    XCTAssertEqual(FilterSyntax.of(["all", ["has", "name"], true]), .neutral)
+    XCTAssertEqual(FilterSyntax.of(["has", "name", "extra"]), .expression)
+    XCTAssertEqual(FilterSyntax.of([:]), .legacy)
+  }
+
+  func testCompilerKeysExtendPaths() {
+    XCTAssertEqual(JSONPath().key("filter").appending(expressionKey: "[2][10]").description, "filter[2][10]")
+    XCTAssertEqual(JSONPath().key("filter").appending(expressionKey: "").description, "filter")
   }
 
   func testLegacyPartsOfExpressionFiltersAreWarnedWithTheirReplacement() {

@@ -71,4 +71,10 @@ extension JSONPath {
     for i in indices { path = path.index(i) }
     return path
   }
+
+  /// This path extended by an expression compiler's error key, `[2][1]`;
+  /// text that is not a bracketed index is skipped.
+  package func appending(expressionKey key: String) -> JSONPath {
+    appending(indices: key.split(separator: "[").compactMap { Int($0.dropLast(1)) })
+  }
 }

@@ -1,35 +1,19 @@
-internal import _MapSnapJSON
+package import _MapSnapJSON
 
 /// Which syntax a filter (or part of one) is written in. The two syntaxes
 /// share operators, so a part can be `neutral`: valid and alike in both
-/// (`["has", "name"]`, a boolean).
-enum FilterSyntax {
+/// (`["has", "name"]`, a boolean). A filter is read as an expression unless
+/// it is `legacy`.
+package enum FilterSyntax: Sendable {
   case legacy
   case neutral
   case expression
-}
-
-extension ValidationRun {
-  /// A layer's or source's `filter`. In expression syntax (anything not
-  /// wholly legacy) it goes to the checker as a boolean expression, after a
-  /// warning for the first legacy part mixed into it; otherwise it is
-  /// checked as a legacy filter.
-  func filter(_ value: JSONValue, _ path: JSONPath) {
-    guard Self.filterSyntax(value) != .legacy else {
-      legacyFilter(value, path)
-      return
-    }
-    if let (steps, legacy) = Self.mixedLegacyPart(of: value) {
-      report(Self.mixedFilterProblem(legacy), path.appending(indices: steps))
-    }
-    issues += expressions.check(value, spec: StyleReference.filter, context: .filter, path: path)
-  }
 
   /// The reference's classification, by operator and operand shapes: an
   /// `all` or `any` is an expression when one part is, legacy when a part is
   /// and none is an expression; `none`, `!in`, `!has` and comparisons of a
   /// name with a plain value are legacy; unknown operators are expressions.
-  static func filterSyntax(_ filter: JSONValue) -> FilterSyntax {
+  package static func of(_ filter: JSONValue) -> FilterSyntax {
     if case .bool = filter { return .neutral }
     guard case .array(let items) = filter, let first = items.first else { return .legacy }
     guard case .string(let op) = first else { return .expression }
@@ -47,7 +31,7 @@ extension ValidationRun {
     case "any", "all":
       var sawLegacy = false
       for item in items.dropFirst() {
-        switch filterSyntax(item) {
+        switch of(item) {
         case .expression: return .expression
         case .legacy: sawLegacy = true
         case .neutral: break
@@ -59,8 +43,25 @@ extension ValidationRun {
     }
   }
 
-  /// Whether `filter` is read as an expression (not wholly legacy).
-  static func isExpressionFilter(_ filter: JSONValue) -> Bool { filterSyntax(filter) != .legacy }
+  /// Whether `filter` is read as an expression (it is not wholly legacy).
+  package static func isExpression(_ filter: JSONValue) -> Bool { of(filter) != .legacy }
+}
+
+extension ValidationRun {
+  /// A layer's or source's `filter`. In expression syntax (anything not
+  /// wholly legacy) it goes to the checker as a boolean expression, after a
+  /// warning for the first legacy part mixed into it; otherwise it is
+  /// checked as a legacy filter.
+  func filter(_ value: JSONValue, _ path: JSONPath) {
+    guard FilterSyntax.isExpression(value) else {
+      legacyFilter(value, path)
+      return
+    }
+    if let (steps, legacy) = Self.mixedLegacyPart(of: value) {
+      report(Self.mixedFilterProblem(legacy), path.appending(indices: steps))
+    }
+    issues += expressions.check(value, spec: StyleReference.filter, context: .filter, path: path)
+  }
 
   /// The first legacy filter inside an expression filter, through `all`,
   /// `any`, `none`, `!` and the conditions of `case`: its index steps and
@@ -76,7 +77,7 @@ extension ValidationRun {
     }
     for i in children {
       guard items[i].isArray else { continue }
-      if !isExpressionFilter(items[i]) { return ([i], items[i]) }
+      if !FilterSyntax.isExpression(items[i]) { return ([i], items[i]) }
       if let (steps, part) = mixedLegacyPart(of: items[i]) { return ([i] + steps, part) }
     }
     return nil

@@ -17,9 +17,9 @@ extension ValidationRun {
       return
     }
     let ref = layer["ref"]
-    if layer["type"]?.isTruthy != true && ref?.isTruthy != true { report(.layerTypeMissing, path) }
+    if !Self.truthy(layer["type"]) && !Self.truthy(ref) { report(.layerTypeMissing, path) }
     var type = layer["type"].flatMap(\.stringValue)
-    if let id = layer["id"], id.isTruthy,
+    if let id = layer["id"], Self.truthy(id),
       let first = layers.prefix(index).firstIndex(where: { $0["id"] == id })
     {
       report(.layerIdDuplicate(id: id, firstIndex: first), path)
@@ -40,8 +40,8 @@ extension ValidationRun {
     } else if type != "background" {
       layerSource(layer, type: type, path)
     }
-    if type == "raster", case .object(let paint)? = layer["paint"], paint["resampling"]?.isTruthy == true,
-      paint["raster-resampling"]?.isTruthy == true
+    if type == "raster", case .object(let paint)? = layer["paint"], Self.truthy(paint["resampling"]),
+      Self.truthy(paint["raster-resampling"])
     {
       report(.redundantResampling, path)
     }
@@ -65,7 +65,7 @@ extension ValidationRun {
   /// A layer's source: given, declared in `sources`, and of a kind the
   /// layer's type draws from.
   private func layerSource(_ layer: JSONObject, type: String?, _ path: JSONPath) {
-    guard let name = layer["source"], name.isTruthy else {
+    guard let name = layer["source"], Self.truthy(name) else {
       report(.layerSourceMissing, path)
       return
     }
@@ -83,12 +83,12 @@ extension ValidationRun {
       report(.layerSourceKind(layerType: layerType, required: "raster-dem"), path)
     } else if sourceType == "raster" && type != "raster" {
       report(.layerSourceKind(layerType: layerType, required: "vector"), path)
-    } else if sourceType == "vector" && layer["source-layer"]?.isTruthy != true {
+    } else if sourceType == "vector" && !Self.truthy(layer["source-layer"]) {
       report(.sourceLayerMissing, path)
     } else if sourceType == "raster-dem" && type != "hillshade" && type != "color-relief" {
       report(.demSourceMisuse(layerType: layerType), path)
-    } else if type == "line", case .object(let paint)? = layer["paint"], paint["line-gradient"]?.isTruthy == true,
-      sourceType != "geojson" || source["lineMetrics"]?.isTruthy != true
+    } else if type == "line", case .object(let paint)? = layer["paint"], Self.truthy(paint["line-gradient"]),
+      sourceType != "geojson" || !Self.truthy(source["lineMetrics"])
     {
       report(.lineGradientWithoutLineMetrics, path)
     }

@@ -36,7 +36,7 @@ extension ValidationRun {
       return true
     }
     if functionType == "identity" && isZoomFunction { report(.memberMissing("property"), path) }
-    if functionType != "identity" && function["stops"]?.isTruthy != true { report(.memberMissing("stops"), path) }
+    if functionType != "identity" && !Self.truthy(function["stops"]) { report(.memberMissing("stops"), path) }
     if functionType == "exponential" && spec.supportsExpressions && !spec.interpolated {
       report(.functionKindUnsupported("exponential"), path)
     }

@@ -226,7 +226,7 @@ extension ValidationRun {
     var seen: [String: [JSONValue]] = [:]
     for (i, sprite) in sprites.enumerated() {
       for member in ["id", "url"] {
-        guard let v = sprite[member], v.isTruthy else { continue }
+        guard let v = sprite[member], Self.truthy(v) else { continue }
         if seen[member, default: []].contains(v) { report(.spriteDuplicate(member: member, value: v), path) }
         seen[member, default: []].append(v)
       }

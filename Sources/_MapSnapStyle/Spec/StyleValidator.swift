@@ -71,7 +71,7 @@ final class ValidationRun {
     }
     if object["version"] == nil { report(.versionMissing, path) }
     for name in ["sources", "layers"] where object[name] == nil { report(.rootMemberMissing(name), path) }
-    if object["constants"]?.isTruthy == true { report(.constantsDeprecated, path.key("constants")) }
+    if Self.truthy(object["constants"]) { report(.constantsDeprecated, path.key("constants")) }
   }
 
   private func glyphs(_ value: JSONValue, _ path: JSONPath) {
@@ -93,7 +93,7 @@ final class ValidationRun {
   }
 
   private func source(_ value: JSONValue, _ path: JSONPath) {
-    guard case .object(let object) = value, let typeValue = object["type"], typeValue.isTruthy else {
+    guard case .object(let object) = value, let typeValue = object["type"], Self.truthy(typeValue) else {
       report(.sourceTypeMissing, path)
       return
     }
@@ -118,7 +118,7 @@ final class ValidationRun {
       }
       return false
     }
-    if type == "geojson", object["cluster"]?.isTruthy == true, case .object(let properties)? = object["clusterProperties"] {
+    if type == "geojson", Self.truthy(object["cluster"]), case .object(let properties)? = object["clusterProperties"] {
       clusterProperties(properties, path.key("clusterProperties"))
     }
   }
@@ -190,16 +190,16 @@ final class ValidationRun {
   }
 }
 
-extension JSONValue {
-  /// JavaScript's truthiness, which the reference validator's checks use:
-  /// null, false, 0 and "" are false.
-  var isTruthy: Bool {
-    switch self {
-    case .null: return false
-    case .bool(let b): return b
-    case .number(let x): return x != 0 && !x.isNaN
-    case .string(let s): return !s.isEmpty
-    case .array, .object: return true
+extension ValidationRun {
+  /// JavaScript's truthiness, which the reference validator's presence
+  /// checks use: a missing value, null, false, 0 and "" are false.
+  static func truthy(_ value: JSONValue?) -> Bool {
+    switch value {
+    case nil, .null?: return false
+    case .bool(let b)?: return b
+    case .number(let x)?: return x != 0 && !x.isNaN
+    case .string(let s)?: return !s.isEmpty
+    case .array?, .object?: return true
     }
   }
 }
