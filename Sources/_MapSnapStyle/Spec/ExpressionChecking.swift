@@ -1,6 +1,10 @@
 package import _MapSnapJSON
 
 /// Where an expression stands in a style, for the rules that depend on it.
+/// Only `property` expressions follow the property rules (data and zoom
+/// dependence as the spec allows, zoom only as the input of a top-level
+/// `step` or `interpolate`); the others compile as plain expressions of the
+/// spec's type.
 package enum ExpressionContext: Sendable, Equatable {
   /// The value of a paint or layout property named `name`. Layout
   /// properties may not read feature state; `text-font`'s outputs must be
