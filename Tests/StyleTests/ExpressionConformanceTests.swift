@@ -110,6 +110,7 @@ final class ExpressionConformanceTests: XCTestCase {
     if case .number(let z) = c["zoom"] ?? .null { context.zoom = z }
     if case .number(let z) = c["heatmapDensity"] ?? .null { context.heatmapDensity = z }
     if case .number(let z) = c["lineProgress"] ?? .null { context.lineProgress = z }
+    if case .number(let z) = c["elevation"] ?? .null { context.elevation = z }
     if let a = c["accumulated"] { context.accumulated = StyleValue(json: a) }
     if case .array(let images) = c["availableImages"] ?? .null {
       context.availableImages = images.compactMap { if case .string(let s) = $0 { return s } else { return nil } }

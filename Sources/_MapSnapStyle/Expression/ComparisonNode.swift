@@ -93,9 +93,9 @@ final class ComparisonNode: ExpressionNode, @unchecked Sendable {
     }
     if isOrder {
       if lhs.type == .value, rhs.type != .value {
-        lhs = AssertionNode(type: rhs.type, args: [lhs], key: lhs.key)
+        lhs = AssertionNode(type: rhs.type, args: [lhs], key: "")
       } else if lhs.type != .value, rhs.type == .value {
-        rhs = AssertionNode(type: lhs.type, args: [rhs], key: rhs.key)
+        rhs = AssertionNode(type: lhs.type, args: [rhs], key: "")
       }
     }
     var collator: ExpressionNode?

@@ -6,7 +6,7 @@ enum ExpressionRegistry {
 
   private static let parsers: [String: Parser] = {
     var p: [String: Parser] = [
-      "literal": LiteralParser.parse, "let": LetNode.parse, "var": VarNode.parse, "global-state": GlobalStateNode.parse,
+      "literal": LiteralParser.parse, "semiliteral": SemiliteralNode.parse, "let": LetNode.parse, "var": VarNode.parse, "global-state": GlobalStateNode.parse,
       "array": AssertionNode.parse, "boolean": AssertionNode.parse, "number": AssertionNode.parse,
       "string": AssertionNode.parse, "object": AssertionNode.parse,
       "to-boolean": CoercionNode.parse, "to-color": CoercionNode.parse, "to-number": CoercionNode.parse, "to-string": CoercionNode.parse,

@@ -51,6 +51,7 @@ package indirect enum ExpressionType: Sendable, Equatable {
         return nil
       }
     case (.value, _):
+      if actual == .value { return nil }
       if ExpressionType.valueMembers.contains(where: { $0.mismatch(actual) == nil }) { return nil }
     default:
       if self.sameKind(actual) { return nil }

@@ -77,7 +77,13 @@ final class InNode: ExpressionNode, @unchecked Sendable {
   override func evaluate(_ input: borrowing EvaluationInput) throws(ExpressionEvaluationError) -> StyleValue {
     let n = try needle.evaluate(input)
     let h = try haystack.evaluate(input)
-    if !returnsIndex, case .null = h { return .bool(false) }
+    if !returnsIndex {
+      // A missing or empty haystack holds nothing.
+      switch h {
+      case .null, .bool(false), .number(0), .string(""): return .bool(false)
+      default: break
+      }
+    }
     guard isNeedle(n) else {
       throw fail("Expected first argument to be of type boolean, string, number or null, but found \(n.type.name) instead.")
     }
@@ -85,11 +91,8 @@ final class InNode: ExpressionNode, @unchecked Sendable {
     if let fromIndex { from = Int(try number(fromIndex, input)) }
     switch h {
     case .string(let s):
-      guard case .string(let sub) = n else {
-        if !returnsIndex { return .bool(false) }
-        let text = n.displayString
-        return .number(Double(InNode.indexOf(Array(text.unicodeScalars), in: Array(s.unicodeScalars), from: from)))
-      }
+      // The needle is searched for as JavaScript writes it (`null`, `true`, `123`).
+      let sub = n == .null ? "null" : n.displayString
       let i = InNode.indexOf(Array(sub.unicodeScalars), in: Array(s.unicodeScalars), from: from)
       return returnsIndex ? .number(Double(i)) : .bool(i >= 0)
     case .array(let items):
@@ -126,7 +129,7 @@ final class InNode: ExpressionNode, @unchecked Sendable {
   }
 
   static func parseIndexOf(_ args: [JSONValue], _ context: ParsingContext) -> ExpressionNode? {
-    guard args.count == 3 || args.count == 4 else { return context.error("Expected 3 or 4 arguments, but found \(args.count - 1) instead.") }
+    guard args.count == 3 || args.count == 4 else { return context.error("Expected 2 or 3 arguments, but found \(args.count - 1) instead.") }
     guard let (n, h) = parseNeedleAndHaystack(args, context) else { return nil }
     var from: ExpressionNode?
     if args.count == 4 {
@@ -174,7 +177,7 @@ final class SliceNode: ExpressionNode, @unchecked Sendable {
   }
 
   static func parse(_ args: [JSONValue], _ context: ParsingContext) -> ExpressionNode? {
-    guard args.count == 3 || args.count == 4 else { return context.error("Expected 3 or 4 arguments, but found \(args.count - 1) instead.") }
+    guard args.count == 3 || args.count == 4 else { return context.error("Expected 2 or 3 arguments, but found \(args.count - 1) instead.") }
     guard let input = context.parse(args[1], 1, .value), let begin = context.parse(args[2], 2, .number) else { return nil }
     guard input.type == .string || input.type.isArray || input.type == .value else {
       return context.error("Expected first argument to be of type array or string, but found \(input.type.name) instead")

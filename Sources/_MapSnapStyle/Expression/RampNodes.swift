@@ -221,7 +221,7 @@ final class InterpolateNode: ExpressionNode, @unchecked Sendable {
     var outputType: ExpressionType?
     let space: ColorRules.Space = op == "interpolate-hcl" ? .hcl : op == "interpolate-lab" ? .lab : .rgb
     if space != .rgb {
-      outputType = .color
+      outputType = context.expected == .colorArray ? .colorArray : .color
     } else if context.expected != .value {
       outputType = context.expected
     }

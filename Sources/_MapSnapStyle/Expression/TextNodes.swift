@@ -101,7 +101,7 @@ final class ImageNode: ExpressionNode, @unchecked Sendable {
 
   static func parse(_ args: [JSONValue], _ context: ParsingContext) -> ExpressionNode? {
     guard args.count == 2 else { return context.error("Expected two arguments.") }
-    guard let name = context.parse(args[1], 1, .string) else { return nil }
+    guard let name = context.parse(args[1], 1, .string) else { return context.error("No image name provided.") }
     return ImageNode(name: name, key: context.key)
   }
 }
