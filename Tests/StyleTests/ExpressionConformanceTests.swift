@@ -166,6 +166,7 @@ final class ExpressionConformanceTests: XCTestCase {
           "textColor": s.textColor.map(colorJSON) ?? .null, "verticalAlign": s.verticalAlign.map { .string($0) } ?? .null,
         ]
       })]
+    case .projection(let p): return ["from": .string(p.from), "to": .string(p.to), "transition": .number(p.transition)]
     case .image(let i): return ["name": .string(i.name), "available": .bool(i.available)]
     case .padding(let values), .numberArray(let values): return ["values": .array(values.map { .number($0) })]
     case .colorArray(let colors): return ["values": .array(colors.map(colorJSON))]

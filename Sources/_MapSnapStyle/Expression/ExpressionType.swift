@@ -88,6 +88,7 @@ extension StyleValue {
     case .numberArray: return .numberArray
     case .colorArray: return .colorArray
     case .anchorOffsets: return .variableAnchorOffsetCollection
+    case .projection: return .projectionDefinition
     case .array(let items):
       var item: ExpressionType?
       for element in items {

@@ -165,6 +165,15 @@ final class InterpolateNode: ExpressionNode, @unchecked Sendable {
     let i = stopIndex(labels, value)
     let t = interpolation.factor(value, labels[i], labels[i + 1])
     let a = try outputs[i].evaluate(input), b = try outputs[i + 1].evaluate(input)
+    if type == .projectionDefinition {
+      // Between two projections: the transition from the lower stop's to the upper stop's.
+      let name = { (v: StyleValue) -> String in
+        if case .projection(let p) = v { return t < 0.5 ? p.from : p.to }
+        if case .array(let items) = v, items.count == 3 { return (t < 0.5 ? items[0] : items[1]).displayString }
+        return v.displayString
+      }
+      return .projection(StyleProjectionTransition(from: name(a), to: name(b), transition: t))
+    }
     return InterpolateNode.mix(a, b, t, space: space)
   }
 

@@ -131,6 +131,16 @@ final class CoercionNode: ExpressionNode, @unchecked Sendable {
       if case .image = v { return v }
       let name = v.displayString
       return .image(StyleResolvedImage(name: name, available: input.context.availableImages.contains(name)))
+    case .projectionDefinition:
+      // A projection's name, or [from, to, transition].
+      let v = try args[0].evaluate(input)
+      switch v {
+      case .string, .projection: return v
+      case .array(let items):
+        if items.count == 3, case .string = items[0], case .string = items[1], case .number = items[2] { return v }
+      default: break
+      }
+      throw fail("Could not parse projectionDefinition from value '\(ColorRules.describe(v))'")
     case .padding, .numberArray, .colorArray, .variableAnchorOffsetCollection:
       var last: StyleValue = .null
       for arg in args {

@@ -24,6 +24,9 @@ package enum StyleValue: Sendable, Equatable {
   case colorArray([StyleColor])
   /// `variableAnchorOffsetCollection`: anchors, each with its [x, y] offset.
   case anchorOffsets([(String, [Double])])
+  /// A `projectionDefinition` part of the way from one projection to another
+  /// (a single projection is a `.string`).
+  case projection(StyleProjectionTransition)
 
   package static func == (a: StyleValue, b: StyleValue) -> Bool {
     switch (a, b) {
@@ -41,6 +44,7 @@ package enum StyleValue: Sendable, Equatable {
     case (.padding(let x), .padding(let y)): return x == y
     case (.numberArray(let x), .numberArray(let y)): return x == y
     case (.colorArray(let x), .colorArray(let y)): return x == y
+    case (.projection(let x), .projection(let y)): return x == y
     case (.anchorOffsets(let x), .anchorOffsets(let y)):
       return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     default: return false
@@ -88,6 +92,14 @@ package struct StyleFormattedSection: Sendable, Equatable {
 /// Rich text: what a `format` expression builds.
 package struct StyleFormatted: Sendable, Equatable {
   package var sections: [StyleFormattedSection]
+}
+
+/// A transition between two projections (`projectionDefinition`).
+package struct StyleProjectionTransition: Sendable, Equatable {
+  package var from: String
+  package var to: String
+  /// 0 at `from`, 1 at `to`.
+  package var transition: Double
 }
 
 /// An image named by an `image` expression.

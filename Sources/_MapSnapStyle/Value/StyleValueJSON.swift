@@ -34,6 +34,7 @@ extension StyleValue {
     case .image(let i): return .object(JSONObject([("name", .string(i.name)), ("available", .bool(i.available))]))
     case .padding(let v), .numberArray(let v): return .array(v.map { .number($0) })
     case .colorArray(let v): return .array(v.map { .string($0.cssString) })
+    case .projection(let p): return [.string(p.from), .string(p.to), .number(p.transition)]
     case .anchorOffsets(let pairs):
       return .array(pairs.flatMap { [JSONValue.string($0.0), .array($0.1.map { .number($0) })] })
     }
