@@ -105,10 +105,12 @@ extension StringProtocol {
   }
 }
 
-/// String comparison under a `collator`: case folded unless case-sensitive,
-/// Latin diacritics removed unless diacritic-sensitive, then by code unit.
+/// String comparison under a `collator`: ICU's collation for the locale
+/// when ICU is there; otherwise case folded unless case-sensitive, Latin
+/// diacritics removed unless diacritic-sensitive, then by code unit.
 enum CollatorRules {
   static func compare(_ a: String, _ b: String, _ c: StyleCollator) -> Int {
+    if let order = ICUCollation.compare(a, b, c) { return order }
     let x = fold(a, c), y = fold(b, c)
     if x == y { return 0 }
     return x.utf16.lexicographicallyPrecedes(y.utf16) ? -1 : 1
