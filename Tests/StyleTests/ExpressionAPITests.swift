@@ -94,3 +94,16 @@ final class ExpressionAPITests: XCTestCase {
     XCTAssertEqual(error.key, "[2]")
   }
 }
+
+extension ExpressionAPITests {
+  func testPropertyValuesDispatchOnTheirForm() throws {
+    guard case .success(let constant) = StyleExpression.property([2, 3], spec: spec("padding")),
+      case .success(let expression) = StyleExpression.property(["+", 1, 2], spec: spec("number")),
+      case .success(let function) = StyleExpression.property(["stops": [[0, 1], [10, 2]]], spec: spec("number", interpolated: false))
+    else { return XCTFail() }
+    XCTAssertEqual(constant.evaluate(EvaluationContext(), nil), .padding([2, 3, 2, 3]))
+    XCTAssertEqual(expression.evaluate(EvaluationContext(), nil), .number(3))
+    XCTAssertEqual(function.evaluate(EvaluationContext(zoom: 12), nil), .number(2))
+    XCTAssertEqual(function.interpolationFactor(zoom: 5, lower: 0, upper: 10), 0)
+  }
+}

@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// `literal`: a JSON value taken as it is.
 enum LiteralParser {

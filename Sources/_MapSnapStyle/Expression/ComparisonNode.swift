@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// `==`, `!=`, `<`, `>`, `<=`, `>=`, optionally under a `collator`.
 final class ComparisonNode: ExpressionNode, @unchecked Sendable {

@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// The parameters of one overload of a compound operator.
 enum CompoundParameters {

@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// `case`: the output of the first true condition, else the fallback.
 final class CaseNode: ExpressionNode, @unchecked Sendable {

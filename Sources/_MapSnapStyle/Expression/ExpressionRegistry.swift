@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// The operators of the expression language and the parser of each.
 enum ExpressionRegistry {

@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// A GeoJSON geometry reduced to what `within` and `distance` compare: a
 /// point, a line, a polygon (rings) or something neither reads.

@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// Legacy property functions (`{"stops": ..., "property": ..., "type": ...}`)
 /// rewritten as the expressions that mean the same: identity functions as

@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// `at`: an array's element by index.
 final class AtNode: ExpressionNode, @unchecked Sendable {

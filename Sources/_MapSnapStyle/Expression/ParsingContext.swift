@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// How a parsed expression whose type is less precise than expected is made
 /// to fit: a run-time assertion, a conversion, or neither (`coalesce`).

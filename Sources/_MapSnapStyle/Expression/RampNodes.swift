@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+package import _MapSnapJSON
 
 /// A compiled expression of a style property or filter: the node tree, its
 /// result type, what it depends on, and the property's default for the
@@ -75,6 +75,25 @@ package final class StyleExpression: Sendable {
       return .failure(ExpressionErrors([ExpressionError(key: "", message: "\"interpolate\" expressions cannot be used with this property")]))
     }
     return .success(StyleExpression(root: root, spec: spec, zoomCurve: curve))
+  }
+
+  /// A property's value as the style gives it: a legacy function (an
+  /// object), an expression (an array naming an operator), or a constant of
+  /// the property's type (`constant`).
+  package static func property(_ json: JSONValue, spec: PropertySpec) -> Result<StyleExpression, ExpressionErrors> {
+    switch json {
+    case .object: return compile(json, spec: spec)
+    case .array(let a):
+      if case .string(let op)? = a.first, ExpressionRegistry.isOperator(op) { return compile(json, spec: spec) }
+      return constant(json, spec: spec)
+    default: return constant(json, spec: spec)
+    }
+  }
+
+  /// The weight of the upper of two zoom stops at `zoom` (0 for `step` curves), as
+  /// the renderer blends values evaluated at the stops around the zoom.
+  package func interpolationFactor(zoom: Double, lower: Double, upper: Double) -> Double {
+    zoomInterpolation?.factor(zoom, lower, upper) ?? 0
   }
 
   /// A value of the property's own type (not an expression) as a constant

@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+package import _MapSnapJSON
 
 /// Layer filters: an expression filter, or a legacy filter (`["==", "$type",
 /// "Polygon"]`, `in`, `!in`, `has`, `!has`, `all`, `any`, `none`, `$id`)

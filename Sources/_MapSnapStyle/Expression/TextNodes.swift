@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// `format`: rich text from text or image sections, each with its options.
 final class FormatNode: ExpressionNode, @unchecked Sendable {

@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+internal import _MapSnapJSON
 
 /// `array`, `boolean`, `number`, `string`, `object` (and the assertions the
 /// type checker inserts): the first argument whose value has the type, else

@@ -1,4 +1,4 @@
-public import _MapSnapJSON
+package import _MapSnapJSON
 
 extension StyleValue {
   /// A JSON value as the expression language sees it: objects keep their
