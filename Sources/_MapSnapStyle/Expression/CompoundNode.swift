@@ -120,6 +120,7 @@ final class CompoundNode: ExpressionNode, @unchecked Sendable {
       for a in args where try bool(a, input) { return .bool(true) }
       return .bool(false)
     case .not: return .bool(!(try bool(args[0], input)))
+    // Every script is supported: the renderer shapes text with HarfBuzz and FriBidi.
     case .isSupportedScript: return .bool(true)
     case .upcase: return .string(try string(args[0], input).uppercased())
     case .downcase: return .string(try string(args[0], input).lowercased())

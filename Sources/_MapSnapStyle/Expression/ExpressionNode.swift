@@ -96,8 +96,9 @@ class ExpressionNode: @unchecked Sendable {
     self.key = key
   }
 
+  /// The node's value for one evaluation; every node kind overrides it.
   func evaluate(_ input: borrowing EvaluationInput) throws(ExpressionEvaluationError) -> StyleValue {
-    .null
+    preconditionFailure("\(Self.self) does not evaluate")
   }
 
   /// The sub-expressions, for the static analyses (feature or zoom dependence, zoom curves).
