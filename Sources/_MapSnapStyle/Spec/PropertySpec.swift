@@ -26,8 +26,44 @@ package struct PropertySpec: Sendable {
   package var propertyType: String = "data-constant"
   /// Whether the property accepts a transition.
   package var transition = false
+  /// Whether the property's strings may hold `{name}` tokens (`text-field`, `icon-image`).
+  package var tokens = false
 
   package init(type: String) {
     self.type = type
+  }
+}
+
+extension PropertySpec {
+  /// A property's entry as the specification's reference writes it (and the
+  /// conformance tests' `propertySpec`): `type`, `value`, `length`, `values`
+  /// (an array or an object of names), `default`, `minimum`, `maximum`,
+  /// `transition`, `property-type` and `expression` (`interpolated`,
+  /// `parameters`).
+  package init(json: JSONValue) {
+    guard case .object(let o) = json else {
+      self.init(type: "value")
+      return
+    }
+    if case .string(let t) = o["type"] { self.init(type: t) } else { self.init(type: "value") }
+    if case .string(let v) = o["value"] { value = v }
+    if case .number(let n) = o["length"] { length = Int(n) }
+    switch o["values"] {
+    case .array(let a)?: values = a.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+    case .object(let names)?: values = names.keys
+    default: break
+    }
+    defaultValue = o["default"]
+    if case .number(let n) = o["minimum"] { minimum = n }
+    if case .number(let n) = o["maximum"] { maximum = n }
+    if case .bool(let b) = o["transition"] { transition = b }
+    if case .bool(let b) = o["tokens"] { tokens = b }
+    if case .string(let p) = o["property-type"] { propertyType = p }
+    if case .object(let e) = o["expression"] {
+      if case .bool(let b) = e["interpolated"] { interpolated = b }
+      if case .array(let params) = e["parameters"] {
+        parameters = params.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+      }
+    }
   }
 }

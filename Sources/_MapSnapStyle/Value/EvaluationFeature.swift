@@ -16,11 +16,31 @@ package struct EvaluationFeature: Sendable {
   /// True when the geometry has several parts (`MultiPoint`, ...).
   package var isMulti: Bool
   package var properties: [String: StyleValue]
+  /// The geometry in tile coordinates (`TilePoint.extent` units across the
+  /// tile), for `within` and `distance`: points, lines, or polygon rings
+  /// (outer rings and holes by winding). Empty when not loaded.
+  package var geometry: [[TilePoint]]
 
-  package init(id: StyleValue? = nil, kind: GeometryKind = .unknown, isMulti: Bool = false, properties: [String: StyleValue] = [:]) {
+  package init(
+    id: StyleValue? = nil, kind: GeometryKind = .unknown, isMulti: Bool = false, properties: [String: StyleValue] = [:],
+    geometry: [[TilePoint]] = []
+  ) {
     self.id = id
     self.kind = kind
     self.isMulti = isMulti
     self.properties = properties
+    self.geometry = geometry
+  }
+}
+
+/// A point of a feature's geometry in tile coordinates.
+package struct TilePoint: Sendable, Equatable {
+  /// The tile's width in the units `within` and `distance` read geometry in.
+  package static let extent = 8192.0
+  package var x: Double
+  package var y: Double
+  package init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
   }
 }
