@@ -191,3 +191,14 @@ final class VectorTileTests: XCTestCase {
     }
   }
 }
+
+extension VectorTileTests {
+  func testALayerIsParsedOncePerTile() throws {
+    let tile = try VectorTile(bytes: try VectorTileFixtures.fixture("14-4357-6245.mvt"))
+    let copy = tile
+    let a = try XCTUnwrap(tile.layer(named: "road"))
+    let b = try XCTUnwrap(copy.layer(named: "road"))
+    XCTAssertTrue(a === b)
+    XCTAssertTrue(try tile.layer(at: 0) === tile.layer(named: "landuse"))
+  }
+}
