@@ -202,3 +202,24 @@ extension VectorTileTests {
     XCTAssertTrue(try tile.layer(at: 0) === tile.layer(named: "landuse"))
   }
 }
+
+extension VectorTileTests {
+  func testAPropertyByItsKeyIndex() throws {
+    let layer = try XCTUnwrap(VectorTile(bytes: try VectorTileFixtures.fixture("14-4357-6245.mvt")).layer(named: "place_label"))
+    let name = try XCTUnwrap(layer.keyIndices["name"])
+    XCTAssertEqual(layer.keys[name], "name")
+    XCTAssertEqual(try layer.feature(at: 0).property(keyIndex: name), .string("Loveland"))
+    for i in 0..<layer.featureCount {
+      let feature = try layer.feature(at: i)
+      XCTAssertEqual(try feature.property(keyIndex: name), try feature.properties()["name"])
+    }
+    // A keys table that repeats a key: the name decides.
+    let values = [TestProtobuf.stringValue("a"), TestProtobuf.stringValue("b")]
+    let feature = TestProtobuf.feature(type: 1, tags: [0, 0, 1, 1], geometry: [9, 0, 0])
+    let bytes = TestProtobuf.tile([TestProtobuf.layer(name: "d", keys: ["k", "k"], values: values, features: [feature])])
+    let d = try XCTUnwrap(VectorTile(bytes: bytes).layer(named: "d"))
+    XCTAssertEqual(try d.feature(at: 0).property(keyIndex: 0), .string("b"))
+    XCTAssertEqual(try d.feature(at: 0).property(named: "k"), .string("b"))
+    XCTAssertEqual(try d.feature(at: 0).properties(), ["k": .string("b")])
+  }
+}

@@ -71,7 +71,10 @@ package enum Inflate {
   /// Inflates a gzip or zlib stream (zlib tells them apart by their header)
   /// to at most `limit` bytes. Concatenated gzip members are inflated one
   /// after the other, as gunzip does; bytes after the last stream are ignored.
-  package static func inflate(_ bytes: [UInt8], limit: Int) throws(InflateError) -> [UInt8] {
+  package static func inflate(_ bytes: [UInt8], limit requested: Int) throws(InflateError) -> [UInt8] {
+    // A limit past any real memory is the largest the buffer arithmetic
+    // below (doubling, one byte past the limit) keeps without overflow.
+    let limit = max(0, min(requested, Int.max / 4))
     guard bytes.count <= Int(UInt32.max) else { throw .tooLarge(limit: limit) }
     var stream = z_stream()
     // 15: a 32 KiB window; +32: detect a gzip or a zlib header.
@@ -98,9 +101,10 @@ package enum Inflate {
           capacity = grown
         }
         stream.next_out = output + produced
-        stream.avail_out = UInt32(capacity - produced)
+        // zlib counts in 32 bits: a larger free space is given a part at a time.
+        stream.avail_out = UInt32(min(capacity - produced, Int(UInt32.max)))
         let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-        produced = capacity - Int(stream.avail_out)
+        produced = stream.next_out - output
         switch status {
         case Z_OK:
           continue
