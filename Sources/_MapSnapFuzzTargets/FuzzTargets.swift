@@ -40,6 +40,12 @@ public enum FuzzTargets {
       name: "digest", summary: "an entry of the digest cache: DigestStore.digest (@ID@ stands for the file's identity)",
       maxLength: 1_024, run: DigestFuzzTarget.run),
     FuzzTarget(
+      name: "mvt", summary: "a vector tile, gzip'd or not: every layer, feature, property and geometry (VectorTile)",
+      maxLength: 65_536, run: MVTFuzzTarget.run),
+    FuzzTarget(
+      name: "pmtiles", summary: "a PMTiles archive: header, directories, leaves, metadata, tiles (PMTilesArchive)",
+      maxLength: 32_768, run: PMTilesFuzzTarget.run),
+    FuzzTarget(
       name: "render", summary: "a scene decoded and rendered end to end at 64×64 at most, with the bundled fonts",
       maxLength: 32_768, run: RenderFuzzTarget.run),
   ]

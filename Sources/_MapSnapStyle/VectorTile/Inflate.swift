@@ -1,5 +1,11 @@
 import CZlib
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Why compressed bytes could not be inflated.
 package enum InflateError: Error, Sendable, Equatable {
   /// The inflated bytes would pass the caller's limit (a gzip bomb, or a
@@ -65,7 +71,10 @@ package enum Inflate {
   /// Inflates a gzip or zlib stream (zlib tells them apart by their header)
   /// to at most `limit` bytes. Concatenated gzip members are inflated one
   /// after the other, as gunzip does; bytes after the last stream are ignored.
-  package static func inflate(_ bytes: [UInt8], limit: Int) throws(InflateError) -> [UInt8] {
+  package static func inflate(_ bytes: [UInt8], limit requested: Int) throws(InflateError) -> [UInt8] {
+    // A limit past any real memory is the largest the buffer arithmetic
+    // below (doubling, one byte past the limit) keeps without overflow.
+    let limit = max(0, min(requested, Int.max / 4))
     guard bytes.count <= Int(UInt32.max) else { throw .tooLarge(limit: limit) }
     var stream = z_stream()
     // 15: a 32 KiB window; +32: detect a gzip or a zlib header.
@@ -73,26 +82,29 @@ package enum Inflate {
       throw .corrupt("zlib could not start")
     }
     defer { inflateEnd(&stream) }
-    var output = [UInt8](repeating: 0, count: min(limit, max(minimumFirstOutput, bytes.count * 4)) + 1)
+    // The output grows by doubling in a malloc'd buffer (realloc moves it
+    // without zero-filling), one byte past the limit at most: a full buffer
+    // at that size means the output passes the limit.
+    var capacity = min(limit, max(minimumFirstOutput, bytes.count * 4)) + 1
+    guard var output = malloc(capacity)?.assumingMemoryBound(to: UInt8.self) else { throw .tooLarge(limit: limit) }
+    defer { free(output) }
     var produced = 0
-    return try bytes.withUnsafeBufferPointer { (input) throws(InflateError) -> [UInt8] in
+    try bytes.withUnsafeBufferPointer { (input) throws(InflateError) in
       stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
       stream.avail_in = UInt32(input.count)
       while true {
-        if produced == output.count {
-          // Full: the stream has more to give than `output` holds. The
-          // buffer is one byte longer than the limit, so a full buffer at
-          // the limit means the output passes it.
-          guard output.count <= limit else { throw .tooLarge(limit: limit) }
-          output.append(contentsOf: repeatElement(0, count: min(output.count, limit + 1 - output.count)))
+        if produced == capacity {
+          guard capacity <= limit else { throw .tooLarge(limit: limit) }
+          let grown = min(capacity * 2, limit + 1)
+          guard let moved = realloc(output, grown) else { throw .tooLarge(limit: limit) }
+          output = moved.assumingMemoryBound(to: UInt8.self)
+          capacity = grown
         }
-        let status = output.withUnsafeMutableBufferPointer { out -> Int32 in
-          stream.next_out = out.baseAddress! + produced
-          stream.avail_out = UInt32(out.count - produced)
-          let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-          produced = out.count - Int(stream.avail_out)
-          return status
-        }
+        stream.next_out = output + produced
+        // zlib counts in 32 bits: a larger free space is given a part at a time.
+        stream.avail_out = UInt32(min(capacity - produced, Int(UInt32.max)))
+        let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+        produced = stream.next_out - output
         switch status {
         case Z_OK:
           continue
@@ -104,12 +116,11 @@ package enum Inflate {
             continue
           }
           if produced > limit { throw .tooLarge(limit: limit) }
-          output.removeSubrange(produced...)
-          return output
+          return
         case Z_BUF_ERROR:
-          // No progress possible: the input ran out before the stream's end
-          // (output space is never what is missing: it grows above).
-          if produced == output.count { continue }
+          // No progress possible: the input ran out before the stream's end,
+          // unless the output is what is full (it grows above).
+          if produced == capacity { continue }
           throw .truncated
         default:
           let why = stream.msg.map { String(cString: $0) } ?? "zlib status \(status)"
@@ -117,6 +128,11 @@ package enum Inflate {
         }
       }
     }
+    let result = [UInt8](unsafeUninitializedCapacity: produced) { buffer, count in
+      if produced > 0 { buffer.baseAddress!.update(from: output, count: produced) }
+      count = produced
+    }
+    return result
   }
 
   /// A byte count as a report writes it: "64 MiB", "512 KiB", "100 bytes".

@@ -24,9 +24,8 @@ package struct MemoryRangeReader: RangeReader {
   package var size: UInt64? { UInt64(bytes.count) }
 
   package func read(offset: UInt64, length: Int) throws -> [UInt8] {
-    guard length >= 0, offset <= UInt64(bytes.count) else {
-      throw RangeReadError("read at \(offset) past the end (\(bytes.count) bytes)")
-    }
+    guard length >= 0 else { throw RangeReadError("a read of \(length) bytes") }
+    guard offset < UInt64(bytes.count) else { return [] }
     let start = Int(offset)
     return Array(bytes[start..<(start + min(length, bytes.count - start))])
   }

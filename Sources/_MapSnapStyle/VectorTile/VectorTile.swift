@@ -1,7 +1,12 @@
+import Synchronization
+
 /// A Mapbox Vector Tile (specification 2.1), decoded lazily: `init(bytes:)`
 /// only indexes the layers (name → byte range); `layer(named:)` parses one
 /// layer's keys, values and feature ranges; a feature's properties and
 /// geometry are decoded only when asked for (`VectorTileFeature`).
+///
+/// A layer is parsed once per tile value: every style layer that reads it
+/// (and every copy of the tile, on any thread) shares the parsed layer.
 ///
 /// The bytes must be the inflated tile (`Inflate.ifCompressed` first for
 /// gzip'd tiles). Layer names are unique by the specification; where a tile
@@ -13,6 +18,14 @@ package struct VectorTile: Sendable {
   package let layerNames: [String]
   /// Each layer's message, as byte ranges parallel to `layerNames`.
   let layerRanges: [Range<Int>]
+  /// The layers parsed so far, by index (shared by copies of the tile).
+  let parsed: Parsed
+
+  /// The parsed layers, behind a lock.
+  final class Parsed: Sendable {
+    let layers: Mutex<[VectorTileLayer?]>
+    init(count: Int) { layers = Mutex(Array(repeating: nil, count: count)) }
+  }
 
   /// The tile message's only field: `repeated Layer layers = 3`.
   static let layersField: UInt64 = 3
@@ -40,6 +53,7 @@ package struct VectorTile: Sendable {
     }
     self.layerNames = names
     self.layerRanges = ranges
+    self.parsed = Parsed(count: names.count)
   }
 
   /// The `name` field of the layer message in `range`. Encoders write it
@@ -61,11 +75,19 @@ package struct VectorTile: Sendable {
   /// features indexed), or nil when the tile has no such layer.
   package func layer(named name: String) throws(VectorTileError) -> VectorTileLayer? {
     guard let i = layerNames.firstIndex(of: name) else { return nil }
-    return try VectorTileLayer(bytes: bytes, range: layerRanges[i], name: name)
+    return try layer(at: i)
   }
 
-  /// The layer at `index` of `layerNames`, parsed.
+  /// The layer at `index` of `layerNames`, parsed on first use. A layer
+  /// that fails to parse fails again on each call (the error is not kept).
   package func layer(at index: Int) throws(VectorTileError) -> VectorTileLayer {
-    try VectorTileLayer(bytes: bytes, range: layerRanges[index], name: layerNames[index])
+    if let layer = parsed.layers.withLock({ $0[index] }) { return layer }
+    let layer = try VectorTileLayer(bytes: bytes, range: layerRanges[index], name: layerNames[index])
+    // Two threads may parse the same layer at once: the first kept wins.
+    return parsed.layers.withLock { layers in
+      if let kept = layers[index] { return kept }
+      layers[index] = layer
+      return layer
+    }
   }
 }

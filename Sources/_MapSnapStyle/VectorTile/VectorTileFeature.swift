@@ -89,13 +89,30 @@ package struct VectorTileFeature: Sendable {
   }
 
   /// The value of the property `name`, or nil when the feature has none,
-  /// without building the whole dictionary.
+  /// without building the whole dictionary. Where a key repeats, its last
+  /// value counts.
   package func property(named name: String) throws(VectorTileError) -> StyleValue? {
-    var found: StyleValue?
-    let keys = layer.keys
-    let values = layer.values
-    try forEachTag { k, v in if keys[k] == name { found = values[v] } }
-    return found
+    guard let key = layer.keyIndices[name] else {
+      try forEachTag { _, _ in }  // the tags are still checked
+      return nil
+    }
+    return try property(keyIndex: key)
+  }
+
+  /// The value of the property whose key is `keys[keyIndex]` of the layer
+  /// (`VectorTileLayer.keyIndices`), or nil: for loops that read one
+  /// property of many features, with the key looked up once.
+  package func property(keyIndex: Int) throws(VectorTileError) -> StyleValue? {
+    var found: Int?
+    if layer.keyIndices.count == layer.keys.count {
+      try forEachTag { k, v in if k == keyIndex { found = v } }
+    } else {
+      // A keys table with repeats (the specification asks encoders not to
+      // write them): a key matches by name.
+      let keys = layer.keys
+      try forEachTag { k, v in if keys[k] == keys[keyIndex] { found = v } }
+    }
+    return found.map { layer.values[$0] }
   }
 
   /// What an expression reads of the feature. `isMulti` (read only by the

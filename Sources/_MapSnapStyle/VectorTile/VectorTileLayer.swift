@@ -40,6 +40,8 @@ package final class VectorTileLayer: Sendable {
   package let version: UInt32
   /// The layer's keys table: the property names its features' tags index.
   package let keys: [String]
+  /// Each key's index in `keys` (the first, where a key repeats).
+  package let keyIndices: [String: Int]
   /// The layer's values table: strings, numbers (every integer and float
   /// kind of the specification is a `.number`) and booleans; a value
   /// message with no value is `.null`.
@@ -103,6 +105,10 @@ package final class VectorTileLayer: Sendable {
     self.extent = extent
     self.version = version
     self.keys = keys
+    var indices: [String: Int] = [:]
+    indices.reserveCapacity(keys.count)
+    for (i, key) in keys.enumerated() where indices[key] == nil { indices[key] = i }
+    self.keyIndices = indices
     self.values = values
     self.bytes = bytes
     self.featureBounds = bounds
