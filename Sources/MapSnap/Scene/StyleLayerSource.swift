@@ -1,3 +1,5 @@
+internal import _MapSnapStyle
+
 /// A `style` layer's style: a MapLibre style document drawn as one layer of
 /// the scene, under the layers above it (section 11 of the scene format).
 public struct StyleLayerSource: Sendable, Hashable {
@@ -10,6 +12,8 @@ public struct StyleLayerSource: Sendable, Hashable {
   public var bearing: Double = 0
   /// The document itself, when the style is the input (already read).
   var document: JSONValue?
+  /// The validator's warnings, when the style was validated as it was read.
+  var findings: [StyleFinding]?
   /// The folder `local://` URLs name (the render-test suite's root, set by
   /// `mapsnap test` for its style cases); nil refuses them.
   public var localRoot: String?

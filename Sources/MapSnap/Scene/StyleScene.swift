@@ -11,7 +11,8 @@ internal import _MapSnapStyle
 ///   MapLibre's render tests are; transparent where the style draws nothing
 ///   (a style without a `background` layer).
 /// - A style that cannot be drawn (no `"version": 8`, a layer without an id
-///   or type, a layer naming a source the style lacks) is an input error.
+///   or type, a layer naming a source the style lacks: the validator's
+///   errors) is an input error; its other findings are warnings of the layer.
 enum StyleScene {
   /// The frame size when the style is the input and `--size` is not given.
   static let defaultSize = (width: 512, height: 512)
@@ -23,6 +24,10 @@ enum StyleScene {
   }
 
   static func scene(_ json: JSONValue, file: String, baseDirectory: String) throws(SceneError) -> Scene {
+    let findings = StyleValidator(expressions: CompiledExpressionChecks()).validate(json, file: file)
+    if let e = findings.first(where: { $0.severity == .error }) {
+      throw SceneError(file: file, path: e.path, kind: .undrawableStyle(e.message), hint: e.hint.map { "did you mean \(Echo.quoted($0))?" })
+    }
     let document: StyleDocument
     do {
       document = try StyleDocument(json: json)
@@ -33,6 +38,7 @@ enum StyleScene {
     map.background = Color(r: 0, g: 0, b: 0, a: 0)
     var source = StyleLayerSource(path: file, resolved: file)
     source.document = json
+    source.findings = findings
     source.bearing = document.bearing
     let layer = Layer(id: document.name ?? "style", kind: .style, content: .style(source))
     var scene = Scene(version: 8, map: map, layers: [layer], file: file, baseDirectory: baseDirectory)

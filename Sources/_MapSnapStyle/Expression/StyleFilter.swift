@@ -21,34 +21,10 @@ package enum StyleFilter {
     return StyleExpression.compile(expression, spec: spec)
   }
 
-  /// Whether `filter` is written in the expression language rather than the legacy syntax.
-  package static func isExpression(_ filter: JSONValue) -> Bool {
-    if case .bool = filter { return true }
-    guard case .array(let f) = filter, case .string(let op)? = f.first else { return false }
-    switch op {
-    case "has": return f.count >= 2 && f[1] != "$id" && f[1] != "$type"
-    case "in":
-      if f.count < 3 { return false }
-      if case .string = f[1] {
-        if case .array = f[2] { return true }
-        return false
-      }
-      return true
-    case "!in", "!has", "none": return false
-    case "==", "!=", ">", ">=", "<", "<=":
-      if f.count != 3 { return true }
-      if case .array = f[1] { return true }
-      if case .array = f[2] { return true }
-      return false
-    case "any", "all":
-      for sub in f.dropFirst() {
-        if case .bool = sub { continue }
-        if !isExpression(sub) { return false }
-      }
-      return true
-    default: return true
-    }
-  }
+  /// Whether `filter` is written in the expression language rather than
+  /// the legacy syntax (`FilterSyntax`: a filter both read alike is taken
+  /// as an expression).
+  package static func isExpression(_ filter: JSONValue) -> Bool { FilterSyntax.isExpression(filter) }
 
   /// A legacy filter as an expression.
   static func convert(_ filter: JSONValue) -> JSONValue {

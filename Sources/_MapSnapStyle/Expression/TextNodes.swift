@@ -161,16 +161,3 @@ final class NumberFormatNode: ExpressionNode, @unchecked Sendable {
       number: number, locale: locale, currency: currency, unit: unit, minFraction: minFraction, maxFraction: maxFraction, key: context.key)
   }
 }
-
-extension JSONValue {
-  /// JavaScript truthiness, as option lookups (`if (options[x])`) test it.
-  var isTruthy: Bool {
-    switch self {
-    case .null: return false
-    case .bool(let b): return b
-    case .number(let n): return n != 0 && !n.isNaN
-    case .string(let s): return !s.isEmpty
-    default: return true
-    }
-  }
-}

@@ -193,13 +193,5 @@ final class ValidationRun {
 extension ValidationRun {
   /// JavaScript's truthiness, which the reference validator's presence
   /// checks use: a missing value, null, false, 0 and "" are false.
-  static func truthy(_ value: JSONValue?) -> Bool {
-    switch value {
-    case nil, .null?: return false
-    case .bool(let b)?: return b
-    case .number(let x)?: return x != 0 && !x.isNaN
-    case .string(let s)?: return !s.isEmpty
-    case .array?, .object?: return true
-    }
-  }
+  static func truthy(_ value: JSONValue?) -> Bool { value?.isTruthy ?? false }
 }

@@ -16,14 +16,14 @@ package struct EvaluationFeature: Sendable {
   /// True when the geometry has several parts (`MultiPoint`, ...).
   package var isMulti: Bool
   package var properties: [String: StyleValue]
-  /// The geometry in tile coordinates (`TilePoint.extent` units across the
+  /// The geometry in tile coordinates (`FeaturePoint.extent` units across the
   /// tile), for `within` and `distance`: points, lines, or polygon rings
   /// (outer rings and holes by winding). Empty when not loaded.
-  package var geometry: [[TilePoint]]
+  package var geometry: [[FeaturePoint]]
 
   package init(
     id: StyleValue? = nil, kind: GeometryKind = .unknown, isMulti: Bool = false, properties: [String: StyleValue] = [:],
-    geometry: [[TilePoint]] = []
+    geometry: [[FeaturePoint]] = []
   ) {
     self.id = id
     self.kind = kind
@@ -34,7 +34,7 @@ package struct EvaluationFeature: Sendable {
 }
 
 /// A point of a feature's geometry in tile coordinates.
-package struct TilePoint: Sendable, Equatable {
+package struct FeaturePoint: Sendable, Equatable {
   /// The tile's width in the units `within` and `distance` read geometry in.
   package static let extent = 8192.0
   package var x: Double
