@@ -1,7 +1,7 @@
 internal import _MapSnapRaster
 
 /// Turns a style's draw commands (`StyleFrameState.commands`) into display
-/// list fills: areas filled even-odd, lines stroked (dashed, offset), discs
+/// list fills: areas filled nonzero (their rings wound by the painter), lines stroked (dashed, offset), discs
 /// with their stroke, each cut to its tile's square when it has one.
 ///
 /// Soft edges (`line-blur`, `circle-blur`, and a circle's own 1-pixel
@@ -23,7 +23,7 @@ enum StyleDrawing {
       case .area(let path):
         let cut = c.clip.map { ConvexClip.clip(path, to: $0) } ?? path
         guard !cut.isEmpty else { continue }
-        list.fill(cut, rule: .evenOdd, color: c.color)
+        list.fill(cut, rule: .nonZero, color: c.color)
       case .line(let path, let style, let dash, let offset, let blur):
         var line = offset == 0 ? path : LineOffset.offset(path, by: offset, miterLimit: style.miterLimit)
         if let dash { line = dashed(line, pattern: dash) }

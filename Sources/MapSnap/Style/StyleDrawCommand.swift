@@ -4,7 +4,7 @@ internal import _MapSnapRaster
 /// evaluated: what the display list turns into fills.
 struct StyleDrawCommand: Sendable {
   enum Shape: Sendable {
-    /// Polygon rings, filled even-odd (holes are inner rings).
+    /// Polygon rings, filled nonzero: exteriors wound one way, holes the other.
     case area(Path)
     /// Lines stroked with `style` (device pixels), dashed by `dash`
     /// (device pixels, on and off), moved sideways by `offset` (device

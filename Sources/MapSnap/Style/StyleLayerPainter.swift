@@ -116,6 +116,30 @@ struct StyleLayerPainter {
     }
   }
 
+  /// Winds every polygon's exterior ring one way and its holes the other
+  /// (positive and negative area in device pixels), so that areas fill
+  /// nonzero: a feature's holes stay open, and the areas of one colour join
+  /// into one shape without seams where they meet (`StylePaint.append`).
+  /// `polygonEnds[i]` is where polygon i's rings end (its first ring is the
+  /// exterior).
+  static func orient(_ path: inout Path, exteriorsFrom polygonEnds: [Int32]) {
+    var start = 0
+    for end in polygonEnds {
+      for ci in start..<min(Int(end), path.contours.count) {
+        let c = path.contours[ci]
+        var area = 0.0
+        let pts = path.points
+        var j = c.start + c.count - 1
+        for i in c.start..<(c.start + c.count) {
+          area += pts[j].x * pts[i].y - pts[i].x * pts[j].y
+          j = i
+        }
+        if (ci == start) != (area > 0) { path.points[c.start..<(c.start + c.count)].reverse() }
+      }
+      start = Int(end)
+    }
+  }
+
   /// Whether the layer type draws features of geometry type `k`: fills
   /// polygons, lines lines and polygons' rings, circles every point.
   private func accepts(_ k: GeometryKind) -> Bool {
@@ -151,6 +175,7 @@ struct StyleLayerPainter {
       let pts = g.part(part)
       path.addContour(pts.map { t.apply(Double($0.x), Double($0.y)) }, closed: g.kind == .polygon)
     }
+    if g.kind == .polygon && kind == .fill { Self.orient(&path, exteriorsFrom: g.polygonEnds) }
     return paint.shape(f, path: path, isPolygon: g.kind == .polygon, clip: clip, ratio: camera.pixelRatio, into: &commands)
   }
 
@@ -165,7 +190,12 @@ struct StyleLayerPainter {
     case .fill:
       guard !g.polygons.isEmpty else { return false }
       var path = Path()
-      for poly in g.polygons { for r in poly { path.addContour(r.map(camera.device), closed: true) } }
+      var ends: [Int32] = []
+      for poly in g.polygons {
+        for r in poly { path.addContour(r.map(camera.device), closed: true) }
+        ends.append(Int32(path.contours.count))
+      }
+      Self.orient(&path, exteriorsFrom: ends)
       return paint.shape(f, path: path, isPolygon: true, clip: nil, ratio: camera.pixelRatio, into: &commands)
     default:
       var path = Path()

@@ -91,7 +91,7 @@ struct StylePaint {
     case .fill:
       var drew = false
       if c.a > 0 {
-        commands.append(StyleDrawCommand(shape: .area(moved), color: c, clip: clip))
+        Self.append(StyleDrawCommand(shape: .area(moved), color: c, clip: clip), to: &commands)
         drew = true
       }
       if let outlineColor {
@@ -117,7 +117,7 @@ struct StylePaint {
         commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off - side, blur: fade), color: c, clip: clip))
         commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off + side, blur: fade), color: c, clip: clip))
       } else {
-        commands.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off, blur: fade), color: c, clip: clip))
+        Self.append(StyleDrawCommand(shape: .line(moved, style, dash: dash, offset: off, blur: fade), color: c, clip: clip), to: &commands)
       }
       return true
     }
@@ -135,6 +135,35 @@ struct StylePaint {
     let pts = d.x == 0 && d.y == 0 ? points : points.map { Point($0.x + d.x, $0.y + d.y) }
     commands.append(StyleDrawCommand(shape: .circles(pts, radius: max(0, r), strokeWidth: sw, strokeColor: sc, blur: max(0, blur?.number(f) ?? 0)), color: c, clip: nil))
     return true
+  }
+
+  /// Adds `command`, joining it to the one before when both are opaque
+  /// areas, or opaque plain lines (no dash, offset or blur) of one stroke,
+  /// of the same colour and tile: one shape, drawn as MapLibre draws
+  /// them, with no seam where features meet (a seam that coverage
+  /// antialiasing would leave and a GPU's aliased triangles do not).
+  /// Translucent features stay apart, so that they darken where they overlap.
+  static func append(_ command: StyleDrawCommand, to commands: inout [StyleDrawCommand]) {
+    guard command.color.a == 255, let last = commands.last, last.color == command.color, last.clip == command.clip else {
+      commands.append(command)
+      return
+    }
+    let i = commands.count - 1
+    switch (last.shape, command.shape) {
+    case (.area, .area(let b)):
+      // Taken out of the array first, so the path grows in place.
+      guard case .area(var a) = commands[i].shape else { return }
+      commands[i].shape = .frame
+      a.append(b)
+      commands[i].shape = .area(a)
+    case (.line(_, let sa, nil, 0, 0), .line(let b, let sb, nil, 0, 0)) where sa == sb:
+      guard case .line(var a, _, _, _, _) = commands[i].shape else { return }
+      commands[i].shape = .frame
+      a.append(b)
+      commands[i].shape = .line(a, sa, dash: nil, offset: 0, blur: 0)
+    default:
+      commands.append(command)
+    }
   }
 
   static func join(_ s: String?) -> LineJoin {

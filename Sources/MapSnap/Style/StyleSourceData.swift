@@ -13,7 +13,7 @@ struct StyleSourceData: Sendable {
     let id: StyleTileID
     let tile: VectorTile
     /// The tile's square in device pixels (north-west, north-east,
-    /// south-east, south-west).
+    /// south-east, south-west), its corners on pixel boundaries.
     let square: [Point]
   }
 
@@ -109,7 +109,10 @@ struct StyleSourceData: Sendable {
           let bytes = try Inflate.ifCompressed(raw, limit: Inflate.tileLimit)
           let tile = try VectorTile(bytes: bytes)
           let t = camera.transform(id, extent: 1)
-          let square = [t.apply(0, 0), t.apply(1, 0), t.apply(1, 1), t.apply(0, 1)]
+          // Each pixel belongs to the tile its centre lies in, as a stencil
+          // decides it: the square's corners on pixel boundaries, shared by
+          // neighbouring tiles, so no seam shows where they meet.
+          let square = [t.apply(0, 0), t.apply(1, 0), t.apply(1, 1), t.apply(0, 1)].map { Point($0.x.rounded(), $0.y.rounded()) }
           tiles.append(Tile(id: id, tile: tile, square: square))
           record.tilesRead += 1
         } catch let e as InflateError {
