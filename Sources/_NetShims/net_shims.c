@@ -82,6 +82,7 @@ void mapsnap_http_handle_free(void *handle) {
 
 // What the callbacks write into, for one exchange.
 typedef struct transfer {
+  CURL *curl;
   mapsnap_http_response *response;
   size_t body_capacity;
   size_t headers_capacity;
@@ -143,10 +144,15 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
   // A status line starts a response: keep only the last one's headers
   // (an interim 1xx comes before it).
   if (n >= 5 && strncmp(data, "HTTP/", 5) == 0) r->headers_length = 0;
-  // A declared length past the limit is refused before any body byte.
+  // A declared length past the limit is refused before any body byte (a
+  // 304 may declare the length of the body it does not send).
   if (content_length(data, n) > t->max_body_bytes) {
-    r->failure = MAPSNAP_HTTP_TOO_LARGE;
-    return 0;
+    long status = 0;
+    p_curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
+    if (status != 304) {
+      r->failure = MAPSNAP_HTTP_TOO_LARGE;
+      return 0;
+    }
   }
   if (!append((unsigned char **)&r->headers, &r->headers_length, &t->headers_capacity, data, n, 1)) return 0;
   r->headers[r->headers_length] = 0;
@@ -189,7 +195,7 @@ int mapsnap_http_perform(void *handle, const mapsnap_http_request *request, maps
   CURL *curl = handle;
   // reset keeps the handle's connection and DNS caches (keep-alive).
   p_curl_easy_reset(curl);
-  transfer t = {response, 0, 0, request->max_body_bytes};
+  transfer t = {curl, response, 0, 0, request->max_body_bytes};
   char error[CURL_ERROR_SIZE] = {0};
   struct curl_slist *headers = NULL;
   for (int i = 0; i < request->header_count; i++) {

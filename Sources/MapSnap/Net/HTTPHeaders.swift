@@ -72,6 +72,10 @@ struct HTTPHeaders: Sendable, Equatable {
   /// `max-age` less its `Age`; nil without `max-age` (then it is stale at
   /// once and used again only after revalidation, or by `--offline`);
   /// 0 with `no-cache`, which asks for a revalidation every time.
+  /// `Expires` is not read (servers that send it send `max-age` too, and
+  /// `max-age` wins where both are given), nor is a heuristic freshness
+  /// guessed from `Last-Modified`: an entry without `max-age` is
+  /// revalidated each time, so the bytes are always the server's.
   var freshSeconds: Int64? {
     let directives = cacheControl
     if directives["no-cache"] != nil { return 0 }

@@ -1,5 +1,5 @@
 import Synchronization
-package import _MapSnapStyle
+internal import _MapSnapStyle
 
 /// A remote PMTiles archive read by HTTP range requests through an
 /// `HTTPFetcher` (`pmtiles://https://…`). The archive must not change while
