@@ -103,7 +103,11 @@ package final class HTTPFetcher: Sendable {
     var headers: [String] = []
     if let range { headers.append("Range: bytes=\(range.lowerBound)-\(range.upperBound)") }
     if let cached, cached.canRevalidate { headers += cached.validatingHeaders }
-    let limit = range.map { max(Int(clamping: $0.upperBound - $0.lowerBound + 1), Self.wholeBodyForRangeBytes) } ?? options.maxBodyBytes
+    // A range's body is at most its length, and no range is longer than
+    // `maxBodyBytes`; up to `wholeBodyForRangeBytes` is taken in place of it.
+    let limit =
+      range.map { max(min(Int(clamping: $0.upperBound - $0.lowerBound + 1), options.maxBodyBytes), Self.wholeBodyForRangeBytes) }
+      ?? options.maxBodyBytes
     let result = try exchange(url, headers: headers, decodeContent: range == nil, maxBodyBytes: limit) { status throws(HTTPError) in
       if range != nil && status == 200 { throw .rangeIgnored(url: url, limit: Self.wholeBodyForRangeBytes) }
       throw .tooLarge(url: url, limit: limit)
