@@ -21,7 +21,8 @@
 
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libpq-dev libisal-dev libproj25 proj-data pkg-config \
-  libharfbuzz-dev libfribidi-dev libharfbuzz-bin unicode-data libgdal-dev gdal-bin
+  libharfbuzz-dev libfribidi-dev libharfbuzz-bin unicode-data libgdal-dev gdal-bin \
+  libcurl4-openssl-dev nginx
 BENCH_RUNS ?= 15
 # bench-ogr.py's rounds: its ×1 / GeoJSON target is a ratio within 2 % of 1, where the medians of
 # 15 rounds of two 50 ms processes scatter by about as much (0.98–1.01 in runs of one hour);

@@ -22,7 +22,7 @@ let package = Package(
     .target(
       name: "MapSnap",
       dependencies: [
-        "_MapSnapRaster", "_MapSnapJSON", "_MapSnapStyle", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "_SystemShims", "_LazyLibraries",
+        "_MapSnapRaster", "_MapSnapJSON", "_MapSnapStyle", "_PNGShims", "_JPEGShims", "_HashShims", "_TextShims", "_OGRShims", "_NetShims", "_SystemShims", "_LazyLibraries",
         "CFreeType", "CSQLite", "CPQ",
       ],
       // FreeType's headers live in their own folder (pkg-config's cflags);
@@ -102,6 +102,11 @@ let package = Package(
     /// first `ogr` source for the same reason: libgdal loads some 150 shared
     /// libraries. Its headers come from Debian's libgdal-dev (`make setup`).
     .target(name: "_OGRShims", linkerSettings: [.linkedLibrary("dl")]),
+    /// libcurl (http(s) style resources, Sources/MapSnap/Net) behind a small
+    /// C API, opened with dlopen on the first request for the same reason:
+    /// libcurl brings OpenSSL, nghttp2, libssh2 and more. Its header comes
+    /// from Debian's libcurl4-openssl-dev (`make setup`).
+    .target(name: "_NetShims", linkerSettings: [.linkedLibrary("dl")]),
     /// A C shim that owns libjpeg's setjmp/longjmp error handling (JPEG tiles).
     .target(name: "_JPEGShims", dependencies: ["CJPEG", "_LazyLibraries"]),
     /// SQLite, FreeType and libjpeg, called through their headers but opened
