@@ -179,7 +179,7 @@ struct StyleSourceData: Sendable {
           if case .notFound = error { throw StyleSourceError.missing(url) }
           throw StyleSourceError.unreadable(url, reason: error.reason)
         }
-      case .http(let u): throw StyleSourceError.network(u, reason: offline ? "refused by --offline" : "http(s) images are not fetched yet")
+      case .http(let u): bytes = try StyleTileSet.fetch(u, offline: offline)
       case .mbtiles(let p), .pmtiles(let p): throw StyleSourceError.unsupportedScheme(p)
       }
     } catch let e as StyleSourceError {
@@ -221,7 +221,13 @@ struct StyleSourceData: Sendable {
           } catch {
             throw StyleSourceError.unreadable(url, reason: "not JSON: line \(error.line), column \(error.column): \(error.message)")
           }
-        case .http(let u): throw StyleSourceError.network(u, reason: offline ? "refused by --offline" : "http(s) data is not fetched yet")
+        case .http(let u):
+          let bytes = try StyleTileSet.fetch(u, offline: offline)
+          do {
+            document = try JSONParser.parse(bytes)
+          } catch {
+            throw StyleSourceError.unreadable(url, reason: "not JSON: line \(error.line), column \(error.column): \(error.message)")
+          }
         case .mbtiles(let p), .pmtiles(let p): throw StyleSourceError.unsupportedScheme(p)
         }
       } catch let e as StyleSourceError {

@@ -10,6 +10,23 @@ final class StyleTileSet {
     /// Resolved file templates with `{z}`, `{x}`, `{y}`; a tile is read from
     /// the first, as MapLibre reads from one of them.
     case files([String])
+    /// http(s) URL templates, fetched through the HTTP cache.
+    case urls([String], HTTPFetcher)
+    case pmtiles(PMTilesArchive)
+  }
+
+  /// The fetcher for style resources: the shared one (its on-disk cache),
+  /// or with `--offline` one that serves the cache and refuses the rest.
+  static func fetcher(offline: Bool) -> HTTPFetcher { offline ? offlineFetcher : HTTPFetcher.shared }
+  private static let offlineFetcher = HTTPFetcher(options: HTTPFetcher.Options(offline: true))
+
+  /// The bytes at an http(s) URL, or the source error that says why not.
+  static func fetch(_ url: String, offline: Bool) throws(StyleSourceError) -> [UInt8] {
+    do {
+      return try fetcher(offline: offline).get(url).body
+    } catch {
+      throw .network(url, reason: error.description)
+    }
   }
 
   let store: Store
@@ -47,10 +64,33 @@ final class StyleTileSet {
         }
         for (k, v) in reader.metadata { meta[k] = Self.metadataValue(k, v) }
         opened = .mbtiles(reader)
-      case .pmtiles:
-        throw .network(url, reason: "PMTiles archives are not read yet")
+      case .pmtiles(let location):
+        let archive: PMTilesArchive
+        do {
+          if location.hasPrefix("http://") || location.hasPrefix("https://") {
+            archive = try PMTilesArchive(reader: HTTPRangeReader(url: location, fetcher: Self.fetcher(offline: offline)))
+          } else {
+            guard FileIO.exists(location) else { throw StyleSourceError.missing(url) }
+            archive = try PMTilesArchive(reader: try FileRangeReader(path: location))
+          }
+        } catch let e as StyleSourceError {
+          throw e
+        } catch let e as PMTilesError {
+          throw .unreadable(url, reason: e.message)
+        } catch {
+          throw .unreadable(url, reason: "\(error)")
+        }
+        let h = archive.header
+        meta["minzoom"] = .number(Double(h.minZoom))
+        meta["maxzoom"] = .number(Double(h.maxZoom))
+        meta["bounds"] = .array([h.minLongitude, h.minLatitude, h.maxLongitude, h.maxLatitude].map(JSONValue.number))
+        opened = .pmtiles(archive)
       case .http(let u):
-        throw .network(u, reason: offline ? "refused by --offline" : "http(s) sources are not fetched yet")
+        let bytes = try Self.fetch(u, offline: offline)
+        guard case .object(let o)? = try? JSONParser.parse(bytes) else { throw .notTileJSON(url, reason: "not a JSON object") }
+        for (k, v) in o.pairs { meta[k] = v }
+        guard case .array(let t)? = meta["tiles"] else { throw .notTileJSON(url, reason: "no \"tiles\" array of URL templates") }
+        templates = t.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
       case .file(let path):
         let bytes: [UInt8]
         do {
@@ -68,15 +108,21 @@ final class StyleTileSet {
     }
     if opened == nil {
       var files: [String] = []
+      var urls: [String] = []
       for t in templates {
         switch try StyleResource.resolve(t, styleFolder: templateFolder, localRoot: localRoot) {
         case .file(let p): files.append(p)
-        case .http(let u): throw .network(u, reason: offline ? "refused by --offline" : "http(s) tiles are not fetched yet")
+        case .http(let u): urls.append(u)
         case .mbtiles(let p), .pmtiles(let p): throw .unsupportedScheme(p)
         }
       }
-      guard !files.isEmpty else { throw .noTiles }
-      opened = .files(files)
+      if !files.isEmpty {
+        opened = .files(files)
+      } else if !urls.isEmpty {
+        opened = .urls(urls, Self.fetcher(offline: offline))
+      } else {
+        throw .noTiles
+      }
     }
     store = opened!
     self.shown = shown
@@ -131,6 +177,23 @@ final class StyleTileSet {
       case .bytes(let b): return .bytes(b)
       case .absent: return .absent
       case .failed: return .unreadable("SQLite could not read the tile")
+      }
+    case .pmtiles(let archive):
+      do {
+        guard let bytes = try archive.tile(z: z, x: x, y: y) else { return .absent }
+        return .bytes(bytes)
+      } catch {
+        return .unreadable(error.message)
+      }
+    case .urls(let templates, let fetcher):
+      let row = isTMS ? rows - 1 - y : y
+      let url = templates[0].replacing("{z}", with: String(z)).replacing("{x}", with: String(x)).replacing("{y}", with: String(row))
+      do {
+        return .bytes(try fetcher.get(url).body)
+      } catch {
+        if case .status(_, 404) = error { return .absent }
+        if case .status(_, 204) = error { return .absent }
+        return .unreadable(error.description)
       }
     case .files(let templates):
       let row = isTMS ? rows - 1 - y : y
