@@ -204,24 +204,24 @@ final class ExpressionConformanceTests: XCTestCase {
 /// A fixture's GeoJSON geometry as tile geometry, as the reference harness
 /// loads it: each position projected to the tile's coordinates (rounded).
 enum FeatureGeometryFixture {
-  static func point(_ v: JSONValue, _ tile: CanonicalTileID) -> FeaturePoint? {
+  static func point(_ v: JSONValue, _ tile: CanonicalTileID) -> EvaluationPoint? {
     guard case .array(let a) = v, a.count >= 2, case .number(let lng) = a[0], case .number(let lat) = a[1] else { return nil }
     let scale = pow(2, Double(tile.z))
     let x = (180 + lng) / 360
     let y = (180 - (180 / Double.pi * log(tan(Double.pi / 4 + lat * Double.pi / 360)))) / 360
-    return FeaturePoint(
-      x: ((x * scale - Double(tile.x)) * FeaturePoint.extent).rounded(), y: ((y * scale - Double(tile.y)) * FeaturePoint.extent).rounded())
+    return EvaluationPoint(
+      x: ((x * scale - Double(tile.x)) * EvaluationPoint.extent).rounded(), y: ((y * scale - Double(tile.y)) * EvaluationPoint.extent).rounded())
   }
-  static func line(_ v: JSONValue, _ tile: CanonicalTileID) -> [FeaturePoint] {
+  static func line(_ v: JSONValue, _ tile: CanonicalTileID) -> [EvaluationPoint] {
     guard case .array(let a) = v else { return [] }
     return a.compactMap { point($0, tile) }
   }
-  static func lines(_ v: JSONValue, _ tile: CanonicalTileID) -> [[FeaturePoint]] {
+  static func lines(_ v: JSONValue, _ tile: CanonicalTileID) -> [[EvaluationPoint]] {
     guard case .array(let a) = v else { return [] }
     return a.map { line($0, tile) }
   }
 
-  static func tileGeometry(_ geometry: JSONValue, _ tile: CanonicalTileID) -> [[FeaturePoint]] {
+  static func tileGeometry(_ geometry: JSONValue, _ tile: CanonicalTileID) -> [[EvaluationPoint]] {
     let c = geometry["coordinates"] ?? .null
     switch geometry["type"] {
     case .string("Point")?: return point(c, tile).map { [[$0]] } ?? []

@@ -22,7 +22,9 @@ struct StyleLayerPainter {
     if let f = layer.filter {
       switch StyleFilter.compile(f) {
       case .success(let e): filter = e
-      case .failure(let errors): problems.append("\(layer.path).filter: \(errors); the filter is ignored")
+      case .failure(let errors):
+        let why = errors.errors.map { "\($0.key.isEmpty ? "" : $0.key + ": ")\($0.message)" }.joined(separator: "; ")
+        problems.append("\(layer.path).filter: \(why); the filter is ignored")
       }
     }
     paint = StylePaint(layer, kind: kind, zoomBearing: (camera.zoom, camera.bearing), problems: &problems)

@@ -20,7 +20,7 @@ struct StyleProperty: Sendable {
     context = EvaluationContext(zoom: zoom)
     // The default read as the property's type (a colour string is a colour).
     let fallback = spec.flatMap { spec in
-      spec.defaultValue.flatMap { try? StyleExpression.compile($0, spec: spec).get().evaluate(EvaluationContext(zoom: zoom), nil) }
+      spec.defaultValue.flatMap { try? StyleExpression.property($0, spec: spec).get().evaluate(EvaluationContext(zoom: zoom), nil) }
     } ?? .null
     let json = layout ? layer.layout[name] : layer.paint[name]
     guard let json else {
@@ -29,7 +29,8 @@ struct StyleProperty: Sendable {
       isConstant = true
       return
     }
-    switch StyleExpression.compile(json, spec: spec) {
+    let compiled = spec.map { StyleExpression.property(json, spec: $0) } ?? StyleExpression.compile(json, spec: nil)
+    switch compiled {
     case .success(let e):
       if e.isFeatureConstant {
         expression = nil
@@ -42,7 +43,8 @@ struct StyleProperty: Sendable {
       }
     case .failure(let errors):
       let path = "\(layer.path).\(layout ? "layout" : "paint")[\(Echo.quoted(name))]"
-      problems.append("\(path): \(errors); the default is drawn")
+      let why = errors.errors.map { "\($0.key.isEmpty ? "" : $0.key + ": ")\($0.message)" }.joined(separator: "; ")
+      problems.append("\(path): \(why); the default is drawn")
       expression = nil
       constant = fallback
       isConstant = true

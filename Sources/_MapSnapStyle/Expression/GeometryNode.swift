@@ -47,8 +47,8 @@ final class GeometryNode: ExpressionNode, @unchecked Sendable {
       polyBox.add(w)
       return w
     } } }
-    let worldSize = pow2(tile.z) * FeaturePoint.extent
-    let shift = (Double(tile.x) * FeaturePoint.extent, Double(tile.y) * FeaturePoint.extent)
+    let worldSize = pow2(tile.z) * EvaluationPoint.extent
+    let shift = (Double(tile.x) * EvaluationPoint.extent, Double(tile.y) * EvaluationPoint.extent)
     /// A point moved by a world's width when that brings it nearer the polygons (across the antimeridian).
     func wrapped(_ p: GeoPoint) -> GeoPoint {
       guard p.x < polyBox.minX || p.x > polyBox.maxX else { return p }

@@ -12,17 +12,17 @@ typealias GeoPoint = (x: Double, y: Double)
 enum GeometryRules {
   // MARK: Projection
 
-  /// Longitude/latitude to world coordinates at the tile's zoom (`FeaturePoint.extent` units a tile), rounded.
+  /// Longitude/latitude to world coordinates at the tile's zoom (`EvaluationPoint.extent` units a tile), rounded.
   static func worldCoordinates(_ p: GeoPoint, _ tile: CanonicalTileID) -> GeoPoint {
-    let scale = pow(2, Double(tile.z)) * FeaturePoint.extent
+    let scale = pow(2, Double(tile.z)) * EvaluationPoint.extent
     return ((mercatorX(p.x) * scale).rounded(), (mercatorY(p.y) * scale).rounded())
   }
 
   /// Tile coordinates back to longitude/latitude.
-  static func lngLat(_ p: FeaturePoint, _ tile: CanonicalTileID) -> GeoPoint {
+  static func lngLat(_ p: EvaluationPoint, _ tile: CanonicalTileID) -> GeoPoint {
     let tiles = pow(2, Double(tile.z))
-    let x = (p.x / FeaturePoint.extent + Double(tile.x)) / tiles
-    let y = (p.y / FeaturePoint.extent + Double(tile.y)) / tiles
+    let x = (p.x / EvaluationPoint.extent + Double(tile.x)) / tiles
+    let y = (p.y / EvaluationPoint.extent + Double(tile.y)) / tiles
     return (x * 360 - 180, 360 / .pi * atan(exp((180 - y * 360) * .pi / 180)) - 90)
   }
 

@@ -121,6 +121,12 @@ package final class StyleExpression: Sendable {
     }
   }
 
+  /// The value at a zoom for a feature (nil for zoom-only properties), with
+  /// the property's default for failed evaluations.
+  package func evaluate(zoom: Double, feature: EvaluationFeature? = nil) -> StyleValue {
+    evaluate(EvaluationContext(zoom: zoom), feature)
+  }
+
   /// The value for a property: the property's default when the evaluation
   /// fails, gives null or NaN, or gives a string outside an enum's values.
   package func evaluate(_ context: EvaluationContext, _ feature: EvaluationFeature?) -> StyleValue {

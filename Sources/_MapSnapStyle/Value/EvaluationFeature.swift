@@ -16,14 +16,14 @@ package struct EvaluationFeature: Sendable {
   /// True when the geometry has several parts (`MultiPoint`, ...).
   package var isMulti: Bool
   package var properties: [String: StyleValue]
-  /// The geometry in tile coordinates (`FeaturePoint.extent` units across the
+  /// The geometry in tile coordinates (`EvaluationPoint.extent` units across the
   /// tile), for `within` and `distance`: points, lines, or polygon rings
   /// (outer rings and holes by winding). Empty when not loaded.
-  package var geometry: [[FeaturePoint]]
+  package var geometry: [[EvaluationPoint]]
 
   package init(
     id: StyleValue? = nil, kind: GeometryKind = .unknown, isMulti: Bool = false, properties: [String: StyleValue] = [:],
-    geometry: [[FeaturePoint]] = []
+    geometry: [[EvaluationPoint]] = []
   ) {
     self.id = id
     self.kind = kind
@@ -33,9 +33,11 @@ package struct EvaluationFeature: Sendable {
   }
 }
 
-/// A point of a feature's geometry in tile coordinates.
-package struct FeaturePoint: Sendable, Equatable {
-  /// The tile's width in the units `within` and `distance` read geometry in.
+/// A point of a feature's geometry as `within` and `distance` read it: tile
+/// coordinates scaled to `extent` units across the tile (a vector tile's own
+/// extent, often 4096, is scaled to this one).
+package struct EvaluationPoint: Sendable, Equatable {
+  /// The tile's width in these units, as the specification's implementations measure it.
   package static let extent = 8192.0
   package var x: Double
   package var y: Double

@@ -1,3 +1,22 @@
+/// An sRGB colour of the expression language, straight (not premultiplied)
+/// alpha, each channel in 0...1.
+package struct StyleColor: Sendable, Equatable, Hashable {
+  package var r: Double
+  package var g: Double
+  package var b: Double
+  package var a: Double
+
+  package init(r: Double, g: Double, b: Double, a: Double = 1) {
+    self.r = r
+    self.g = g
+    self.b = b
+    self.a = a
+  }
+
+  package static let black = StyleColor(r: 0, g: 0, b: 0)
+  package static let transparent = StyleColor(r: 0, g: 0, b: 0, a: 0)
+}
+
 extension StyleColor {
   /// A CSS colour as the style specification reads it (CSS Color Module
   /// Level 4): a named colour, `transparent`, `#rgb`, `#rgba`, `#rrggbb`,

@@ -1,37 +1,5 @@
 internal import _MapSnapJSON
 
-/// `case`: the output of the first true condition, else the fallback.
-final class CaseNode: ExpressionNode, @unchecked Sendable {
-  let branches: [(ExpressionNode, ExpressionNode)]
-  let otherwise: ExpressionNode
-  init(type: ExpressionType, branches: [(ExpressionNode, ExpressionNode)], otherwise: ExpressionNode, key: String) {
-    self.branches = branches
-    self.otherwise = otherwise
-    super.init(type: type, key: key)
-  }
-  override var children: [ExpressionNode] { branches.flatMap { [$0.0, $0.1] } + [otherwise] }
-  override func evaluate(_ input: borrowing EvaluationInput) throws(ExpressionEvaluationError) -> StyleValue {
-    for (test, output) in branches where try bool(test, input) { return try output.evaluate(input) }
-    return try otherwise.evaluate(input)
-  }
-
-  static func parse(_ args: [JSONValue], _ context: ParsingContext) -> ExpressionNode? {
-    guard args.count >= 4 else { return context.error("Expected at least 3 arguments, but found only \(args.count - 1).") }
-    guard args.count % 2 == 0 else { return context.error("Expected an odd number of arguments.") }
-    var outputType: ExpressionType? = context.expected == .value ? nil : context.expected
-    var branches: [(ExpressionNode, ExpressionNode)] = []
-    var i = 1
-    while i < args.count - 1 {
-      guard let test = context.parse(args[i], i, .boolean), let result = context.parse(args[i + 1], i + 1, outputType) else { return nil }
-      branches.append((test, result))
-      outputType = outputType ?? result.type
-      i += 2
-    }
-    guard let otherwise = context.parse(args[args.count - 1], args.count - 1, outputType), let outputType else { return nil }
-    return CaseNode(type: outputType, branches: branches, otherwise: otherwise, key: context.key)
-  }
-}
-
 /// `match`: the output whose label equals the input (same type), else the fallback.
 final class MatchNode: ExpressionNode, @unchecked Sendable {
   let input: ExpressionNode
@@ -115,42 +83,5 @@ final class MatchNode: ExpressionNode, @unchecked Sendable {
     return MatchNode(
       type: outputType, input: input, inputType: inputType, numberCases: numberCases, stringCases: stringCases,
       outputs: outputs, otherwise: otherwise, key: context.key)
-  }
-}
-
-/// `coalesce`: the first argument that is not null (an unavailable image
-/// counts as null, except as the last resort).
-final class CoalesceNode: ExpressionNode, @unchecked Sendable {
-  let args: [ExpressionNode]
-  init(type: ExpressionType, args: [ExpressionNode], key: String) {
-    self.args = args
-    super.init(type: type, key: key)
-  }
-  override var children: [ExpressionNode] { args }
-  override func evaluate(_ input: borrowing EvaluationInput) throws(ExpressionEvaluationError) -> StyleValue {
-    var requestedImage: StyleValue?
-    for (i, arg) in args.enumerated() {
-      var result = try arg.evaluate(input)
-      if case .image(let image) = result, !image.available {
-        if requestedImage == nil { requestedImage = result }
-        result = .null
-        if i == args.count - 1, let requestedImage { result = requestedImage }
-      }
-      if result != .null { return result }
-    }
-    return .null
-  }
-
-  static func parse(_ args: [JSONValue], _ context: ParsingContext) -> ExpressionNode? {
-    guard args.count >= 2 else { return context.error("Expectected at least one argument.") }
-    var outputType: ExpressionType? = context.expected == .value ? nil : context.expected
-    var parsed: [ExpressionNode] = []
-    for arg in args.dropFirst() {
-      guard let p = context.parse(arg, 1 + parsed.count, outputType, annotation: .omit) else { return nil }
-      outputType = outputType ?? p.type
-      parsed.append(p)
-    }
-    let needsAnnotation = context.expected.map { e in parsed.contains { e.mismatch($0.type) != nil } } ?? false
-    return CoalesceNode(type: needsAnnotation ? .value : (outputType ?? .value), args: parsed, key: context.key)
   }
 }
