@@ -5,13 +5,17 @@
 ///   `mbtiles://relative/path` (relative to the style); `pmtiles://` the same,
 ///   or `pmtiles://https://…` for a remote archive;
 /// - `file:///absolute/path`, and a plain path, relative to the style;
-/// - `local://X`: the file X under the render-test suite's root (`localRoot`);
+/// - `local://X`: the file X under the render-test suite's root (`localRoot`),
+///   as is `http://localhost:2900/X`, where the suite's harness served it;
 /// - `http(s)://…`; `mapbox://…` is refused (it needs Mapbox's servers).
 package enum StyleResource: Sendable, Equatable {
   case file(String)
   case mbtiles(String)
   case pmtiles(String)
   case http(String)
+
+  /// Where the render-test suite's harness served the suite's root.
+  static let renderSuiteServer = "http://localhost:2900/"
 
   /// Resolves `url` against the style's folder.
   package static func resolve(_ url: String, styleFolder: String, localRoot: String?) throws(StyleSourceError) -> StyleResource {
@@ -27,6 +31,11 @@ package enum StyleResource: Sendable, Equatable {
     if let rest = url.dropPrefix("file://") { return .file(local(rest)) }
     if let rest = url.dropPrefix("local://") {
       guard let localRoot else { throw .localWithoutRoot(url) }
+      return .file(FileIO.resolve(String(rest), against: localRoot))
+    }
+    // The render-test suite's TileJSON documents name the server its
+    // harness ran on the suite's root: with that root, its files.
+    if let localRoot, let rest = url.dropPrefix(Self.renderSuiteServer) {
       return .file(FileIO.resolve(String(rest), against: localRoot))
     }
     if url.hasPrefix("http://") || url.hasPrefix("https://") { return .http(url) }
