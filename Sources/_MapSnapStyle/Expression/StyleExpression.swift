@@ -45,7 +45,9 @@ package final class StyleExpression: Sendable {
   /// converting a legacy function (`stops`, `property`, `type`) first, and
   /// applying the property's rules: data and zoom dependence allowed, zoom
   /// only as the input of one top-level `step` or `interpolate`.
-  package static func compile(_ json: JSONValue, spec: PropertySpec?) -> Result<StyleExpression, ExpressionErrors> {
+  /// `propertyRules` false leaves those rules out, as a filter is compiled:
+  /// a filter may read `zoom` anywhere.
+  package static func compile(_ json: JSONValue, spec: PropertySpec?, propertyRules: Bool = true) -> Result<StyleExpression, ExpressionErrors> {
     var json = json
     if case .object = json, let spec { json = LegacyFunction.convert(json, spec: spec) }
     let context = ParsingContext(expected: spec.flatMap(expectedType(of:)))
@@ -53,6 +55,7 @@ package final class StyleExpression: Sendable {
     guard let root = context.parse(json, annotation: annotation) else {
       return .failure(ExpressionErrors(context.errors))
     }
+    guard propertyRules else { return .success(StyleExpression(root: root, spec: spec, zoomCurve: nil)) }
     let featureConstant = ExpressionAnalysis.isFeatureConstant(root)
     if let spec, !featureConstant, !spec.isDataDriven {
       return .failure(ExpressionErrors([ExpressionError(key: "", message: "data expressions not supported")]))

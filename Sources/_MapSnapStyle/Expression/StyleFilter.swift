@@ -18,7 +18,7 @@ package enum StyleFilter {
   package static func compile(_ json: JSONValue) -> Result<StyleExpression, ExpressionErrors> {
     if json == .null { return StyleExpression.compile(true, spec: spec) }
     let expression = isExpression(json) ? json : convert(json)
-    return StyleExpression.compile(expression, spec: spec)
+    return StyleExpression.compile(expression, spec: spec, propertyRules: false)
   }
 
   /// Whether `filter` is written in the expression language rather than

@@ -16,7 +16,7 @@ package struct CompiledExpressionChecks: ExpressionChecking {
   package func check(_ json: JSONValue, spec: PropertySpec, context: ExpressionContext, path: JSONPath) -> [StyleIssue] {
     let compiled: Result<StyleExpression, ExpressionErrors>
     switch context {
-    case .filter: compiled = StyleExpression.compile(json, spec: StyleFilter.spec)
+    case .filter: compiled = StyleFilter.compile(json)
     case .clusterMap, .clusterReduce: compiled = StyleExpression.compile(json, spec: nil)
     default: compiled = StyleExpression.compile(json, spec: spec)
     }
