@@ -59,6 +59,7 @@ enum QuickRender {
     case "-o", "--output": return .value { r, v in r.output = v; return true }
     case "--scale": return .unconditional { r, v in set(&r.view.scale, Double(v)) }
     case "--zoom": return .unconditional { r, v in set(&r.view.zoom, Double(v)) }
+    case "--bearing": return .unconditional { r, v in set(&r.view.bearing, Double(v)) }
     case "--center": return .unconditional { r, v in r.view.center = v; return true }
     case "--size": return .value { r, v in r.view.size = v; return true }
     case "--pixel-ratio": return .unconditional { r, v in set(&r.view.pixelRatio, Double(v)) }
