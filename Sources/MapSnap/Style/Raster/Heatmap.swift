@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// One point of a heatmap layer, in the density buffer's pixels.
 struct HeatmapPoint: Equatable, Sendable {

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `hillshade-method`: how a slope and its aspect become a colour.
 enum HillshadeMethod: String, Sendable, CaseIterable {

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A premultiplied RGBA colour as four Floats.
 typealias RasterRGBA = (Float, Float, Float, Float)

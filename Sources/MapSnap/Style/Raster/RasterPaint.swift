@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The raster layer's colour adjustments, applied to premultiplied RGBA8 pixels in the
 /// order and with the formulas of MapLibre's raster shader: un-premultiply, turn the hue
