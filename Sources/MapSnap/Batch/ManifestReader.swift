@@ -26,7 +26,8 @@ public struct ManifestReader: Sendable {
 
   /// The keys a line may have: section 8's, plus `overlays` (`Overlay`).
   public static let keys = [
-    "scene", "output", "scale", "zoom", "center", "size", "pixelRatio", "floor", "bounds", "padding", "fit", "report", "overlays",
+    "scene", "style", "output", "scale", "zoom", "center", "size", "pixelRatio", "floor", "bounds", "padding", "fit", "report", "overlays",
+    "bearing",
   ]
 
   public init(path: String) {
@@ -167,7 +168,14 @@ public struct ManifestReader: Sendable {
   func decode(json: JSONValue, number: Int, at path: JSONPath = JSONPath()) throws(SceneError) -> ManifestLine {
     let r = try ObjectReader(json, at: path, file: file, what: "a manifest line (a JSON object)", allowed: Self.keys)
     let scenes = SceneDecoder(file: file, baseDirectory: directory)
-    guard let scene = try r.string("scene", nonEmpty: true) else { throw r.missing("scene", "the scene file (a path)") }
+    // A line names a scene or a MapLibre style (section 11); the file itself
+    // says which it is, so `style` is the same key under the name users expect.
+    if r.has("scene") && r.has("style") { throw r.conflict("scene", "style") }
+    var named = try r.string("scene", nonEmpty: true)
+    if named == nil { named = try r.string("style", nonEmpty: true) }
+    guard let scene = named else {
+      throw r.missing("scene", "the scene file (a path), or \"style\": a MapLibre style")
+    }
     guard let output = try r.string("output", nonEmpty: true) else { throw r.missing("output", "the PNG to write (a path ending in .png)") }
     guard output.lowercased().hasSuffix(".png") else {
       throw r.invalid("output", expected: "a path ending in .png (mapsnap writes PNG only)", found: .string(output))
@@ -183,6 +191,7 @@ public struct ManifestReader: Sendable {
     o.floor = try view.floor()
     o.bounds = try view.bounds()
     o.padding = try view.padding()
+    o.bearing = try r.number("bearing", ViewParameter.bearing.expected(.json), where: ViewParameter.isBearing)
     if let fit = r.object["fit"] {
       if r.has("bounds") { throw r.conflict("bounds", "fit") }
       o.fit = try scenes.decodeFeatureReference(fit, at: path.key("fit"), what: "the feature to fit")

@@ -36,7 +36,9 @@ enum StyleScene {
     }
     var map = MapSettings(center: document.center ?? (0, 0), zoom: (document.zoom ?? 0) + 1, size: defaultSize)
     map.background = Color(r: 0, g: 0, b: 0, a: 0)
-    var source = StyleLayerSource(path: file, resolved: file)
+    // Relative URLs start at the style's folder (`baseDirectory`).
+    let name = file.split(separator: "/").last.map(String.init) ?? file
+    var source = StyleLayerSource(path: file, resolved: FileIO.resolve(name, against: baseDirectory))
     source.document = json
     source.findings = findings
     source.bearing = document.bearing
