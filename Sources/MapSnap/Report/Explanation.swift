@@ -68,6 +68,9 @@ public struct Explanation {
       let how = o.scan?.explanation ?? "through its spatial index"
       out.append("ogr \(l.id): \(o.driver) layer \(Echo.quoted(o.layer)) in \(o.spatialReference), \(o.featuresRead)\(inLayer) features read, \(how)")
     }
+    for l in plan.layers where filter.includes(l.id) {
+      if let st = l.style { out += styleLines(l.id, st) }
+    }
     for (li, l) in plan.layers.enumerated() where filter.includes(l.id) {
       out += labelLines(li, l)
       out += annotationLines(l)
@@ -304,7 +307,7 @@ public struct Explanation {
 
   // MARK: - Formatting
 
-  private func table(_ rows: [[String]]) -> [String] {
+  func table(_ rows: [[String]]) -> [String] {
     let columns = rows.map(\.count).max() ?? 0
     var widths = [Int](repeating: 0, count: columns)
     for r in rows { for (i, c) in r.enumerated() where i < columns - 1 { widths[i] = max(widths[i], c.count) } }
