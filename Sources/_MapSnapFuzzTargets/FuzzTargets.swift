@@ -46,6 +46,12 @@ public enum FuzzTargets {
       name: "pmtiles", summary: "a PMTiles archive: header, directories, leaves, metadata, tiles (PMTilesArchive)",
       maxLength: 32_768, run: PMTilesFuzzTarget.run),
     FuzzTarget(
+      name: "style", summary: "a MapLibre style: validated, read and drawn at 64×64 at most (StyleValidator, StyleDocument, the style front end)",
+      maxLength: 32_768, run: StyleFuzzTarget.run),
+    FuzzTarget(
+      name: "expression", summary: "a style expression, filter or legacy function: compiled and evaluated (StyleExpression)",
+      maxLength: 8_192, run: ExpressionFuzzTarget.run),
+    FuzzTarget(
       name: "render", summary: "a scene decoded and rendered end to end at 64×64 at most, with the bundled fonts",
       maxLength: 32_768, run: RenderFuzzTarget.run),
   ]
