@@ -217,23 +217,22 @@ public struct PixelMatch: Sendable {
   /// Whether (x, y) looks like anti-aliasing in either image, by the rule
   /// `antialiasing` names.
   @inline(__always) private func looksAntialiased(_ a: RowTable, _ b: RowTable, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Bool {
-    switch antialiasing {
-    case .siblings:
-      return antialiased(a, x, y, width, height, other: b) || antialiased(b, x, y, width, height, other: a)
-    case .pixelmatch4:
-      return Self.antialiased4(a, x, y, width, height, other: b) || Self.antialiased4(b, x, y, width, height, other: a)
-    }
+    Self.antialiased(a, x, y, width, height, other: b, rule: antialiasing)
+      || Self.antialiased(b, x, y, width, height, other: a, rule: antialiasing)
   }
 
-  /// pixelmatch 4.0.2's `antialiased`: whether (x1, y1) of `img` looks like
-  /// an anti-aliased edge pixel (`AntialiasDetection.pixelmatch4`).
-  private static func antialiased4(
+  /// pixelmatch's `antialiased`: whether (x1, y1) of `img` looks like an
+  /// anti-aliased edge pixel. The two rules differ in two places: the
+  /// image's edge counts as one equal neighbour (`siblings`) or as none
+  /// (`pixelmatch4`), and the darkest and brightest neighbours are tested
+  /// by `hasManySiblings` or by 4.0.2's `hasManyOfItsBrightness`.
+  private static func antialiased(
     _ img: RowTable, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
-    other: RowTable
+    other: RowTable, rule: AntialiasDetection
   ) -> Bool {
-    let (x0, y0, x2, y2, _) = neighbourhood(x1, y1, width, height)
+    let (x0, y0, x2, y2, edge) = neighbourhood(x1, y1, width, height)
     let centre = img[y1][x1]
-    var zeroes = 0
+    var zeroes = rule == .siblings ? edge : 0
     var minDelta = 0.0
     var maxDelta = 0.0
     var minX = 0
@@ -259,8 +258,10 @@ public struct PixelMatch: Sendable {
       }
     }
     if minDelta == 0 || maxDelta == 0 { return false }
-    return (hasManyOfItsBrightness(img, minX, minY, width, height) && hasManyOfItsBrightness(other, minX, minY, width, height))
-      || (hasManyOfItsBrightness(img, maxX, maxY, width, height) && hasManyOfItsBrightness(other, maxX, maxY, width, height))
+    func settled(_ image: RowTable, _ x: Int, _ y: Int) -> Bool {
+      rule == .siblings ? hasManySiblings(image, x, y, width, height) : hasManyOfItsBrightness(image, x, y, width, height)
+    }
+    return (settled(img, minX, minY) && settled(other, minX, minY)) || (settled(img, maxX, maxY) && settled(other, maxX, maxY))
   }
 
   /// pixelmatch 4.0.2's test of the darkest and brightest neighbours (its
@@ -280,44 +281,6 @@ public struct PixelMatch: Sendable {
       }
     }
     return false
-  }
-
-  /// pixelmatch's `antialiased`: whether (x1, y1) of `img` looks like an
-  /// anti-aliased edge pixel (`AntialiasDetection.siblings`).
-  private func antialiased(
-    _ img: RowTable, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
-    other: RowTable
-  ) -> Bool {
-    let (x0, y0, x2, y2, edge) = Self.neighbourhood(x1, y1, width, height)
-    let centre = img[y1][x1]
-    var zeroes = edge
-    var minDelta = 0.0
-    var maxDelta = 0.0
-    var minX = 0
-    var minY = 0
-    var maxX = 0
-    var maxY = 0
-    for x in x0...x2 {
-      for y in y0...y2 {
-        if x == x1 && y == y1 { continue }
-        let delta = Self.colorDelta(centre, img[y][x], yOnly: true)
-        if delta == 0 {
-          zeroes += 1
-          if zeroes > 2 { return false }
-        } else if delta < minDelta {
-          minDelta = delta
-          minX = x
-          minY = y
-        } else if delta > maxDelta {
-          maxDelta = delta
-          maxX = x
-          maxY = y
-        }
-      }
-    }
-    if minDelta == 0 || maxDelta == 0 { return false }
-    return (Self.hasManySiblings(img, minX, minY, width, height) && Self.hasManySiblings(other, minX, minY, width, height))
-      || (Self.hasManySiblings(img, maxX, maxY, width, height) && Self.hasManySiblings(other, maxX, maxY, width, height))
   }
 
   /// The 3 × 3 window around (x1, y1), clipped to the image, and the
