@@ -21,8 +21,11 @@ struct StyleFrameResolver {
     if document.pitch != 0 {
       state.notes.append("pitch: \(JSONWriter.numberText(document.pitch))° is not supported; the map is drawn flat (pitch 0)")
     }
-    for key in ["sky", "terrain", "light"] where document.json[key] != nil {
+    for key in ["sky", "terrain"] where document.json[key] != nil {
       state.notes.append("\(key): ignored (mapsnap draws the map flat, seen from straight above)")
+    }
+    if document.json["light"] != nil {
+      state.notes.append("light: lights fill-extrusion roofs only (mapsnap draws the map flat, seen from straight above)")
     }
     var sources: [String: StyleSourceData] = [:]
     var sourceOrder: [String] = []
@@ -43,7 +46,7 @@ struct StyleFrameResolver {
         record.problem = "\(layer.path): \(why)"
       } else {
         let start = state.commands.count
-        var painter = StyleLayerPainter(layer: layer, kind: kind, camera: camera)
+        var painter = StyleLayerPainter(layer: layer, kind: kind, camera: camera, light: document.json["light"])
         if kind == .background {
           painter.paintBackground(into: &state.commands)
         } else if let id = layer.source, let source = document.source(id) {
@@ -58,6 +61,7 @@ struct StyleFrameResolver {
             record.problemIsError = true
           } else {
             painter.paint(data, into: &state.commands)
+            painter.finish(into: &state.commands)
           }
         } else {
           record.status = .sourceProblem
@@ -84,7 +88,7 @@ struct StyleFrameResolver {
   /// Why a layer type is not drawn, or nil when it is.
   static func unsupported(_ kind: StyleLayer.Kind) -> String? {
     switch kind {
-    case .background, .fill, .line, .circle, .raster: return nil
+    case .background, .fill, .line, .circle, .raster, .fillExtrusion: return nil
     case .symbol: return "symbol layers (labels and icons) are not drawn yet; the layer is skipped"
     default: return "\(kind.rawValue) layers are not drawn yet; the layer is skipped"
     }
