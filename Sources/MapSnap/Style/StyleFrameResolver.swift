@@ -49,6 +49,10 @@ struct StyleFrameResolver {
         var painter = StyleLayerPainter(layer: layer, kind: kind, camera: camera, light: document.json["light"])
         if kind == .background {
           painter.paintBackground(into: &state.commands)
+        } else if let id = layer.source, let source = document.source(id), source.kind == .video {
+          // Refused as a warning, as MapLibre draws the rest of the style.
+          record.status = .unsupported
+          record.problem = "\(source.path): \(StyleSourceError.video)"
         } else if let id = layer.source, let source = document.source(id) {
           if sources[id] == nil {
             sources[id] = StyleSourceData(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
