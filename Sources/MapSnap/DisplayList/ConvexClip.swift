@@ -17,14 +17,15 @@ enum ConvexClip {
       area += a.x * b.y - b.x * a.y
     }
     if area < 0 { poly.reverse() }
-    let box = path.bounds
+    // A path wholly inside (most of a tile's features) is kept as it is.
+    if Self.inside(path.bounds, poly) { return path }
     var out = Path()
     var current: [Point] = []
     var next: [Point] = []
     for ci in path.contours.indices {
       current.removeAll(keepingCapacity: true)
       current.append(contentsOf: path.points(of: ci))
-      if Self.inside(box, poly) {
+      if Self.inside(Self.bounds(current), poly) {
         out.addContour(current, closed: true)
         continue
       }
@@ -47,6 +48,15 @@ enum ConvexClip {
       if current.count >= 3 { out.addContour(current, closed: true) }
     }
     return out
+  }
+
+  private static func bounds(_ points: [Point]) -> Rect {
+    var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+    for p in points {
+      minX = min(minX, p.x); maxX = max(maxX, p.x)
+      minY = min(minY, p.y); maxY = max(maxY, p.y)
+    }
+    return Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
   }
 
   /// True when `box` lies inside the (left-oriented) convex `poly`.

@@ -18,16 +18,22 @@ extension LayerResolver {
     }
     let document: StyleDocument
     do {
-      let json = try s.document ?? Self.readStyle(s)
-      // The validator's errors keep the style from being drawn; its other
-      // findings are warnings, as MapLibre draws such styles.
-      let findings = s.findings ?? StyleValidator(expressions: CompiledExpressionChecks()).validate(json, file: s.path)
-      if let e = findings.first(where: { $0.severity == .error }) {
-        state.add(.style(e.description, isError: true))
-        return
+      if let kept = s.kept.value.withLock({ $0 }) {
+        document = kept.document
+        for f in kept.findings { state.add(.style(f.description, isError: false)) }
+      } else {
+        let json = try s.document ?? Self.readStyle(s)
+        // The validator's errors keep the style from being drawn; its other
+        // findings are warnings, as MapLibre draws such styles.
+        let findings = s.findings ?? StyleValidator(expressions: CompiledExpressionChecks()).validate(json, file: s.path)
+        if let e = findings.first(where: { $0.severity == .error }) {
+          state.add(.style(e.description, isError: true))
+          return
+        }
+        for f in findings { state.add(.style(f.description, isError: false)) }
+        document = try StyleDocument(json: json)
+        s.kept.value.withLock { $0 = (document, findings) }
       }
-      for f in findings { state.add(.style(f.description, isError: false)) }
-      document = try StyleDocument(json: json)
     } catch let e as StyleDocumentError {
       state.add(.style("\(s.path): \(e)", isError: true))
       return

@@ -1,3 +1,4 @@
+import Synchronization
 internal import _MapSnapStyle
 
 /// A `style` layer's style: a MapLibre style document drawn as one layer of
@@ -19,6 +20,14 @@ public struct StyleLayerSource: Sendable, Hashable {
   public var localRoot: String?
   /// Refuse every http(s) URL (`--offline`).
   public var offline = false
+  /// The parsed document and the validator's warnings once a frame has
+  /// read them: the frames of a batch read the style once. Shared by the
+  /// copies of this value; a style that cannot be read is read again.
+  let kept = KeptStyle()
+
+  final class KeptStyle: Sendable {
+    let value = Mutex<(document: StyleDocument, findings: [StyleFinding])?>(nil)
+  }
 
   public init(path: String, resolved: String) {
     self.path = path

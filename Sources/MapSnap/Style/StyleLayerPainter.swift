@@ -29,7 +29,7 @@ struct StyleLayerPainter {
       height = StyleProperty(layer, "fill-extrusion-height", zoom: camera.zoom, problems: &problems)
     }
     if let f = layer.filter {
-      switch StyleFilter.compile(f) {
+      switch layer.compiled.expression("filter", compile: { StyleFilter.compile(f) }) {
       case .success(let e): filter = e
       case .failure(let errors):
         let why = errors.errors.map { "\($0.key.isEmpty ? "" : $0.key + ": ")\($0.message)" }.joined(separator: "; ")
@@ -76,12 +76,19 @@ struct StyleLayerPainter {
       }
       guard let tileLayer else { continue }
       let transform = camera.transform(tile.id, extent: Double(tileLayer.extent))
+      let evaluated = tile.evaluated.layer(sourceLayer, count: tileLayer.featureCount)
       for i in 0..<tileLayer.featureCount {
         featuresRead += 1
         do {
           let feature = try tileLayer.feature(at: i)
           guard accepts(feature.kind) else { continue }
-          let ef = try feature.evaluationFeature()
+          let ef: EvaluationFeature
+          if let kept = evaluated.features[i] {
+            ef = kept
+          } else {
+            ef = try feature.evaluationFeature()
+            evaluated.features[i] = ef
+          }
           guard keeps(ef) else { continue }
           try feature.decodeGeometry(into: &geometry)
           if emit(ef, tile: geometry, extent: Int64(tileLayer.extent), transform: transform, clip: tile.square, into: &commands) { featuresDrawn += 1 }

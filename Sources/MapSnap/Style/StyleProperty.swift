@@ -18,10 +18,7 @@ struct StyleProperty: Sendable {
     let type = layer.typeName
     let spec = layout ? StyleReference.layout(layerType: type, name: name) : StyleReference.paint(layerType: type, name: name)
     context = EvaluationContext(zoom: zoom)
-    // The default read as the property's type (a colour string is a colour).
-    let fallback = spec.flatMap { spec in
-      spec.defaultValue.flatMap { try? StyleExpression.property($0, spec: spec).get().evaluate(EvaluationContext(zoom: zoom), nil) }
-    } ?? .null
+    let fallback = CompiledLayerProperties.defaultValue(layerType: type, name: name, layout: layout)
     let json = layout ? layer.layout[name] : layer.paint[name]
     guard let json else {
       expression = nil
@@ -29,7 +26,9 @@ struct StyleProperty: Sendable {
       isConstant = true
       return
     }
-    let compiled = spec.map { StyleExpression.property(json, spec: $0) } ?? StyleExpression.compile(json, spec: nil)
+    let compiled = layer.compiled.expression((layout ? "layout:" : "paint:") + name) {
+      spec.map { StyleExpression.property(json, spec: $0) } ?? StyleExpression.compile(json, spec: nil)
+    }
     switch compiled {
     case .success(let e):
       if e.isFeatureConstant {

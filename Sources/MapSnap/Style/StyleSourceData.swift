@@ -15,6 +15,8 @@ struct StyleSourceData: Sendable {
     /// The tile's square in device pixels (north-west, north-east,
     /// south-east, south-west), its corners on pixel boundaries.
     let square: [Point]
+    /// Its features as expressions read them, shared by the frame's layers.
+    let evaluated = TileFeatureCache()
   }
 
   /// One raster tile (or a source `image`), decoded, and the device

@@ -2,7 +2,8 @@ public import _MapSnapJSON
 
 /// One entry of a style's `layers`: what it draws (its type), from which
 /// source and source layer, in which zoom range, with which filter, layout
-/// and paint properties (kept as JSON: they are compiled by the renderer).
+/// and paint properties (kept as JSON: they are compiled by the renderer,
+/// once per layer, into `compiled`; so they never change after parsing).
 package struct StyleLayer: Sendable {
   /// The layer types of the specification v8.
   package enum Kind: String, Sendable, CaseIterable {
@@ -19,11 +20,13 @@ package struct StyleLayer: Sendable {
   package var sourceLayer: String?
   package var minzoom: Double?
   package var maxzoom: Double?
-  package var filter: JSONValue?
-  package var layout: JSONObject
-  package var paint: JSONObject
+  package let filter: JSONValue?
+  package let layout: JSONObject
+  package let paint: JSONObject
   /// Position in the style's `layers` (paint order, bottom first).
   package var index: Int
+  /// Its filter and properties once compiled (`CompiledLayerProperties`).
+  package let compiled = CompiledLayerProperties()
   /// The layer's JSON path, `layers[3]`.
   package var path: String { "layers[\(index)]" }
 
