@@ -57,12 +57,31 @@ import Testing
     #expect(adjusted([200, 100, 0, 255, 0, 0, 0, 0], RasterPaint(opacity: 0.5)) == [100, 50, 0, 128, 0, 0, 0, 0])
   }
 
-  @Test func nearestResamplingRepeatsTexels() {
-    let src: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
-    let out = RasterResampling.nearest(src, width: 2, height: 1, toWidth: 4, toHeight: 2)
-    let row: [UInt8] = [1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 7, 8, 5, 6, 7, 8]
-    #expect(out == row + row)
-    // Shrinking takes the texel under each output centre.
-    #expect(RasterResampling.nearest(src, width: 2, height: 1, toWidth: 1, toHeight: 1) == [5, 6, 7, 8])
+  @Test func nearestResamplingRepeatsTexels() throws {
+    // Two opaque texels (red 1 and 2) over a 4 × 2 rectangle: each covers two columns.
+    let a: UInt32 = 0xFF00_0001, b: UInt32 = 0xFF00_0002
+    let w = try #require(ImageWarp.warp([a, b], width: 2, height: 1, corners: [Point(0, 0), Point(4, 0), Point(4, 2), Point(0, 2)], frameWidth: 8, frameHeight: 8, resampling: .nearest))
+    #expect(w.rect == Rect(minX: 0, minY: 0, maxX: 4, maxY: 2))
+    #expect(w.image.pixels == [a, a, b, b, a, a, b, b])
+  }
+
+  @Test func linearWarpAtScaleOneIsTheImage() throws {
+    let texels: [UInt32] = [0xFF00_00FF, 0xFF00_FF00, 0xFFFF_0000, 0x8000_0080]
+    let w = try #require(ImageWarp.warp(texels, width: 2, height: 2, corners: [Point(3, 1), Point(5, 1), Point(5, 3), Point(3, 3)], frameWidth: 8, frameHeight: 8, resampling: .linear))
+    #expect(w.rect == Rect(minX: 3, minY: 1, maxX: 5, maxY: 3))
+    #expect(w.image.pixels == texels)
+  }
+
+  @Test func aQuarterTurnTurnsTheImage() throws {
+    // Corners turned 90° clockwise: the image's top row lands on the right column.
+    let t: [UInt32] = [0xFF00_0001, 0xFF00_0002, 0xFF00_0003, 0xFF00_0004]
+    let w = try #require(ImageWarp.warp(t, width: 2, height: 2, corners: [Point(2, 0), Point(2, 2), Point(0, 2), Point(0, 0)], frameWidth: 8, frameHeight: 8, resampling: .nearest))
+    #expect(w.image.pixels == [t[2], t[0], t[3], t[1]])
+  }
+
+  @Test func pixelsOutsideTheQuadStayTransparent() throws {
+    // A diamond: the corners of its bounds are outside it.
+    let w = try #require(ImageWarp.warp([0xFFFF_FFFF], width: 1, height: 1, corners: [Point(2, 0), Point(4, 2), Point(2, 4), Point(0, 2)], frameWidth: 8, frameHeight: 8, resampling: .nearest))
+    #expect(w.image.pixels[0] == 0 && w.image.pixels[5] == 0xFFFF_FFFF)
   }
 }

@@ -117,19 +117,27 @@ struct StyleLayerPainter {
   }
 
   /// A raster layer: each tile's pixels through the layer's colour
-  /// adjustments (`RasterPaint`), drawn over its square with `raster-opacity`.
+  /// adjustments (`RasterPaint`), drawn over its square with `raster-opacity`:
+  /// scaled into it when it is a rectangle on the pixel grid and
+  /// `raster-resampling` is `linear`, laid over its corners by `ImageWarp`
+  /// otherwise (a bearing, an `image` source's free corners, `nearest`).
   private mutating func paintRaster(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
     let opacity = max(0, min(1, paint.opacity.number(nil)))
     let adjust = RasterPaint(
       opacity: 1, hueRotate: paint.raster("raster-hue-rotate"), brightnessMin: paint.raster("raster-brightness-min"),
       brightnessMax: paint.raster("raster-brightness-max"), saturation: paint.raster("raster-saturation"),
       contrast: paint.raster("raster-contrast"))
+    let resampling = RasterResampling(rawValue: StyleProperty(layer, "raster-resampling", zoom: camera.zoom, problems: &problems).string(nil) ?? "") ?? .linear
+    let viewport = camera.viewport
     for p in data.pictures {
       featuresRead += 1
       guard opacity > 0 else { continue }
+      let scaled = p.isAxisAligned && resampling == .linear
       let image: RasterImage
-      if adjust.isIdentity {
+      let rect: Rect
+      if scaled && adjust.isIdentity {
         image = RasterImage(straightRGBA: p.image.pixels, width: p.image.width, height: p.image.height)
+        rect = p.rect
       } else {
         var px = p.image.pixels
         px.withUnsafeMutableBufferPointer { b in
@@ -143,9 +151,19 @@ struct StyleLayerPainter {
         }
         var packed = [UInt32](repeating: 0, count: p.image.width * p.image.height)
         px.withUnsafeBytes { src in packed.withUnsafeMutableBytes { $0.copyMemory(from: src) } }
-        image = RasterImage(premultipliedPixels: packed, width: p.image.width, height: p.image.height)
+        if scaled {
+          image = RasterImage(premultipliedPixels: packed, width: p.image.width, height: p.image.height)
+          rect = p.rect
+        } else {
+          guard
+            let warped = ImageWarp.warp(
+              packed, width: p.image.width, height: p.image.height, corners: p.corners, frameWidth: viewport.deviceWidth,
+              frameHeight: viewport.deviceHeight, resampling: resampling)
+          else { continue }
+          (image, rect) = warped
+        }
       }
-      commands.append(StyleDrawCommand(shape: .image(image, p.rect, opacity: opacity), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
+      commands.append(StyleDrawCommand(shape: .image(image, rect, opacity: opacity), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
       featuresDrawn += 1
     }
   }

@@ -24,7 +24,23 @@ struct StyleSourceData: Sendable {
   struct Picture: Sendable {
     /// Straight RGBA, as decoded.
     let image: DecodedImage
-    let rect: Rect
+    /// The image's corners on the frame: top-left, top-right, bottom-right,
+    /// bottom-left (device pixels).
+    let corners: [Point]
+
+    /// The corners' bounds.
+    var rect: Rect {
+      let xs = corners.map(\.x), ys = corners.map(\.y)
+      return Rect(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!)
+    }
+
+    /// True when the corners make a rectangle aligned with the pixel grid
+    /// (no bearing, an image source given as a rectangle), which the image
+    /// fills by scaling alone.
+    var isAxisAligned: Bool {
+      let (tl, tr, br, bl) = (corners[0], corners[1], corners[2], corners[3])
+      return tl.y == tr.y && bl.y == br.y && tl.x == bl.x && tr.x == br.x && tr.x > tl.x && bl.y > tl.y
+    }
   }
 
   var record: StyleSourceRecord
@@ -99,12 +115,11 @@ struct StyleSourceData: Sendable {
         undecodable(id, why)
       case .bytes(let raw) where raster:
         let t = camera.transform(id, extent: 1)
-        let a = t.apply(0, 0), b = t.apply(1, 1)
         guard let image = Self.picture(raw) else {
           undecodable(id, "not a PNG or JPEG image")
           continue
         }
-        pictures.append(Picture(image: image, rect: Rect(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y))))
+        pictures.append(Picture(image: image, corners: [t.apply(0, 0), t.apply(1, 0), t.apply(1, 1), t.apply(0, 1)]))
         record.tilesRead += 1
       case .bytes(let raw):
         do {
@@ -195,8 +210,7 @@ struct StyleSourceData: Sendable {
       record.problem = "\(url): not a PNG or JPEG image"
       return
     }
-    let xs = pts.map(\.x), ys = pts.map(\.y)
-    pictures.append(Picture(image: image, rect: Rect(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!)))
+    pictures.append(Picture(image: image, corners: pts))
     record.tilesRead = 1
   }
 
