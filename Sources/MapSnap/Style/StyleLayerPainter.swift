@@ -117,10 +117,9 @@ struct StyleLayerPainter {
   }
 
   /// A raster layer: each tile's pixels through the layer's colour
-  /// adjustments (`RasterPaint`), drawn over its square with `raster-opacity`:
-  /// scaled into it when it is a rectangle on the pixel grid and
-  /// `raster-resampling` is `linear`, laid over its corners by `ImageWarp`
-  /// otherwise (a bearing, an `image` source's free corners, `nearest`).
+  /// adjustments (`RasterPaint`), laid over its corners on the frame by
+  /// `ImageWarp` (as the GPU samples a tile: `raster-resampling` `linear`
+  /// or `nearest`, under any bearing) with `raster-opacity`.
   private mutating func paintRaster(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
     let opacity = max(0, min(1, paint.opacity.number(nil)))
     let adjust = RasterPaint(
@@ -132,38 +131,24 @@ struct StyleLayerPainter {
     for p in data.pictures {
       featuresRead += 1
       guard opacity > 0 else { continue }
-      let scaled = p.isAxisAligned && resampling == .linear
-      let image: RasterImage
-      let rect: Rect
-      if scaled && adjust.isIdentity {
-        image = RasterImage(straightRGBA: p.image.pixels, width: p.image.width, height: p.image.height)
-        rect = p.rect
-      } else {
-        var px = p.image.pixels
-        px.withUnsafeMutableBufferPointer { b in
-          for i in stride(from: 0, to: b.count, by: 4) {
-            let a = UInt32(b[i + 3])
-            b[i] = UInt8((UInt32(b[i]) * a + 127) / 255)
-            b[i + 1] = UInt8((UInt32(b[i + 1]) * a + 127) / 255)
-            b[i + 2] = UInt8((UInt32(b[i + 2]) * a + 127) / 255)
-          }
-          adjust.apply(to: b)
+      var px = p.image.pixels
+      px.withUnsafeMutableBufferPointer { b in
+        for i in stride(from: 0, to: b.count, by: 4) {
+          let a = UInt32(b[i + 3])
+          b[i] = UInt8((UInt32(b[i]) * a + 127) / 255)
+          b[i + 1] = UInt8((UInt32(b[i + 1]) * a + 127) / 255)
+          b[i + 2] = UInt8((UInt32(b[i + 2]) * a + 127) / 255)
         }
-        var packed = [UInt32](repeating: 0, count: p.image.width * p.image.height)
-        px.withUnsafeBytes { src in packed.withUnsafeMutableBytes { $0.copyMemory(from: src) } }
-        if scaled {
-          image = RasterImage(premultipliedPixels: packed, width: p.image.width, height: p.image.height)
-          rect = p.rect
-        } else {
-          guard
-            let warped = ImageWarp.warp(
-              packed, width: p.image.width, height: p.image.height, corners: p.corners, frameWidth: viewport.deviceWidth,
-              frameHeight: viewport.deviceHeight, resampling: resampling)
-          else { continue }
-          (image, rect) = warped
-        }
+        adjust.apply(to: b)
       }
-      commands.append(StyleDrawCommand(shape: .image(image, rect, opacity: opacity), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
+      var texels = [UInt32](repeating: 0, count: p.image.width * p.image.height)
+      px.withUnsafeBytes { src in texels.withUnsafeMutableBytes { $0.copyMemory(from: src) } }
+      guard
+        let warped = ImageWarp.warp(
+          texels, width: p.image.width, height: p.image.height, corners: p.corners, frameWidth: viewport.deviceWidth,
+          frameHeight: viewport.deviceHeight, resampling: resampling)
+      else { continue }
+      commands.append(StyleDrawCommand(shape: .image(warped.image, warped.rect, opacity: opacity), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
       featuresDrawn += 1
     }
   }

@@ -19,28 +19,14 @@ struct StyleSourceData: Sendable {
     let evaluated = TileFeatureCache()
   }
 
-  /// One raster tile (or a source `image`), decoded, and the device
-  /// rectangle it covers.
+  /// One raster tile (or a source `image`), decoded, and where its corners
+  /// land on the frame.
   struct Picture: Sendable {
     /// Straight RGBA, as decoded.
     let image: DecodedImage
     /// The image's corners on the frame: top-left, top-right, bottom-right,
     /// bottom-left (device pixels).
     let corners: [Point]
-
-    /// The corners' bounds.
-    var rect: Rect {
-      let xs = corners.map(\.x), ys = corners.map(\.y)
-      return Rect(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!)
-    }
-
-    /// True when the corners make a rectangle aligned with the pixel grid
-    /// (no bearing, an image source given as a rectangle), which the image
-    /// fills by scaling alone.
-    var isAxisAligned: Bool {
-      let (tl, tr, br, bl) = (corners[0], corners[1], corners[2], corners[3])
-      return tl.y == tr.y && bl.y == br.y && tl.x == bl.x && tr.x == br.x && tr.x > tl.x && bl.y > tl.y
-    }
   }
 
   var record: StyleSourceRecord

@@ -1,7 +1,5 @@
-/// `raster-resampling`: how a raster tile's texels are read when the tile is drawn at
-/// another size. `linear` over a rectangle on the pixel grid is the display list's own
-/// bilinear image drawing; anything else is laid over its corners by `ImageWarp`, whose
-/// `nearest` reads the texel under each pixel centre as `GL_NEAREST` does.
+/// `raster-resampling`: how `ImageWarp` reads a raster tile's texels, as the GPU
+/// filters a texture: `linear` (`GL_LINEAR`, bilinear) or `nearest` (`GL_NEAREST`).
 enum RasterResampling: String, Sendable {
   case linear
   case nearest
