@@ -145,7 +145,7 @@ package struct GeoJSONIndex: Sendable {
       var g = TileGeometry()
       g.kind = .point
       g.points = [TilePoint(
-        x: Int32((GeoJSONTiler.extent * (tx - Double(cx))).rounded()), y: Int32((GeoJSONTiler.extent * (ty - Double(cy))).rounded()))]
+        x: GeoJSONTiler.grid(GeoJSONTiler.extent * (tx - Double(cx))), y: GeoJSONTiler.grid(GeoJSONTiler.extent * (ty - Double(cy))))]
       g.partEnds = [1]
       out.tiles[slotIndex].append(GeoJSONTileFeature(feature: feature, geometry: g, progress: []))
     }

@@ -21,6 +21,9 @@ enum GeoJSONTiler {
   /// The tile's width in units: MapLibre's for GeoJSON tiles.
   static let extent = 8192.0
 
+  /// `v` rounded to the tile's grid, halves upward as MapLibre rounds them.
+  @inline(__always) static func grid(_ v: Double) -> Int32 { Int32((v + 0.5).rounded(.down)) }
+
   /// `shape`'s copy `offset` worlds to the east (−1, 0, 1) in tile `x`, `y`
   /// of zoom `z` (`n = 2^z` tiles across), with `buffer` (world units) around
   /// the tile; `tolerance` in world units (0: keep every vertex). Nil when
@@ -39,7 +42,7 @@ enum GeoJSONTiler {
     let s = GeoJSONPart.stride
     let ox = Double(x) - offset * n, oy = Double(y)
     @inline(__always) func point(_ c: [Double], _ i: Int) -> TilePoint {
-      TilePoint(x: Int32((extent * (c[i * s] * n - ox)).rounded()), y: Int32((extent * (c[i * s + 1] * n - oy)).rounded()))
+      TilePoint(x: grid(extent * (c[i * s] * n - ox)), y: grid(extent * (c[i * s + 1] * n - oy)))
     }
     switch shape.kind {
     case .point:
