@@ -56,20 +56,24 @@ struct StyleLayerPainter {
       return
     }
     if let geo = data.geoJSON {
+      // Features are counted once each, however many tiles hold a piece of them.
+      var seen = [UInt8](repeating: 0, count: geo.features.count)
+      let extent = Int64(StyleSourceData.GeoJSONTiles.extent)
       for tile in geo.tiles {
         let transform = camera.transform(tile.id, extent: StyleSourceData.GeoJSONTiles.extent)
         for item in tile.features {
-          let ef = geo.features[Int(item.feature)]
-          featuresRead += 1
+          let i = Int(item.feature)
+          let ef = geo.features[i]
+          if seen[i] == 0 { seen[i] = 1; featuresRead += 1 }
           guard accepts(item.geometry.kind), keeps(ef) else { continue }
+          let drew: Bool
           if let gradient, !item.progress.isEmpty {
-            let drew = gradient.draw(
+            drew = gradient.draw(
               ef, item.geometry, progress: item.progress, transform: transform, clip: tile.square, paint: paint, ratio: camera.pixelRatio, into: &commands)
-            if drew { featuresDrawn += 1 }
-            continue
+          } else {
+            drew = emit(ef, tile: item.geometry, extent: extent, transform: transform, clip: tile.square, into: &commands)
           }
-          let extent = Int64(StyleSourceData.GeoJSONTiles.extent)
-          if emit(ef, tile: item.geometry, extent: extent, transform: transform, clip: tile.square, into: &commands) { featuresDrawn += 1 }
+          if drew && seen[i] == 1 { seen[i] = 2; featuresDrawn += 1 }
         }
       }
       return
