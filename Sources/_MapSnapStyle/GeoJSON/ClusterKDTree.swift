@@ -71,14 +71,16 @@ struct ClusterKDTree {
   }
 
   /// The input indices of the points within distance `r` of (x, y)
-  /// (the boundary included), appended to `out` in tree order.
-  func within(_ x: Double, _ y: Double, _ r: Double, into out: inout [Int32]) {
+  /// (the boundary included), appended to `out` in tree order. `stack` is
+  /// working space, kept by the caller across searches.
+  func within(_ x: Double, _ y: Double, _ r: Double, into out: inout [Int32], stack: inout [(Int, Int, Int)]) {
     let n = ids.count
     guard n > 0 else { return }
     let r2 = r * r
+    stack.removeAll(keepingCapacity: true)
+    stack.append((0, n - 1, 0))
     ids.withUnsafeBufferPointer { ids in
       coords.withUnsafeBufferPointer { c in
-        var stack: [(Int, Int, Int)] = [(0, n - 1, 0)]
         while let (left, right, axis) = stack.popLast() {
           if right - left <= Self.nodeSize {
             if left <= right {

@@ -62,6 +62,7 @@ package struct Supercluster: Sendable {
     var made: [[Entry]] = [level]
     var z = maxZoom
     var neighbours: [Int32] = []
+    var stack: [(Int, Int, Int)] = []
     while z >= lowestZoom {
       var above = made[made.count - 1]
       let tree = above.withUnsafeBufferPointer { a in
@@ -75,7 +76,7 @@ package struct Supercluster: Sendable {
         guard above[i].visited > z else { continue }
         above[i].visited = z
         neighbours.removeAll(keepingCapacity: true)
-        tree.within(above[i].x, above[i].y, r, into: &neighbours)
+        tree.within(above[i].x, above[i].y, r, into: &neighbours, stack: &stack)
         let own = above[i].pointCount
         var count = own
         for j in neighbours where above[Int(j)].visited > z { count += above[Int(j)].pointCount }
