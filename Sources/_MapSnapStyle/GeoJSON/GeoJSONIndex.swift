@@ -2,29 +2,6 @@
   import Glibc
 #endif
 
-/// A tile of a GeoJSON source a frame asks for: column (within the world)
-/// and row at the frame's tile zoom.
-package struct GeoJSONTileKey: Sendable, Hashable {
-  package var x: Int
-  package var y: Int
-  package init(x: Int, y: Int) {
-    self.x = x
-    self.y = y
-  }
-}
-
-/// What a frame draws of a GeoJSON source: the features layers evaluate
-/// and, for each tile asked for, its features' geometry.
-package struct GeoJSONFrameTiles: Sendable {
-  /// The features: the source's kept features, then (clustered sources)
-  /// the clusters the frame's zoom shows.
-  package var features: [EvaluationFeature]
-  /// Each asked tile's features, in the order the tiles were asked.
-  package var tiles: [[GeoJSONTileFeature]]
-  /// The tile zoom.
-  package var zoom: Int
-}
-
 /// A GeoJSON source's kept features with their world shapes, and how a
 /// frame's tiles are made of them: at tile zoom z = min(⌊zoom⌋, `maxzoom`),
 /// each tile holds its features cut at `buffer` and simplified at
