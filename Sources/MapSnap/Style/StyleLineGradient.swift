@@ -92,7 +92,7 @@ struct StyleLineGradient {
           run = [cut]
           current = next
         }
-        run.append(b)
+        if let last = run.last, last.x != b.x || last.y != b.y { run.append(b) }
       }
       emit(run, current, style)
       if cap != .butt {
