@@ -6,10 +6,12 @@ internal import _MapSnapStyle
 /// last), sampled at `steps` evenly spaced progress values as MapLibre
 /// samples it into its gradient texture. A line is drawn as runs of one
 /// sampled colour, cut where the progress crosses from one sample to the
-/// next (halfway between samples, the nearest sample's colour). Each run
-/// but the last reaches `overlap` device pixels into the next, which is
-/// drawn over it, so that no antialiased seam shows where runs meet; runs
-/// meet with butt ends, and the line's own cap is drawn at its two ends.
+/// next (halfway between samples, the nearest sample's colour) unless both
+/// give the same 8-bit colour. Each run but the last reaches `overlap`
+/// device pixels into the next, which is drawn over it, so that no seam of
+/// uncovered background shows where runs meet (only the antialiased edge
+/// pixels over the overlap are covered twice); runs meet with butt ends,
+/// and the line's own cap is drawn at its two ends.
 struct StyleLineGradient {
   /// Samples of the ramp, as MapLibre's gradient texture is 256 wide.
   static let steps = 256
@@ -58,8 +60,9 @@ struct StyleLineGradient {
     let offset = (paint.offset?.number(f) ?? 0) * ratio
     let blur = max(0, paint.blur?.number(f) ?? 0) * ratio
     var drew = false
+    let colors = ramp.map { StyleProperty.color($0, opacity: opacity) }
     func emit(_ points: [Point], _ sample: Int, _ s: StrokeStyle) {
-      let c = StyleProperty.color(ramp[sample], opacity: opacity)
+      let c = colors[sample]
       guard c.a > 0, points.count >= 2 else { return }
       var path = Path()
       path.addContour(points, closed: false)
@@ -82,6 +85,11 @@ struct StyleLineGradient {
           let next = current + (target > current ? 1 : -1)
           let boundary = (Double(min(current, next)) + 0.5) / Double(Self.steps - 1)
           let u = max(0, min(1, (boundary - pa) / (pb - pa)))
+          if colors[next] == colors[current] {
+            // Samples of one 8-bit colour make one run.
+            current = next
+            continue
+          }
           let cut = Point(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u)
           run.append(cut)
           if len > 0 {
