@@ -57,6 +57,7 @@ struct StyleFrameResolver {
           if sources[id] == nil {
             sources[id] = StyleSourceData(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
             sourceOrder.append(id)
+            state.notes += sources[id]!.notes
           }
           let data = sources[id]!
           if let problem = data.record.problem {

@@ -18,6 +18,8 @@ struct StyleLayerPainter {
   /// A `fill-extrusion` layer's roofs, drawn by `finish`.
   private var roofs: ExtrusionRoofs?
   private var height: StyleProperty?
+  /// `line-gradient`, drawn over `lineMetrics` GeoJSON lines.
+  private var gradient: StyleLineGradient?
 
   /// `light` is the style's root `light` (lighting `fill-extrusion` roofs).
   init(layer: StyleLayer, kind: StyleLayer.Kind, camera: StyleCamera, light: JSONValue? = nil) {
@@ -37,6 +39,7 @@ struct StyleLayerPainter {
       }
     }
     paint = StylePaint(layer, kind: kind, zoomBearing: (camera.zoom, camera.bearing), problems: &problems)
+    if kind == .line { gradient = StyleLineGradient(layer, zoom: camera.zoom, problems: &problems) }
   }
 
   mutating func paintBackground(into commands: inout [StyleDrawCommand]) {
@@ -52,12 +55,26 @@ struct StyleLayerPainter {
       paintRaster(data, into: &commands)
       return
     }
-    if let features = data.features {
-      for f in features.features {
-        let ef = EvaluationFeature(geoJSON: f)
-        featuresRead += 1
-        guard keeps(ef) else { continue }
-        if emit(ef, geometry: f.geometry, into: &commands) { featuresDrawn += 1 }
+    if let geo = data.geoJSON {
+      // Features are counted once each, however many tiles hold a piece of them.
+      var seen = [UInt8](repeating: 0, count: geo.features.count)
+      let extent = Int64(StyleSourceData.GeoJSONTiles.extent)
+      for tile in geo.tiles {
+        let transform = camera.transform(tile.id, extent: StyleSourceData.GeoJSONTiles.extent)
+        for item in tile.features {
+          let i = Int(item.feature)
+          let ef = geo.features[i]
+          if seen[i] == 0 { seen[i] = 1; featuresRead += 1 }
+          guard accepts(item.geometry.kind), keeps(ef) else { continue }
+          let drew: Bool
+          if let gradient, !item.progress.isEmpty {
+            drew = gradient.draw(
+              ef, item.geometry, progress: item.progress, transform: transform, clip: tile.square, paint: paint, ratio: camera.pixelRatio, into: &commands)
+          } else {
+            drew = emit(ef, tile: item.geometry, extent: extent, transform: transform, clip: tile.square, into: &commands)
+          }
+          if drew && seen[i] == 1 { seen[i] = 2; featuresDrawn += 1 }
+        }
       }
       return
     }
@@ -215,33 +232,5 @@ struct StyleLayerPainter {
     if g.kind == .polygon && (kind == .fill || kind == .fillExtrusion) { Self.orient(&path, exteriorsFrom: g.polygonEnds) }
     if kind == .fillExtrusion { return addRoof(f, path: path, clip: clip) }
     return paint.shape(f, path: path, isPolygon: g.kind == .polygon, clip: clip, ratio: camera.pixelRatio, into: &commands)
-  }
-
-  /// Emits one GeoJSON feature (Web Mercator metres); true when it drew something.
-  private mutating func emit(_ f: EvaluationFeature, geometry g: Geometry, into commands: inout [StyleDrawCommand]) -> Bool {
-    switch kind {
-    case .circle:
-      var pts = g.points.map(camera.device)
-      for l in g.lines { pts += l.map(camera.device) }
-      for poly in g.polygons { for r in poly { pts += r.map(camera.device) } }
-      return paint.circles(f, points: pts, ratio: camera.pixelRatio, into: &commands)
-    case .fill, .fillExtrusion:
-      guard !g.polygons.isEmpty else { return false }
-      var path = Path()
-      var ends: [Int32] = []
-      for poly in g.polygons {
-        for r in poly { path.addContour(r.map(camera.device), closed: true) }
-        ends.append(Int32(path.contours.count))
-      }
-      Self.orient(&path, exteriorsFrom: ends)
-      if kind == .fillExtrusion { return addRoof(f, path: path, clip: nil) }
-      return paint.shape(f, path: path, isPolygon: true, clip: nil, ratio: camera.pixelRatio, into: &commands)
-    default:
-      var path = Path()
-      for l in g.lines { path.addContour(l.map(camera.device), closed: false) }
-      for poly in g.polygons { for r in poly { path.addContour(r.map(camera.device), closed: true) } }
-      guard !path.isEmpty else { return false }
-      return paint.shape(f, path: path, isPolygon: !g.polygons.isEmpty, clip: nil, ratio: camera.pixelRatio, into: &commands)
-    }
   }
 }

@@ -6,7 +6,7 @@ internal import _MapSnapStyle
 #endif
 
 /// One style source's data for a frame: the vector tiles the frame shows,
-/// or a GeoJSON source's features, or why there is nothing.
+/// or a GeoJSON source's tiles, or why there is nothing.
 struct StyleSourceData: Sendable {
   /// One decoded tile, with where it lands on the frame.
   struct Tile: Sendable {
@@ -33,8 +33,10 @@ struct StyleSourceData: Sendable {
   var tiles: [Tile] = []
   /// A raster or image source's pictures, in drawing order.
   var pictures: [Picture] = []
-  /// A GeoJSON source's features, in Web Mercator metres.
-  var features: FeatureCollection?
+  /// A GeoJSON source's tiles (`StyleSourceData+GeoJSON`).
+  var geoJSON: GeoJSONTiles?
+  /// Findings about the source that do not stop it (its options, features skipped).
+  var notes: [String] = []
 
   /// Reads `source` for the frame of `camera`.
   init(_ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool) {
@@ -43,7 +45,7 @@ struct StyleSourceData: Sendable {
     case .vector?:
       loadTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
     case .geojson?:
-      loadGeoJSON(source, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+      loadGeoJSON(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
     case .raster?:
       loadTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline, raster: true)
     case .image?:
@@ -198,84 +200,5 @@ struct StyleSourceData: Sendable {
     }
     pictures.append(Picture(image: image, corners: pts))
     record.tilesRead = 1
-  }
-
-  /// GeoJSON documents larger than this are refused.
-  static let maximumGeoJSONBytes = 512 << 20
-
-  private mutating func loadGeoJSON(_ source: StyleSource, styleFolder: String, localRoot: String?, offline: Bool) {
-    let document: JSONValue
-    switch source.json["data"] {
-    case .string(let url)?:
-      record.from = url
-      do {
-        switch try StyleResource.resolve(url, styleFolder: styleFolder, localRoot: localRoot) {
-        case .file(let path):
-          let bytes: [UInt8]
-          do {
-            bytes = try FileIO.read(path, maximumBytes: Self.maximumGeoJSONBytes)
-          } catch {
-            if case .notFound = error { throw StyleSourceError.missing(url) }
-            throw StyleSourceError.unreadable(url, reason: error.reason)
-          }
-          do {
-            document = try JSONParser.parse(bytes)
-          } catch {
-            throw StyleSourceError.unreadable(url, reason: "not JSON: line \(error.line), column \(error.column): \(error.message)")
-          }
-        case .http(let u):
-          let bytes = try StyleTileSet.fetch(u, offline: offline)
-          do {
-            document = try JSONParser.parse(bytes)
-          } catch {
-            throw StyleSourceError.unreadable(url, reason: "not JSON: line \(error.line), column \(error.column): \(error.message)")
-          }
-        case .mbtiles(let p), .pmtiles(let p): throw StyleSourceError.unsupportedScheme(p)
-        }
-      } catch let e as StyleSourceError {
-        record.problem = e.description
-        return
-      } catch {
-        record.problem = "\(error)"
-        return
-      }
-    case let v?:
-      document = v
-    case nil:
-      record.problem = "a geojson source needs \"data\" (GeoJSON, or its path or URL)"
-      return
-    }
-    do {
-      features = try GeoJSONDecoder.decodeDocument(document).projected(to: .webMercator)
-    } catch {
-      record.problem = "\(record.from ?? "data"): \(error)"
-    }
-  }
-}
-
-extension EvaluationFeature {
-  /// What expressions read of a GeoJSON feature: its id, geometry type and
-  /// properties.
-  init(geoJSON f: Feature) {
-    let g = f.geometry
-    let kind: GeometryKind
-    let parts: Int
-    if !g.polygons.isEmpty {
-      kind = .polygon
-      parts = g.polygons.count
-    } else if !g.lines.isEmpty {
-      kind = .lineString
-      parts = g.lines.count
-    } else if !g.points.isEmpty {
-      kind = .point
-      parts = g.points.count
-    } else {
-      kind = .unknown
-      parts = 0
-    }
-    var properties: [String: StyleValue] = [:]
-    properties.reserveCapacity(f.properties.count)
-    for (k, v) in f.properties.pairs { properties[k] = StyleValue(json: v) }
-    self.init(id: f.id.map(StyleValue.init(json:)), kind: kind, isMulti: parts > 1, properties: properties)
   }
 }
