@@ -33,6 +33,8 @@ struct StyleSourceData: Sendable {
   var pictures: [Picture] = []
   /// A GeoJSON source's features, in Web Mercator metres.
   var features: FeatureCollection?
+  /// A raster-dem source's tiles, decoded to elevations (`loadDEM`).
+  var dems: [DEMTile] = []
 
   /// Reads `source` for the frame of `camera`.
   init(_ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool) {
@@ -46,6 +48,8 @@ struct StyleSourceData: Sendable {
       loadTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline, raster: true)
     case .image?:
       loadImage(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+    case .rasterDEM?:
+      loadDEM(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
     default:
       record.problem = StyleSourceError.unsupportedType(source.typeName).description
     }
@@ -128,7 +132,7 @@ struct StyleSourceData: Sendable {
     }
   }
 
-  private mutating func undecodable(_ id: StyleTileID, _ why: String) {
+  mutating func undecodable(_ id: StyleTileID, _ why: String) {
     record.tilesUndecodable += 1
     if record.firstUndecodable == nil { record.firstUndecodable = "\(id.z)/\(id.wrappedX)/\(id.y): \(why)" }
   }
