@@ -110,6 +110,34 @@ import _MapSnapTestSupport
     #expect(full == (255, 0, 0, 255), "1000 m: \(full)")
   }
 
+  @Test func turnedTilesTurnWithTheMapAndMeetWithoutSeams() throws {
+    let folder = try TemporaryFolder()
+    try writeTiles(folder) { gx, _ in gx < 64 ? 500 : 1000 }
+    let layer = ##"{"id": "r", "type": "color-relief", "source": "dem", "paint": {"color-relief-color": ["interpolate", ["linear"], ["elevation"], 0, "#000000", 1000, "#ff0000"]}}"##
+    // Bearing 90: east is up, so the higher eastern half is the top of the frame.
+    let (turned, _) = try render(style(layers: layer), in: folder, bearing: 90)
+    #expect(turned.rgba(x: 64, y: 20) == (255, 0, 0, 255), "\(turned.rgba(x: 64, y: 20))")
+    #expect(abs(Int(turned.rgba(x: 64, y: 108).r) - 128) <= 1, "\(turned.rgba(x: 64, y: 108))")
+    // Bearing 45 over one elevation: every pixel of the frame's middle is covered once, none twice.
+    try writeTiles(folder) { _, _ in 1000 }
+    let (diagonal, _) = try render(style(layers: layer), in: folder, bearing: 45)
+    for y in stride(from: 30, to: 98, by: 1) {
+      for x in stride(from: 30, to: 98, by: 1) where diagonal.rgba(x: x, y: y) != (255, 0, 0, 255) {
+        Issue.record("(\(x), \(y)): \(diagonal.rgba(x: x, y: y))")
+        return
+      }
+    }
+  }
+
+  @Test func aGeoJSONHeatmapRepeatsAcrossTheAntimeridian() throws {
+    let folder = try TemporaryFolder()
+    let json = ##"{"version": 8, "center": [180, 0], "zoom": 2, "sources": {"pts": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [-170, 0]}}, {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [170, 0]}}]}}}, "layers": [{"id": "heat", "type": "heatmap", "source": "pts", "paint": {"heatmap-radius": 10, "heatmap-color": ["interpolate", ["linear"], ["heatmap-density"], 0, "#000000", 1, "#ffffff"]}}]}"##
+    let (canvas, _) = try render(json, in: folder)
+    // 10° of longitude is 2048 / 36 ≈ 57 px at zoom 2: the points lie either side of the middle.
+    let west = canvas.rgba(x: 64 - 57, y: 64), east = canvas.rgba(x: 64 + 57, y: 64), middle = canvas.rgba(x: 64, y: 64)
+    #expect(west.r > 60 && east.r > 60 && middle.r == 0, "\(west) \(east) \(middle)")
+  }
+
   @Test func colourReliefOpacityAndAStepRamp() throws {
     let folder = try TemporaryFolder()
     try writeTiles(folder) { gx, _ in gx < 64 ? 100 : 900 }

@@ -10,7 +10,8 @@ internal import _MapSnapStyle
 /// frame pixel is then coloured by `heatmap-color` at its density and drawn
 /// with `heatmap-opacity`, as one image over the frame. A vertex in a
 /// tile's buffer belongs to the neighbouring tile, which adds it: each point
-/// counts once.
+/// counts once. A GeoJSON source's points repeat in every copy of the world
+/// the frame shows.
 extension StyleLayerPainter {
   mutating func paintHeatmap(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
     let opacity = max(0, min(1, StyleProperty(layer, "heatmap-opacity", zoom: camera.zoom, problems: &problems).number(nil)))
@@ -33,14 +34,18 @@ extension StyleLayerPainter {
     }
 
     if let features = data.features {
+      let shifts = worldShifts()
       for f in features.features {
         let ef = EvaluationFeature(geoJSON: f)
         featuresRead += 1
         guard keeps(ef) else { continue }
         let g = f.geometry
-        var pts = g.points.map(camera.device)
-        for l in g.lines { pts += l.map(camera.device) }
-        for poly in g.polygons { for ring in poly { pts += Self.openRing(ring).map(camera.device) } }
+        var metres = g.points
+        for l in g.lines { metres += l }
+        for poly in g.polygons { for ring in poly { metres += Self.openRing(ring) } }
+        var pts: [Point] = []
+        pts.reserveCapacity(metres.count * shifts.count)
+        for s in shifts { for m in metres { pts.append(camera.device(Point(m.x + s, m.y))) } }
         if add(ef, pts) { featuresDrawn += 1 }
       }
     } else if let sourceLayer = layer.sourceLayer {
@@ -98,6 +103,23 @@ extension StyleLayerPainter {
     let image = RasterImage(premultipliedPixels: pixels, width: width, height: height)
     let frame = Rect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height))
     commands.append(StyleDrawCommand(shape: .image(image, frame, opacity: 1), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
+  }
+
+  /// The most copies of the world a GeoJSON heatmap draws (a frame 64
+  /// worlds wide).
+  static let maximumWorldCopies = 64
+
+  /// The east–west shifts (Web Mercator metres) of the copies of the world
+  /// the frame shows, one more each side so that kernels reaching in from
+  /// beyond the frame's edge count: a point near the antimeridian heats both
+  /// sides, as MapLibre's tiles repeat the world.
+  private func worldShifts() -> [Double] {
+    let w = Double(camera.viewport.deviceWidth), h = Double(camera.viewport.deviceHeight)
+    let xs = [(0.0, 0.0), (w, 0), (0, h), (w, h)].map { camera.mercator(ofDevice: Point($0.0, $0.1)).x }
+    let half = StyleCamera.halfWorld, span = 2 * half
+    let k0 = Int(((xs.min()! + half) / span).rounded(.down)) - 1
+    let k1 = max(k0, min(k0 + Self.maximumWorldCopies - 1, Int(((xs.max()! - half) / span).rounded(.up)) + 1))
+    return (k0...k1).map { Double($0) * span }
   }
 
   /// A ring without its closing vertex (the repeat of its first), so that

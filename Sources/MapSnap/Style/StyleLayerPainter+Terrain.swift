@@ -3,7 +3,7 @@ internal import _MapSnapStyle
 
 /// Hillshade and colour-relief layers: each tile of their raster-dem source
 /// becomes one image (the kernel's premultiplied pixels, `Hillshade`,
-/// `ColorRelief`) drawn over the tile's square, as a raster tile is. The
+/// `ColorRelief`) drawn over the tile's square, turned with the map. The
 /// layer's paint is evaluated at the frame's zoom; a tile is a feature of
 /// the layer's record (read, and drawn when its image is emitted).
 extension StyleLayerPainter {
@@ -68,21 +68,14 @@ extension StyleLayerPainter {
   mutating func paintHillshade(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
     guard needsDEM(data) else { return }
     let shading = hillshade()
-    // Copies of the world share their tile's image.
-    var shaded: [StyleTileID: RasterImage] = [:]
+    // Copies of the world share their tile's pixels.
+    var shaded: [StyleTileID: [UInt8]] = [:]
     for t in data.dems {
       featuresRead += 1
       let key = StyleTileID(z: t.id.z, x: t.id.wrappedX, y: t.id.y)
-      let image: RasterImage
-      if let done = shaded[key] {
-        image = done
-      } else {
-        let pixels = shading.shade(dem: t.dem, zoom: Double(t.shownZoom), latitudes: t.latitudes)
-        image = Self.image(premultiplied: pixels, side: t.dem.dim)
-        shaded[key] = image
-      }
-      commands.append(StyleDrawCommand(shape: .image(image, t.rect, opacity: 1), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
-      featuresDrawn += 1
+      let pixels = shaded[key] ?? shading.shade(dem: t.dem, zoom: Double(t.shownZoom), latitudes: t.latitudes)
+      shaded[key] = pixels
+      if emit(pixels, over: t, into: &commands) { featuresDrawn += 1 }
     }
   }
 
@@ -104,20 +97,14 @@ extension StyleLayerPainter {
       featuresRead += data.dems.count
       return
     }
-    var relief: [StyleTileID: RasterImage] = [:]
+    var relief: [StyleTileID: [UInt8]] = [:]
     for t in data.dems {
       featuresRead += 1
       guard opacity > 0 else { continue }
       let key = StyleTileID(z: t.id.z, x: t.id.wrappedX, y: t.id.y)
-      let image: RasterImage
-      if let done = relief[key] {
-        image = done
-      } else {
-        image = Self.image(premultiplied: ramp.render(dem: t.dem, opacity: opacity), side: t.dem.dim)
-        relief[key] = image
-      }
-      commands.append(StyleDrawCommand(shape: .image(image, t.rect, opacity: 1), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
-      featuresDrawn += 1
+      let pixels = relief[key] ?? ramp.render(dem: t.dem, opacity: opacity)
+      relief[key] = pixels
+      if emit(pixels, over: t, into: &commands) { featuresDrawn += 1 }
     }
   }
 
@@ -129,10 +116,25 @@ extension StyleLayerPainter {
     return ColorRelief.sampled(minimum: low, maximum: max(high, low), count: Self.colorReliefSamples) { color.color(elevation: Double($0)) }
   }
 
-  /// A square of premultiplied RGBA8 pixels as an image.
-  static func image(premultiplied pixels: [UInt8], side: Int) -> RasterImage {
-    var packed = [UInt32](repeating: 0, count: side * side)
-    pixels.withUnsafeBytes { src in packed.withUnsafeMutableBytes { $0.copyMemory(from: src) } }
-    return RasterImage(premultipliedPixels: packed, width: side, height: side)
+  /// Draws a tile's image (premultiplied RGBA8, dim × dim) over its square:
+  /// stretched over the square's rectangle, or, when the camera is turned,
+  /// laid onto the device grid (`RasterTurn`). False when nothing of it is
+  /// in the frame.
+  private func emit(_ pixels: [UInt8], over t: StyleSourceData.DEMTile, into commands: inout [StyleDrawCommand]) -> Bool {
+    let side = t.dem.dim
+    let image: RasterImage, rect: Rect
+    if camera.bearing == 0 {
+      var packed = [UInt32](repeating: 0, count: side * side)
+      pixels.withUnsafeBytes { src in packed.withUnsafeMutableBytes { $0.copyMemory(from: src) } }
+      (image, rect) = (RasterImage(premultipliedPixels: packed, width: side, height: side), t.rect)
+    } else {
+      guard let turned = RasterTurn.resample(
+        pixels, width: side, height: side, transform: camera.transform(t.id, extent: Double(side)),
+        frameWidth: camera.viewport.deviceWidth, frameHeight: camera.viewport.deviceHeight)
+      else { return false }
+      (image, rect) = turned
+    }
+    commands.append(StyleDrawCommand(shape: .image(image, rect, opacity: 1), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
+    return true
   }
 }
