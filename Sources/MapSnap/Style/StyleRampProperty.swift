@@ -22,7 +22,9 @@ struct StyleRampProperty {
     var json = layer.paint[name]
     if let given = json, let spec, case .failure(let errors) = StyleExpression.property(given, spec: spec) {
       let why = errors.errors.map { "\($0.key.isEmpty ? "" : $0.key + ": ")\($0.message)" }.joined(separator: "; ")
-      problems.append("\(layer.path).paint[\(Echo.quoted(name))]: \(why); the default is drawn")
+      let problem = "\(layer.path).paint[\(Echo.quoted(name))]: \(why); the default is drawn"
+      // Once per layer: the layer's `StylePaint` may have compiled the property too.
+      if !problems.contains(problem) { problems.append(problem) }
       json = nil
     }
     if json == nil { json = spec?.defaultValue }
