@@ -74,6 +74,20 @@ import _MapSnapTestSupport
     #expect(canvas.rgba(x: 0, y: 60) != canvas.rgba(x: 32, y: 60))
   }
 
+  @Test func anOverzoomedTileKeepsItsSlopes() throws {
+    let folder = try TemporaryFolder()
+    try writeTiles(folder) { gx, _ in Double(gx) * 300 }
+    let json = style(layers: #"{"id": "h", "type": "hillshade", "source": "dem"}"#)
+    let (native, _) = try render(json, in: folder)
+    let scene = try SceneLoader.decode(Array(json.utf8), file: "style.json", baseDirectory: folder.path)
+    let plan = try FramePlan.make(scene, overrides: ViewOverrides(zoom: 3, size: (128, 128)))
+    let source = try #require(plan.state.layers.first?.style?.sources.first)
+    #expect(source.tileZoom == 5 && source.overzoomed)
+    let deeper = Snapshot.render(plan).canvas
+    let a = native.rgba(x: 32, y: 32), b = deeper.rgba(x: 32, y: 32)
+    #expect(abs(Int(a.a) - Int(b.a)) <= 1 && abs(Int(a.r) - Int(b.r)) <= 1, "\(a) against \(b)")
+  }
+
   @Test func theLightFollowsItsDirectionAndAnchor() throws {
     let folder = try TemporaryFolder()
     try writeTiles(folder) { gx, _ in Double(gx) * 300 }  // faces west

@@ -62,9 +62,10 @@ extension StyleLayerPainter {
     return h
   }
 
-  /// A hillshade layer: every DEM tile shaded (`Hillshade.shade`) at the
-  /// zoom the frame shows it at, with its latitudes undoing the Mercator
-  /// stretch.
+  /// A hillshade layer: every DEM tile shaded (`Hillshade.shade`) at its
+  /// own zoom, which sets the size of its pixels (an overzoomed tile keeps
+  /// its slopes, as MapLibre GL JS prepares a raster-dem tile at its own
+  /// zoom), with its latitudes undoing the Mercator stretch.
   mutating func paintHillshade(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
     guard needsDEM(data) else { return }
     let shading = hillshade()
@@ -73,7 +74,7 @@ extension StyleLayerPainter {
     for t in data.dems {
       featuresRead += 1
       let key = StyleTileID(z: t.id.z, x: t.id.wrappedX, y: t.id.y)
-      let pixels = shaded[key] ?? shading.shade(dem: t.dem, zoom: Double(t.shownZoom), latitudes: t.latitudes)
+      let pixels = shaded[key] ?? shading.shade(dem: t.dem, zoom: Double(t.id.z), latitudes: t.latitudes)
       shaded[key] = pixels
       if emit(pixels, over: t, into: &commands) { featuresDrawn += 1 }
     }

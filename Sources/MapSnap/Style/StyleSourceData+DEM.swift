@@ -13,10 +13,6 @@ extension StyleSourceData {
     /// the world's columns for its copies.
     let id: StyleTileID
     let dem: DEMData
-    /// The zoom the frame asks the source for (MapLibre's overscaled zoom):
-    /// `id.z`, or deeper when the frame is past the source's `maxzoom`. The
-    /// hillshade measures slopes at it, as MapLibre's prepare pass does.
-    let shownZoom: Int
     /// The tile's square in device pixels.
     let rect: Rect
 
@@ -121,7 +117,7 @@ extension StyleSourceData {
       let t = camera.transform(id, extent: 1)
       let a = t.apply(0, 0), b = t.apply(1, 1)
       let rect = Rect(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y))
-      dems.append(DEMTile(id: id, dem: dem, shownZoom: wanted, rect: rect))
+      dems.append(DEMTile(id: id, dem: dem, rect: rect))
     }
   }
 }
