@@ -93,7 +93,7 @@ struct StyleFrameResolver {
   /// Why a layer type is not drawn, or nil when it is.
   static func unsupported(_ kind: StyleLayer.Kind) -> String? {
     switch kind {
-    case .background, .fill, .line, .circle, .raster, .fillExtrusion: return nil
+    case .background, .fill, .line, .circle, .raster, .fillExtrusion, .hillshade, .colorRelief, .heatmap: return nil
     case .symbol: return "symbol layers (labels and icons) are not drawn yet; the layer is skipped"
     default: return "\(kind.rawValue) layers are not drawn yet; the layer is skipped"
     }

@@ -3,14 +3,15 @@ internal import _MapSnapStyle
 
 /// Evaluates one style layer over its source's data: which features its
 /// filter keeps, their paint, and the draw commands they make, in device
-/// pixels. Fill, line, circle and raster layers, `fill-extrusion` roofs;
-/// `background`.
+/// pixels. Fill, line, circle and raster layers, `fill-extrusion` roofs,
+/// `background`; hillshade and colour relief (`StyleLayerPainter+Terrain`)
+/// and heatmap (`StyleLayerPainter+Heatmap`).
 struct StyleLayerPainter {
   let layer: StyleLayer
   let kind: StyleLayer.Kind
   let camera: StyleCamera
-  private(set) var featuresRead = 0
-  private(set) var featuresDrawn = 0
+  var featuresRead = 0
+  var featuresDrawn = 0
   /// Warnings: properties that do not compile, a filter that does not.
   var problems: [String] = []
   private var filter: StyleExpression?
@@ -51,9 +52,20 @@ struct StyleLayerPainter {
 
   /// Paints every feature of `data` the layer selects.
   mutating func paint(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
-    if kind == .raster {
+    switch kind {
+    case .raster:
       paintRaster(data, into: &commands)
       return
+    case .hillshade:
+      paintHillshade(data, into: &commands)
+      return
+    case .colorRelief:
+      paintColorRelief(data, into: &commands)
+      return
+    case .heatmap:
+      paintHeatmap(data, into: &commands)
+      return
+    default: break
     }
     if let geo = data.geoJSON {
       // Features are counted once each, however many tiles hold a piece of them.
@@ -204,7 +216,7 @@ struct StyleLayerPainter {
     }
   }
 
-  private func keeps(_ f: EvaluationFeature) -> Bool {
+  func keeps(_ f: EvaluationFeature) -> Bool {
     guard let filter else { return true }
     return filter.evaluate(EvaluationContext(zoom: camera.zoom), f) == .bool(true)
   }

@@ -37,6 +37,8 @@ struct StyleSourceData: Sendable {
   var geoJSON: GeoJSONTiles?
   /// Findings about the source that do not stop it (its options, features skipped).
   var notes: [String] = []
+  /// A raster-dem source's tiles, decoded to elevations (`loadDEM`).
+  var dems: [DEMTile] = []
 
   /// Reads `source` for the frame of `camera`.
   init(_ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool) {
@@ -50,6 +52,8 @@ struct StyleSourceData: Sendable {
       loadTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline, raster: true)
     case .image?:
       loadImage(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+    case .rasterDEM?:
+      loadDEM(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
     default:
       record.problem = StyleSourceError.unsupportedType(source.typeName).description
     }
@@ -131,7 +135,7 @@ struct StyleSourceData: Sendable {
     }
   }
 
-  private mutating func undecodable(_ id: StyleTileID, _ why: String) {
+  mutating func undecodable(_ id: StyleTileID, _ why: String) {
     record.tilesUndecodable += 1
     if record.firstUndecodable == nil { record.firstUndecodable = "\(id.z)/\(id.wrappedX)/\(id.y): \(why)" }
   }
