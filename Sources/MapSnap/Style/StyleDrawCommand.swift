@@ -20,6 +20,9 @@ struct StyleDrawCommand: Sendable {
     /// An image (a raster tile) stretched over `rect` (device pixels), its
     /// pixels' alpha times `opacity`.
     case image(RasterImage, Rect, opacity: Double)
+    /// A line stroked with `style`, moved sideways by `offset`, painted with
+    /// `pattern` repeated along it (`StyleDrawing.drawLinePattern`).
+    case linePattern(Path, StrokeStyle, offset: Double, StyleLinePattern)
   }
 
   var shape: Shape
@@ -28,6 +31,8 @@ struct StyleDrawCommand: Sendable {
   /// MapLibre cuts fills and lines at tile edges; nil: not cut (circles,
   /// GeoJSON sources, the background).
   var clip: [Point]?
+  /// For `.frame` and `.area`: the pattern they are filled with instead of `color`.
+  var pattern: PatternPaint? = nil
 }
 
 /// The frame's style, resolved: each layer's and source's record and the

@@ -15,7 +15,7 @@ struct StyleLayerPainter {
   private var filter: StyleExpression?
   private var paint: StylePaint!
 
-  init(layer: StyleLayer, kind: StyleLayer.Kind, camera: StyleCamera) {
+  init(layer: StyleLayer, kind: StyleLayer.Kind, camera: StyleCamera, sprite: StyleSprite = StyleSprite()) {
     self.layer = layer
     self.kind = kind
     self.camera = camera
@@ -27,18 +27,26 @@ struct StyleLayerPainter {
         problems.append("\(layer.path).filter: \(why); the filter is ignored")
       }
     }
-    paint = StylePaint(layer, kind: kind, zoomBearing: (camera.zoom, camera.bearing), problems: &problems)
+    paint = StylePaint(
+      layer, kind: kind, zoomBearing: (camera.zoom, camera.bearing), sprite: sprite, grid: StylePatternGrid(camera: camera), problems: &problems)
   }
 
   mutating func paintBackground(into commands: inout [StyleDrawCommand]) {
-    let color = paint.color.color(nil, opacity: paint.opacity.number(nil))
-    guard color.a > 0 else { return }
-    commands.append(StyleDrawCommand(shape: .frame, color: color, clip: nil))
-    featuresDrawn = 1
+    if paint.background(into: &commands) { featuresDrawn = 1 }
+    noteMissingImages()
+  }
+
+  /// A warning naming the images the layer's pattern named that the sprite lacks.
+  private mutating func noteMissingImages() {
+    let names = paint.missingImages
+    guard !names.isEmpty else { return }
+    let shown = names.prefix(5).map { Echo.quoted($0) }.joined(separator: ", ") + (names.count > 5 ? " (and \(names.count - 5) more)" : "")
+    problems.append("\(layer.path): the sprite has no image \(shown); what names \(names.count == 1 ? "it" : "them") is not drawn")
   }
 
   /// Paints every feature of `data` the layer selects.
   mutating func paint(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
+    defer { noteMissingImages() }
     if kind == .raster {
       paintRaster(data, into: &commands)
       return
@@ -158,7 +166,7 @@ struct StyleLayerPainter {
   }
 
   /// Emits one tile feature; true when it drew something.
-  private func emit(
+  private mutating func emit(
     _ f: EvaluationFeature, tile g: TileGeometry, extent: Int64, transform t: TileTransform, clip: [Point], into commands: inout [StyleDrawCommand]
   ) -> Bool {
     if kind == .circle {
@@ -182,7 +190,7 @@ struct StyleLayerPainter {
   }
 
   /// Emits one GeoJSON feature (Web Mercator metres); true when it drew something.
-  private func emit(_ f: EvaluationFeature, geometry g: Geometry, into commands: inout [StyleDrawCommand]) -> Bool {
+  private mutating func emit(_ f: EvaluationFeature, geometry g: Geometry, into commands: inout [StyleDrawCommand]) -> Bool {
     switch kind {
     case .circle:
       var pts = g.points.map(camera.device)
