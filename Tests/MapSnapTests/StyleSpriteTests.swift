@@ -132,7 +132,8 @@ import _MapSnapTestSupport
     #expect(abs(grid.east.x - 2 * 2.0.squareRoot()) < 1e-9 && abs(grid.east.y) < 1e-9)
     #expect(abs(grid.south.y - 2 * 2.0.squareRoot()) < 1e-9)
     // The world's corner: half the world (512 · 2^2.5 CSS px, 2 device px each) up and left of the centre.
-    let half = 512 * 2.0 * 2.0.squareRoot() * 2 / 2
-    #expect(abs(grid.origin.x - (32 - half)) < 1e-6 && abs(grid.origin.y - (32 - half)) < 1e-6)
+    let half = 512 * 4 * 2.0.squareRoot() * 2 / 2
+    #expect(abs(grid.origin.x - (32 - half)) < 1e-6, "\(grid.origin)")
+    #expect(abs(grid.origin.y - (32 - half)) < 1e-6, "\(grid.origin)")
   }
 }

@@ -46,6 +46,7 @@ struct StyleSprite: Sendable {
   /// Reads `sprites` (the style's `sprite`, as `StyleDocument.sprites`) for
   /// frames of `pixelRatio`.
   init(_ sprites: [(id: String, url: String)], pixelRatio: Double, styleFolder: String, localRoot: String?, offline: Bool) {
+    if sprites.isEmpty { problems.append("sprite: the style names no sprite, so no pattern or icon image is available") }
     for (i, sprite) in sprites.enumerated() {
       let path = sprites.count == 1 ? "sprite" : "sprite[\(i)]"
       let prefix = sprite.id == "default" ? "" : sprite.id + ":"
