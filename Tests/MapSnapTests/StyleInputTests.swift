@@ -45,6 +45,15 @@ import _MapSnapTestSupport
     #expect(throws: SceneError.self) { try FramePlan.make(s2, overrides: ViewOverrides(bearing: 30)) }
   }
 
+  @Test func aVideoSourceIsRefusedWithAWarning() throws {
+    let json = #"{"version": 8, "sources": {"v": {"type": "video", "urls": ["a.mp4"], "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}}, "layers": [{"id": "r", "type": "raster", "source": "v"}]}"#
+    let plan = try FramePlan.make(try SceneLoader.decode(Array(json.utf8), file: "s.json", baseDirectory: ""))
+    let record = try #require(plan.state.layers[0].style?.layers.first)
+    #expect(record.status == .unsupported && !record.problemIsError)
+    #expect(record.problem?.contains("video sources are not drawn") == true)
+    #expect(plan.state.layers[0].problems.allSatisfy { !$0.isError })
+  }
+
   @Test func aStyleLayerOfAScene() throws {
     let json = #"{"version": 1, "map": {"center": [24.94, 60.17], "zoom": 15, "size": [128, 128]}, "layers": [{"id": "base", "type": "style", "style": "bright.json", "opacity": 0.5}]}"#
     let scene = try SceneLoader.decode(Array(json.utf8), file: "s.json", baseDirectory: Self.styles)

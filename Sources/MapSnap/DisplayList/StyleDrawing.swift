@@ -26,6 +26,10 @@ enum StyleDrawing {
         }
       case .image(let image, let rect, let opacity):
         list.drawImage(image, in: rect, opacity: opacity)
+      case .beginGroup(let opacity):
+        list.beginGroup(opacity: opacity)
+      case .endGroup:
+        list.endGroup()
       case .area(let path):
         let cut = c.clip.map { ConvexClip.clip(path, to: $0) } ?? path
         guard !cut.isEmpty else { continue }

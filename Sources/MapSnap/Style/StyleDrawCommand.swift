@@ -20,6 +20,11 @@ struct StyleDrawCommand: Sendable {
     /// An image (a raster tile) stretched over `rect` (device pixels), its
     /// pixels' alpha times `opacity`.
     case image(RasterImage, Rect, opacity: Double)
+    /// The commands up to the matching `endGroup` composed as one picture,
+    /// then drawn with `opacity` (a layer's opacity over shapes that hide
+    /// one another, as `fill-extrusion` roofs do).
+    case beginGroup(opacity: Double)
+    case endGroup
     /// A line stroked with `style`, moved sideways by `offset`, painted with
     /// `pattern` repeated along it (`StyleDrawing.drawLinePattern`).
     case linePattern(Path, StrokeStyle, offset: Double, StyleLinePattern)

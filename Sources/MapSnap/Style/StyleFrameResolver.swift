@@ -21,8 +21,11 @@ struct StyleFrameResolver {
     if document.pitch != 0 {
       state.notes.append("pitch: \(JSONWriter.numberText(document.pitch))° is not supported; the map is drawn flat (pitch 0)")
     }
-    for key in ["sky", "terrain", "light"] where document.json[key] != nil {
+    for key in ["sky", "terrain"] where document.json[key] != nil {
       state.notes.append("\(key): ignored (mapsnap draws the map flat, seen from straight above)")
+    }
+    if document.json["light"] != nil {
+      state.notes.append("light: lights fill-extrusion roofs only (mapsnap draws the map flat, seen from straight above)")
     }
     var sources: [String: StyleSourceData] = [:]
     var sourceOrder: [String] = []
@@ -50,9 +53,14 @@ struct StyleFrameResolver {
           state.notes += read.problems
           sprite = read
         }
-        var painter = StyleLayerPainter(layer: layer, kind: kind, camera: camera, sprite: sprite ?? StyleSprite())
+        var painter = StyleLayerPainter(
+          layer: layer, kind: kind, camera: camera, light: document.json["light"], sprite: sprite ?? StyleSprite())
         if kind == .background {
           painter.paintBackground(into: &state.commands)
+        } else if let id = layer.source, let source = document.source(id), source.kind == .video {
+          // Refused as a warning, as MapLibre draws the rest of the style.
+          record.status = .unsupported
+          record.problem = "\(source.path): \(StyleSourceError.video)"
         } else if let id = layer.source, let source = document.source(id) {
           if sources[id] == nil {
             sources[id] = StyleSourceData(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
@@ -65,6 +73,7 @@ struct StyleFrameResolver {
             record.problemIsError = true
           } else {
             painter.paint(data, into: &state.commands)
+            painter.finish(into: &state.commands)
           }
         } else {
           record.status = .sourceProblem
@@ -91,7 +100,7 @@ struct StyleFrameResolver {
   /// Why a layer type is not drawn, or nil when it is.
   static func unsupported(_ kind: StyleLayer.Kind) -> String? {
     switch kind {
-    case .background, .fill, .line, .circle, .raster: return nil
+    case .background, .fill, .line, .circle, .raster, .fillExtrusion: return nil
     case .symbol: return "symbol layers (labels and icons) are not drawn yet; the layer is skipped"
     default: return "\(kind.rawValue) layers are not drawn yet; the layer is skipped"
     }

@@ -3,7 +3,8 @@ internal import _MapSnapStyle
 
 /// Evaluates one style layer over its source's data: which features its
 /// filter keeps, their paint, and the draw commands they make, in device
-/// pixels. Fill, line and circle layers; `background`.
+/// pixels. Fill, line, circle and raster layers, `fill-extrusion` roofs;
+/// `background`.
 struct StyleLayerPainter {
   let layer: StyleLayer
   let kind: StyleLayer.Kind
@@ -14,11 +15,20 @@ struct StyleLayerPainter {
   var problems: [String] = []
   private var filter: StyleExpression?
   private var paint: StylePaint!
+  /// A `fill-extrusion` layer's roofs, drawn by `finish`.
+  private var roofs: ExtrusionRoofs?
+  private var height: StyleProperty?
 
-  init(layer: StyleLayer, kind: StyleLayer.Kind, camera: StyleCamera, sprite: StyleSprite = StyleSprite()) {
+  /// `light` is the style's root `light` (lighting `fill-extrusion` roofs);
+  /// `sprite` holds the images patterns name.
+  init(layer: StyleLayer, kind: StyleLayer.Kind, camera: StyleCamera, light: JSONValue? = nil, sprite: StyleSprite = StyleSprite()) {
     self.layer = layer
     self.kind = kind
     self.camera = camera
+    if kind == .fillExtrusion {
+      roofs = ExtrusionRoofs(light: ExtrusionLight(light, zoom: camera.zoom))
+      height = StyleProperty(layer, "fill-extrusion-height", zoom: camera.zoom, problems: &problems)
+    }
     if let f = layer.filter {
       switch StyleFilter.compile(f) {
       case .success(let e): filter = e
@@ -92,6 +102,22 @@ struct StyleLayerPainter {
     }
   }
 
+  /// Adds what the layer gathers over all its features (`fill-extrusion`
+  /// roofs, ordered by height) once every feature is painted.
+  func finish(into commands: inout [StyleDrawCommand]) {
+    roofs?.commands(opacity: paint.opacity.number(nil), into: &commands)
+  }
+
+  /// A feature's roof (`ExtrusionRoofs`); true: every polygon has one.
+  private mutating func addRoof(_ f: EvaluationFeature, path: Path, clip: [Point]?) -> Bool {
+    guard case .color(let c) = paint.color.value(f), let height else { return false }
+    var moved = path
+    let d = paint.shift(f, ratio: camera.pixelRatio)
+    if d.x != 0 || d.y != 0 { for i in moved.points.indices { moved.points[i] = Point(moved.points[i].x + d.x, moved.points[i].y + d.y) } }
+    roofs?.add(moved, height: height.number(f), color: c, clip: clip)
+    return true
+  }
+
   /// A raster layer: each tile's pixels through the layer's colour
   /// adjustments (`RasterPaint`), drawn over its square with `raster-opacity`.
   private mutating func paintRaster(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
@@ -154,7 +180,7 @@ struct StyleLayerPainter {
   /// polygons, lines lines and polygons' rings, circles every point.
   private func accepts(_ k: GeometryKind) -> Bool {
     switch kind {
-    case .fill: return k == .polygon
+    case .fill, .fillExtrusion: return k == .polygon
     case .line: return k == .lineString || k == .polygon
     default: return k != .unknown
     }
@@ -185,7 +211,8 @@ struct StyleLayerPainter {
       let pts = g.part(part)
       path.addContour(pts.map { t.apply(Double($0.x), Double($0.y)) }, closed: g.kind == .polygon)
     }
-    if g.kind == .polygon && kind == .fill { Self.orient(&path, exteriorsFrom: g.polygonEnds) }
+    if g.kind == .polygon && (kind == .fill || kind == .fillExtrusion) { Self.orient(&path, exteriorsFrom: g.polygonEnds) }
+    if kind == .fillExtrusion { return addRoof(f, path: path, clip: clip) }
     return paint.shape(f, path: path, isPolygon: g.kind == .polygon, clip: clip, ratio: camera.pixelRatio, into: &commands)
   }
 
@@ -197,7 +224,7 @@ struct StyleLayerPainter {
       for l in g.lines { pts += l.map(camera.device) }
       for poly in g.polygons { for r in poly { pts += r.map(camera.device) } }
       return paint.circles(f, points: pts, ratio: camera.pixelRatio, into: &commands)
-    case .fill:
+    case .fill, .fillExtrusion:
       guard !g.polygons.isEmpty else { return false }
       var path = Path()
       var ends: [Int32] = []
@@ -206,6 +233,7 @@ struct StyleLayerPainter {
         ends.append(Int32(path.contours.count))
       }
       Self.orient(&path, exteriorsFrom: ends)
+      if kind == .fillExtrusion { return addRoof(f, path: path, clip: nil) }
       return paint.shape(f, path: path, isPolygon: true, clip: nil, ratio: camera.pixelRatio, into: &commands)
     default:
       var path = Path()

@@ -90,7 +90,7 @@ struct StylePaint {
   func raster(_ name: String) -> Double { rasterProperties[name]?.number(nil) ?? 0 }
 
   /// `*-translate` in device pixels.
-  private func shift(_ f: EvaluationFeature?, ratio: Double) -> Point {
+  func shift(_ f: EvaluationFeature?, ratio: Double) -> Point {
     guard let translate else { return Point(0, 0) }
     let t = translate.numbers(f)
     guard t.count == 2, t[0] != 0 || t[1] != 0 else { return Point(0, 0) }

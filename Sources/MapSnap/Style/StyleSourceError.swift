@@ -15,6 +15,8 @@ package enum StyleSourceError: Error, Sendable, Equatable, CustomStringConvertib
   /// A source without `url`, `tiles` or `data`.
   case noTiles
   case unsupportedType(String)
+  /// A `video` source: a snapshot has no time to show a frame at.
+  case video
 
   package var description: String {
     switch self {
@@ -36,6 +38,8 @@ package enum StyleSourceError: Error, Sendable, Equatable, CustomStringConvertib
       return "the source names no tiles: give \"url\" (TileJSON, mbtiles://, pmtiles://) or \"tiles\" (URL templates)"
     case .unsupportedType(let t):
       return "source type \(Echo.quoted(t)) is not drawn by mapsnap"
+    case .video:
+      return "video sources are not drawn (a snapshot has no moment of the video to show); give an \"image\" source with a still frame over the same \"coordinates\""
     }
   }
 }
