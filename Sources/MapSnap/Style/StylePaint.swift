@@ -223,9 +223,10 @@ struct StylePaint {
 
   /// Adds `command`, joining it to the one before when both are opaque
   /// areas, or opaque plain lines (no dash, offset or blur) of one stroke,
-  /// of the same colour (or the same pattern at full opacity) and tile: one shape, drawn as MapLibre draws
-  /// them, with no seam where features meet (a seam that coverage
-  /// antialiasing would leave and a GPU's aliased triangles do not).
+  /// of the same colour (or the same pattern at full opacity) and tile:
+  /// one shape, drawn as MapLibre draws them, with no seam where features
+  /// meet (a seam that coverage antialiasing would leave and a GPU's
+  /// aliased triangles do not).
   /// Translucent features stay apart, so that they darken where they overlap.
   static func append(_ command: StyleDrawCommand, to commands: inout [StyleDrawCommand]) {
     let samePaint: Bool
