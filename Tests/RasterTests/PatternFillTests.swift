@@ -74,6 +74,27 @@ private let checker = image(3, 2) { x, y in (UInt8(40 * x + 10), UInt8(100 * y +
     #expect(Array(out[0..<4]) == Array(out[4..<8]))
   }
 
+  @Test func longRunsWrapAsFloorModuloForAnyStep() {
+    // Reduced (several texels a pixel) and mirrored (u falling along the
+    // row) patterns: each pixel is the bilinear sample at floor(u) mod 3.
+    let noise = image(3, 2) { x, y in (UInt8(60 * x + 5), UInt8(90 * y + 7), UInt8(17 * (x + y)), 255) }
+    for (axis, origin) in [(0.37, 0.2), (-1.3, 5.1), (0.05, -2.0)] {
+      var list = DisplayList(width: 40, height: 2, background: .transparent)
+      list.fill(rect(0, 0, 40, 2), pattern: PatternPaint(image: noise, origin: Point(origin, 0), xAxis: Point(axis, 0), yAxis: Point(0, 1)))
+      let out = pixels(list)
+      for y in 0..<2 {
+        for x in 0..<40 {
+          let u = (Double(x) + 0.5 - origin) / axis - 0.5
+          let f = u.rounded(.down)
+          let lo = ((Int(f) % 3) + 3) % 3, hi = (lo + 1) % 3
+          let row = y % 2
+          let want = bilinear(noise[lo, row], noise[hi, row], noise[lo, row], noise[hi, row], UInt64(((u - f) * 256).rounded()), 0)
+          #expect(out[y * 40 + x] == want, "axis \(axis), pixel \(x), \(y)")
+        }
+      }
+    }
+  }
+
   @Test func rotatedAxesMapDeviceToImage() {
     // The image turned a quarter clockwise: its x axis points down the frame.
     var list = DisplayList(width: 2, height: 3, background: .transparent)

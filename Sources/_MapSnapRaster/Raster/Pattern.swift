@@ -86,6 +86,11 @@ private func wrappedTexels(_ t: Double, _ n: Int) -> (lo: Int, hi: Int, weight: 
 /// at the pixel's centre (bilinear on premultiplied texels, wrapping at
 /// the image's edges), from its absolute position only, scaled by
 /// `opacity × coverage` and composited source-over.
+///
+/// Along a run the column texel is kept by stepping (the step from one
+/// pixel's `floor(u)` to the next, wrapped), which gives `floor(u) mod
+/// width` exactly, without a division per pixel; an image upright on the
+/// device grid (`vx == 0`) has one row texel per run.
 struct PatternSpans: SpanPainter {
   let pattern: PatternDraw
 
@@ -95,16 +100,38 @@ struct PatternSpans: SpanPainter {
     let p = pattern
     let k = p.opacity == 255 ? coverage : div255(p.opacity &* coverage)
     if k == 0 { return }
+    let w = p.width
     let cy = Double(y) + 0.5
     let ru = p.uy * cy + p.u0
     let rv = p.vy * cy + p.v0
+    let upright = p.vx == 0
+    // vx · cx + rv is rv for every pixel when vx is 0.
+    var tv = wrappedTexels(rv, p.height)
+    var lo = p.pixels + tv.lo &* w
+    var hi = p.pixels + tv.hi &* w
+    var column = 0
+    var lastFloor = 0
     for i in x..<(x &+ count) {
       let cx = Double(i) + 0.5
-      let tu = wrappedTexels(p.ux * cx + ru, p.width)
-      let tv = wrappedTexels(p.vx * cx + rv, p.height)
-      let lo = p.pixels + tv.lo &* p.width
-      let hi = p.pixels + tv.hi &* p.width
-      let s = bilinear(lo[tu.lo], lo[tu.hi], hi[tu.lo], hi[tu.hi], tu.weight, tv.weight)
+      let u = p.ux * cx + ru
+      let f = u.rounded(.down)
+      let fi = Int(f)
+      let step = fi &- lastFloor
+      if i == x || step >= w || step <= -w {
+        column = fi % w
+        if column < 0 { column &+= w }
+      } else {
+        column &+= step
+        if column >= w { column &-= w } else if column < 0 { column &+= w }
+      }
+      lastFloor = fi
+      let next = column &+ 1 == w ? 0 : column &+ 1
+      if !upright {
+        tv = wrappedTexels(p.vx * cx + rv, p.height)
+        lo = p.pixels + tv.lo &* w
+        hi = p.pixels + tv.hi &* w
+      }
+      let s = bilinear(lo[column], lo[next], hi[column], hi[next], UInt64(((u - f) * 256).rounded()), tv.weight)
       if s == 0 { continue }
       if k == 255 {
         row[i] = s >> 24 == 255 ? s : srcOver(row[i], s)
