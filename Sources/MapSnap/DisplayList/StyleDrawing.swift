@@ -2,7 +2,9 @@ internal import _MapSnapRaster
 
 /// Turns a style's draw commands (`StyleFrameState.commands`) into display
 /// list fills: areas filled nonzero (their rings wound by the painter), lines stroked (dashed, offset), discs
-/// with their stroke, each cut to its tile's square when it has one.
+/// with their stroke, each cut to its tile's square when it has one; areas
+/// and the frame filled with a pattern (`StyleDrawCommand.pattern`), lines
+/// with one along them (`drawLinePattern`).
 ///
 /// Soft edges (`line-blur`, `circle-blur`, and a circle's own 1-pixel
 /// antialiasing band, which lies inside its radius in MapLibre's shader)
@@ -17,7 +19,11 @@ enum StyleDrawing {
         var p = Path()
         let w = Double(list.width), h = Double(list.height)
         p.addContour([Point(0, 0), Point(w, 0), Point(w, h), Point(0, h)], closed: true)
-        list.fill(p, rule: .nonZero, color: c.color)
+        if let pattern = c.pattern {
+          list.fill(p, rule: .nonZero, pattern: pattern)
+        } else {
+          list.fill(p, rule: .nonZero, color: c.color)
+        }
       case .image(let image, let rect, let opacity):
         list.drawImage(image, in: rect, opacity: opacity)
       case .beginGroup(let opacity):
@@ -27,7 +33,14 @@ enum StyleDrawing {
       case .area(let path):
         let cut = c.clip.map { ConvexClip.clip(path, to: $0) } ?? path
         guard !cut.isEmpty else { continue }
-        list.fill(cut, rule: .nonZero, color: c.color)
+        if let pattern = c.pattern {
+          list.fill(cut, rule: .nonZero, pattern: pattern)
+        } else {
+          list.fill(cut, rule: .nonZero, color: c.color)
+        }
+      case .linePattern(let path, let style, let offset, let pattern):
+        let line = offset == 0 ? path : LineOffset.offset(path, by: offset, miterLimit: style.miterLimit)
+        drawLinePattern(line, style: style, pattern: pattern, clip: c.clip, into: &list)
       case .line(let path, let style, let dash, let offset, let blur):
         var line = offset == 0 ? path : LineOffset.offset(path, by: offset, miterLimit: style.miterLimit)
         if let dash { line = dashed(line, pattern: dash) }

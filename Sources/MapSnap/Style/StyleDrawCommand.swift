@@ -25,6 +25,9 @@ struct StyleDrawCommand: Sendable {
     /// one another, as `fill-extrusion` roofs do).
     case beginGroup(opacity: Double)
     case endGroup
+    /// A line stroked with `style`, moved sideways by `offset`, painted with
+    /// `pattern` repeated along it (`StyleDrawing.drawLinePattern`).
+    case linePattern(Path, StrokeStyle, offset: Double, StyleLinePattern)
   }
 
   var shape: Shape
@@ -33,6 +36,8 @@ struct StyleDrawCommand: Sendable {
   /// MapLibre cuts fills and lines at tile edges; nil: not cut (circles,
   /// GeoJSON sources, the background).
   var clip: [Point]?
+  /// For `.frame` and `.area`: the pattern they are filled with instead of `color`.
+  var pattern: PatternPaint? = nil
 }
 
 /// The frame's style, resolved: each layer's and source's record and the

@@ -29,6 +29,8 @@ struct StyleFrameResolver {
     }
     var sources: [String: StyleSourceData] = [:]
     var sourceOrder: [String] = []
+    // The sprite is read once, when a layer drawn first needs it.
+    var sprite: StyleSprite?
     for layer in document.layers {
       var record = StyleLayerRecord(layer, status: .drawn)
       guard let kind = layer.kind else {
@@ -46,7 +48,13 @@ struct StyleFrameResolver {
         record.problem = "\(layer.path): \(why)"
       } else {
         let start = state.commands.count
-        var painter = StyleLayerPainter(layer: layer, kind: kind, camera: camera, light: document.json["light"])
+        if sprite == nil, StyleSprite.isNeeded(by: layer) {
+          let read = StyleSprite(document.sprites, pixelRatio: camera.pixelRatio, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+          state.notes += read.problems
+          sprite = read
+        }
+        var painter = StyleLayerPainter(
+          layer: layer, kind: kind, camera: camera, light: document.json["light"], sprite: sprite ?? StyleSprite())
         if kind == .background {
           painter.paintBackground(into: &state.commands)
         } else if let id = layer.source, let source = document.source(id), source.kind == .video {

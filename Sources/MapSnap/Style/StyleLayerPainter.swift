@@ -22,8 +22,9 @@ struct StyleLayerPainter {
   /// `line-gradient`, drawn over `lineMetrics` GeoJSON lines.
   private var gradient: StyleLineGradient?
 
-  /// `light` is the style's root `light` (lighting `fill-extrusion` roofs).
-  init(layer: StyleLayer, kind: StyleLayer.Kind, camera: StyleCamera, light: JSONValue? = nil) {
+  /// `light` is the style's root `light` (lighting `fill-extrusion` roofs);
+  /// `sprite` holds the images patterns name.
+  init(layer: StyleLayer, kind: StyleLayer.Kind, camera: StyleCamera, light: JSONValue? = nil, sprite: StyleSprite = StyleSprite()) {
     self.layer = layer
     self.kind = kind
     self.camera = camera
@@ -39,19 +40,27 @@ struct StyleLayerPainter {
         problems.append("\(layer.path).filter: \(why); the filter is ignored")
       }
     }
-    paint = StylePaint(layer, kind: kind, zoomBearing: (camera.zoom, camera.bearing), problems: &problems)
+    paint = StylePaint(
+      layer, kind: kind, zoomBearing: (camera.zoom, camera.bearing), sprite: sprite, grid: StylePatternGrid(camera: camera), problems: &problems)
     if kind == .line { gradient = StyleLineGradient(layer, zoom: camera.zoom, problems: &problems) }
   }
 
   mutating func paintBackground(into commands: inout [StyleDrawCommand]) {
-    let color = paint.color.color(nil, opacity: paint.opacity.number(nil))
-    guard color.a > 0 else { return }
-    commands.append(StyleDrawCommand(shape: .frame, color: color, clip: nil))
-    featuresDrawn = 1
+    if paint.background(into: &commands) { featuresDrawn = 1 }
+    noteMissingImages()
+  }
+
+  /// A warning naming the images the layer's pattern named that the sprite lacks.
+  private mutating func noteMissingImages() {
+    let names = paint.missingImages
+    guard !names.isEmpty else { return }
+    let shown = names.prefix(5).map { Echo.quoted($0) }.joined(separator: ", ") + (names.count > 5 ? " (and \(names.count - 5) more)" : "")
+    problems.append("\(layer.path): the sprite has no image \(shown); what names \(names.count == 1 ? "it" : "them") is not drawn")
   }
 
   /// Paints every feature of `data` the layer selects.
   mutating func paint(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
+    defer { noteMissingImages() }
     switch kind {
     case .raster:
       paintRaster(data, into: &commands)

@@ -34,10 +34,23 @@ struct StylePaint {
   let blur: StyleProperty?
   /// A raster layer's colour adjustments, by name.
   private let rasterProperties: [String: StyleProperty]
+  /// `background-pattern`, `fill-pattern` or `line-pattern`, when the style gives it.
+  let pattern: StyleProperty?
+  /// The images patterns name.
+  let sprite: StyleSprite
+  /// Where fill and background patterns lie (`StylePatternGrid`).
+  let grid: StylePatternGrid?
+  /// Images patterns named that the sprite does not have, in the order met.
+  private(set) var missingImages: [String] = []
 
-  init(_ layer: StyleLayer, kind: StyleLayer.Kind, zoomBearing: (zoom: Double, bearing: Double), problems: inout [String]) {
+  init(
+    _ layer: StyleLayer, kind: StyleLayer.Kind, zoomBearing: (zoom: Double, bearing: Double), sprite: StyleSprite = StyleSprite(),
+    grid: StylePatternGrid? = nil, problems: inout [String]
+  ) {
     let zoom = zoomBearing.zoom
     self.kind = kind
+    self.sprite = sprite
+    self.grid = grid
     func p(_ name: String) -> StyleProperty { StyleProperty(layer, name, zoom: zoom, problems: &problems) }
     func l(_ name: String) -> StyleProperty { StyleProperty(layer, name, layout: true, zoom: zoom, problems: &problems) }
     let prefix = kind == .background ? "background" : kind.rawValue
@@ -60,6 +73,12 @@ struct StylePaint {
       for n in ["raster-hue-rotate", "raster-brightness-min", "raster-brightness-max", "raster-saturation", "raster-contrast"] { rp[n] = p(n) }
     }
     rasterProperties = rp
+    let patternName = "\(prefix)-pattern"
+    if [.background, .fill, .line].contains(kind), layer.paint[patternName] != nil {
+      pattern = StyleProperty(layer, patternName, zoom: zoom, availableImages: sprite.names, problems: &problems)
+    } else {
+      pattern = nil
+    }
     if kind == .circle {
       radius = p("circle-radius"); strokeWidth = p("circle-stroke-width"); strokeColor = p("circle-stroke-color"); strokeOpacity = p("circle-stroke-opacity")
     } else {
@@ -81,12 +100,44 @@ struct StylePaint {
     return Point(x * cos(r) + y * sin(r), -x * sin(r) + y * cos(r))
   }
 
+  /// The background's command: its pattern, or its colour; true when it drew something.
+  mutating func background(into commands: inout [StyleDrawCommand]) -> Bool {
+    let o = opacity.number(nil)
+    switch patternChoice(nil) {
+    case .image(let image):
+      guard let grid, o > 0 else { return false }
+      commands.append(StyleDrawCommand(shape: .frame, color: .transparent, clip: nil, pattern: grid.paint(image, opacity: o)))
+      return true
+    case .missing(let name):
+      missing(name)
+      return false
+    case .none:
+      let c = color.color(nil, opacity: o)
+      guard c.a > 0 else { return false }
+      commands.append(StyleDrawCommand(shape: .frame, color: c, clip: nil))
+      return true
+    }
+  }
+
+  /// Notes an image the sprite does not have (once).
+  private mutating func missing(_ name: String) {
+    if !name.isEmpty && !missingImages.contains(name) { missingImages.append(name) }
+  }
+
   /// A fill or line feature's commands; true when it drew something.
-  func shape(_ f: EvaluationFeature, path: Path, isPolygon: Bool, clip: [Point]?, ratio: Double, into commands: inout [StyleDrawCommand]) -> Bool {
+  mutating func shape(_ f: EvaluationFeature, path: Path, isPolygon: Bool, clip: [Point]?, ratio: Double, into commands: inout [StyleDrawCommand]) -> Bool {
     let c = color.color(f, opacity: opacity.number(f))
     var moved = path
     let d = shift(f, ratio: ratio)
     if d.x != 0 || d.y != 0 { for i in moved.points.indices { moved.points[i] = Point(moved.points[i].x + d.x, moved.points[i].y + d.y) } }
+    switch patternChoice(f) {
+    case .none: break
+    case .missing(let name):
+      missing(name)
+      return false
+    case .image(let image):
+      return patterned(image, f, path: moved, clip: clip, ratio: ratio, into: &commands)
+    }
     switch kind {
     case .fill:
       var drew = false
@@ -123,6 +174,39 @@ struct StylePaint {
     }
   }
 
+  /// A fill or line feature drawn with a sprite image: a fill's polygons
+  /// with the image on the frame's pattern grid, with `fill-opacity`
+  /// (`fill-outline-color` does not apply, as in MapLibre); a
+  /// line's stroke with the image along it (`StyleLinePattern`), with
+  /// `line-opacity` (`line-dasharray` does not apply, as in MapLibre).
+  private func patterned(
+    _ image: StyleSprite.Image, _ f: EvaluationFeature, path: Path, clip: [Point]?, ratio: Double, into commands: inout [StyleDrawCommand]
+  ) -> Bool {
+    let o = max(0, min(1, opacity.number(f)))
+    guard o > 0, let grid else { return false }
+    if kind == .fill {
+      // Edges antialiased by exact coverage, as solid fills' are (no outline).
+      Self.append(StyleDrawCommand(shape: .area(path), color: .transparent, clip: clip, pattern: grid.paint(image, opacity: o)), to: &commands)
+      return true
+    }
+    guard let width, let gapWidth, let offset else { return false }
+    let w = width.number(f) * ratio
+    guard w > 0 else { return false }
+    let style = StrokeStyle(width: w, join: Self.join(join?.string(f)), cap: Self.cap(cap?.string(f)), miterLimit: miterLimit?.number(f) ?? 2)
+    let natural = ratio / image.pixelRatio
+    let line = StyleLinePattern(image: image.image, along: natural * grid.zoomScale, natural: natural, imageRatio: image.pixelRatio, opacity: o)
+    let gap = gapWidth.number(f) * ratio
+    let off = offset.number(f) * ratio
+    if gap > 0 {
+      let side = gap / 2 + w / 2
+      commands.append(StyleDrawCommand(shape: .linePattern(path, style, offset: off - side, line), color: .transparent, clip: clip))
+      commands.append(StyleDrawCommand(shape: .linePattern(path, style, offset: off + side, line), color: .transparent, clip: clip))
+    } else {
+      commands.append(StyleDrawCommand(shape: .linePattern(path, style, offset: off, line), color: .transparent, clip: clip))
+    }
+    return true
+  }
+
   /// A circle feature's command; true when it drew something.
   func circles(_ f: EvaluationFeature, points: [Point], ratio: Double, into commands: inout [StyleDrawCommand]) -> Bool {
     guard !points.isEmpty, let radius, let strokeWidth, let strokeColor, let strokeOpacity else { return false }
@@ -139,12 +223,19 @@ struct StylePaint {
 
   /// Adds `command`, joining it to the one before when both are opaque
   /// areas, or opaque plain lines (no dash, offset or blur) of one stroke,
-  /// of the same colour and tile: one shape, drawn as MapLibre draws
-  /// them, with no seam where features meet (a seam that coverage
-  /// antialiasing would leave and a GPU's aliased triangles do not).
+  /// of the same colour (or the same pattern at full opacity) and tile:
+  /// one shape, drawn as MapLibre draws them, with no seam where features
+  /// meet (a seam that coverage antialiasing would leave and a GPU's
+  /// aliased triangles do not).
   /// Translucent features stay apart, so that they darken where they overlap.
   static func append(_ command: StyleDrawCommand, to commands: inout [StyleDrawCommand]) {
-    guard command.color.a == 255, let last = commands.last, last.color == command.color, last.clip == command.clip else {
+    let samePaint: Bool
+    if let p = command.pattern {
+      samePaint = p.opacity == 1 && commands.last?.pattern.map { $0.isSame(as: p) } == true
+    } else {
+      samePaint = command.color.a == 255 && commands.last?.pattern == nil && commands.last?.color == command.color
+    }
+    guard samePaint, let last = commands.last, last.clip == command.clip else {
       commands.append(command)
       return
     }

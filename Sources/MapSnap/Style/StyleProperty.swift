@@ -13,11 +13,13 @@ struct StyleProperty: Sendable {
   /// True when the value is the same for every feature of the frame.
   let isConstant: Bool
 
-  /// Property `name` of `layer`'s `paint` (or `layout`) at MapLibre zoom `zoom`.
-  init(_ layer: StyleLayer, _ name: String, layout: Bool = false, zoom: Double, problems: inout [String]) {
+  /// Property `name` of `layer`'s `paint` (or `layout`) at MapLibre zoom
+  /// `zoom`; `availableImages` are the sprite's images (what `image`
+  /// expressions find).
+  init(_ layer: StyleLayer, _ name: String, layout: Bool = false, zoom: Double, availableImages: [String] = [], problems: inout [String]) {
     let type = layer.typeName
     let spec = layout ? StyleReference.layout(layerType: type, name: name) : StyleReference.paint(layerType: type, name: name)
-    context = EvaluationContext(zoom: zoom)
+    context = EvaluationContext(zoom: zoom, availableImages: availableImages)
     let fallback = CompiledLayerProperties.defaultValue(layerType: type, name: name, layout: layout)
     let json = layout ? layer.layout[name] : layer.paint[name]
     guard let json else {
@@ -64,6 +66,15 @@ struct StyleProperty: Sendable {
   func string(_ feature: EvaluationFeature?) -> String? {
     if case .string(let s) = value(feature) { return s }
     return nil
+  }
+
+  /// The image a `resolvedImage` property names (a string reads as its name).
+  func imageName(_ feature: EvaluationFeature?) -> String? {
+    switch value(feature) {
+    case .image(let i): return i.name
+    case .string(let s): return s
+    default: return nil
+    }
   }
 
   /// An 8-bit straight-alpha colour with `opacity` (0…1) applied to its alpha.

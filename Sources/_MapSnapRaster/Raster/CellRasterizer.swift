@@ -158,12 +158,22 @@ struct CellRasterizer {
   func sweep(
     rows: Int, rule: FillRule, paint: UInt32, target: UnsafeMutablePointer<UInt32>
   ) {
+    sweep(rows: rows, rule: rule, spans: SolidSpans(paint: paint), top: 0, target: target)
+  }
+
+  /// Sweeps band rows `0..<rows` (canvas rows `top...`), painting each run
+  /// of equal coverage with `spans`, and clears the cells it read.
+  @inline(__always)
+  func sweep<Spans: SpanPainter>(
+    rows: Int, rule: FillRule, spans: Spans, top: Int, target: UnsafeMutablePointer<UInt32>
+  ) {
     let evenOdd = rule == .evenOdd
     for r in 0..<rows {
       let (w0, w1) = rowWords[r]
       if w1 < 0 { continue }
       rowWords[r] = (Int32.max, -1)
       let dst = target + r &* width
+      let y = top &+ r
       let cellBase = r &* stride
       let bitBase = r &* wordsPerRow
       var acc: Int32 = 0
@@ -176,7 +186,7 @@ struct CellRasterizer {
           let cx = (w << 6) &+ bits.trailingZeroBitCount
           bits &= bits &- 1
           if cx > next && acc != 0 {
-            blendSpan(dst + next, min(cx, width) &- next, paint, coverage(acc << 9, evenOdd))
+            spans.paint(dst, x: next, y: y, count: min(cx, width) &- next, coverage: coverage(acc << 9, evenOdd))
           }
           let i = cellBase &+ cx
           acc &+= cover[i]
@@ -184,15 +194,32 @@ struct CellRasterizer {
           cover[i] = 0
           area[i] = 0
           if cx < width {
-            blendSpan(dst + cx, 1, paint, coverage(a, evenOdd))
+            spans.paint(dst, x: cx, y: y, count: 1, coverage: coverage(a, evenOdd))
           }
           next = cx &+ 1
         }
       }
       if acc != 0 && next < width {
-        blendSpan(dst + next, width &- next, paint, coverage(acc << 9, evenOdd))
+        spans.paint(dst, x: next, y: y, count: width &- next, coverage: coverage(acc << 9, evenOdd))
       }
     }
+  }
+}
+
+/// What a sweep paints a run of pixels of one coverage with.
+protocol SpanPainter {
+  /// Paints pixels `x..<x + count` of canvas row `y` (`row` is the row's
+  /// first pixel) at coverage `coverage` (0...255).
+  func paint(_ row: UnsafeMutablePointer<UInt32>, x: Int, y: Int, count: Int, coverage: UInt32)
+}
+
+/// One premultiplied colour.
+struct SolidSpans: SpanPainter {
+  let paint: UInt32
+
+  @inline(__always)
+  func paint(_ row: UnsafeMutablePointer<UInt32>, x: Int, y: Int, count: Int, coverage: UInt32) {
+    blendSpan(row + x, count, paint, coverage)
   }
 }
 

@@ -40,6 +40,9 @@ struct DrawItem: Sendable {
   var bucketStart: Int = -1
   /// First bucket of the fill (its `minRow / 64`).
   var firstBucket: Int32 = 0
+  /// For a `.fill` painted with a pattern: its index in
+  /// `DisplayList.patterns` (`pixel` is then unused); -1 for `pixel`.
+  var pattern: Int32 = -1
 }
 
 /// Everything one frame draws, in device pixels and paint order, ready to be
@@ -68,6 +71,8 @@ public struct DisplayList: Sendable {
   var images: [ImageDraw] = []
   var imageAxes: [ImageAxis] = []
   var imageOwners: [RasterImage] = []
+  /// Pattern fills' paints (`fill(_:rule:pattern:)`), indexed by `DrawItem.pattern`.
+  var patterns: [PatternDraw] = []
   private var openGroups = 0
   private let builder: EdgeBuilder
 
@@ -337,13 +342,17 @@ public struct DisplayList: Sendable {
       images.append(image)
     }
     imageAxes += other.imageAxes
+    let patternBase = Int32(patterns.count)
+    patterns += other.patterns
     imageOwners += other.imageOwners
     imagePixels += other.imagePixels
     for var item in other.items {
       switch item.kind {
       case .image: item.edgeStart += imageBase
       case .masks: item.edgeStart += maskBase
-      case .fill: item.edgeBlock += blockBase
+      case .fill:
+        item.edgeBlock += blockBase
+        if item.pattern >= 0 { item.pattern += patternBase }
       case .beginGroup, .endGroup: break
       }
       if item.bucketStart >= 0 { item.bucketStart += bucketBase }

@@ -67,9 +67,10 @@ public struct StripRenderer: Sendable {
        list.images.withUnsafeBufferPointer { images in
        list.imageAxes.withUnsafeBufferPointer { imageAxes in
        list.maskPlacements.withUnsafeBufferPointer { masks in
+       list.patterns.withUnsafeBufferPointer { patterns in
         let input = SharedInput(
           items: items, edgeBlocks: edgeBlocks, buckets: buckets, images: images, imageAxes: imageAxes,
-          masks: masks, atlas: list.atlas)
+          masks: masks, atlas: list.atlas, patterns: patterns)
         let drawBands: @Sendable (Int) -> Void = { _ in
           var band = scratch.take()
           defer { scratch.give(band) }
@@ -84,6 +85,7 @@ public struct StripRenderer: Sendable {
           }
         }
         if workers == 1 { drawBands(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: drawBands) }
+       }
        }
        }
        }

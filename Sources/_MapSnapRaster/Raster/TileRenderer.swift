@@ -41,6 +41,7 @@ struct SharedInput: @unchecked Sendable {
   let imageAxes: UnsafeBufferPointer<ImageAxis>
   let masks: UnsafeBufferPointer<MaskPlacement>
   let atlas: MaskAtlas?
+  let patterns: UnsafeBufferPointer<PatternDraw>
 }
 
 struct SharedFrame: @unchecked Sendable {
@@ -175,7 +176,12 @@ struct BandWorker {
           if edge.y1 <= yTop || edge.y0 >= yBottom { continue }
           cells.add(edge, top: top, bottom: bottom)
         }
-        cells.sweep(rows: n, rule: item.rule, paint: item.pixel, target: stack[stack.count - 1].pixels)
+        if item.pattern >= 0 {
+          let spans = PatternSpans(pattern: input.patterns[Int(item.pattern)])
+          cells.sweep(rows: n, rule: item.rule, spans: spans, top: top, target: stack[stack.count - 1].pixels)
+        } else {
+          cells.sweep(rows: n, rule: item.rule, paint: item.pixel, target: stack[stack.count - 1].pixels)
+        }
       }
     }
   }
