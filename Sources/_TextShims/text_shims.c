@@ -176,6 +176,7 @@ uint32_t mapsnap_text_script(uint32_t codepoint) {
 }
 
 int mapsnap_text_bidi_levels(const uint32_t *text, int length, int direction, uint8_t *levels) {
+  pthread_once(&load_once, load);
   if (!loaded || length < 0) return -1;
   if (length == 0) return direction == 2 ? 1 : 0;
   FriBidiCharType *types = malloc(sizeof *types * (size_t)length);

@@ -58,7 +58,8 @@ uint32_t mapsnap_text_script(uint32_t codepoint);
 /// Algorithm through rule L1, by FriBidi) into `levels` (`length` bytes).
 /// `direction`: 0 from the first strong character (rules P2, P3), 1
 /// left-to-right, 2 right-to-left. Returns the paragraph's level (0 or 1),
-/// or -1 when FriBidi failed (out of memory).
+/// or -1 when FriBidi cannot be loaded or failed (out of memory). Loads the
+/// libraries on first use, as `mapsnap_text_load` does.
 int mapsnap_text_bidi_levels(const uint32_t *text, int length, int direction, uint8_t *levels);
 
 #endif
