@@ -32,59 +32,13 @@ extension StyleLayerPainter {
       return true
     }
 
-    if let geo = data.geoJSON {
-      // Features are counted once each, however many tiles hold a piece of them.
-      var seen = [UInt8](repeating: 0, count: geo.features.count)
-      let extent = Int64(StyleSourceData.GeoJSONTiles.extent)
-      for tile in geo.tiles {
-        let transform = camera.transform(tile.id, extent: StyleSourceData.GeoJSONTiles.extent)
-        for item in tile.features {
-          let i = Int(item.feature)
-          let ef = geo.features[i]
-          if seen[i] == 0 { seen[i] = 1; featuresRead += 1 }
-          guard item.geometry.kind != .unknown, keeps(ef) else { continue }
-          var pts: [Point] = []
-          for p in item.geometry.points where p.x >= 0 && p.y >= 0 && Int64(p.x) < extent && Int64(p.y) < extent {
-            pts.append(transform.apply(Double(p.x), Double(p.y)))
-          }
-          if add(ef, pts) && seen[i] == 1 { seen[i] = 2; featuresDrawn += 1 }
-        }
+    forEachKeptFeature(data) { _, kept in
+      var pts: [Point] = []
+      // A point in the tile's buffer is the neighbouring tile's, which adds it.
+      for p in kept.geometry.points where p.x >= 0 && p.y >= 0 && Int64(p.x) < kept.extent && Int64(p.y) < kept.extent {
+        pts.append(kept.transform.apply(Double(p.x), Double(p.y)))
       }
-    } else if let sourceLayer = layer.sourceLayer {
-      var geometry = TileGeometry()
-      for tile in data.tiles {
-        let tileLayer: VectorTileLayer?
-        do {
-          tileLayer = try tile.tile.layer(named: sourceLayer)
-        } catch {
-          problems.append("tile \(tile.id.z)/\(tile.id.wrappedX)/\(tile.id.y): layer \(Echo.quoted(sourceLayer)): \(error)")
-          continue
-        }
-        guard let tileLayer else { continue }
-        let transform = camera.transform(tile.id, extent: Double(tileLayer.extent))
-        let extent = Int64(tileLayer.extent)
-        for i in 0..<tileLayer.featureCount {
-          featuresRead += 1
-          do {
-            let feature = try tileLayer.feature(at: i)
-            guard feature.kind != .unknown else { continue }
-            let ef = try feature.evaluationFeature()
-            guard keeps(ef) else { continue }
-            try feature.decodeGeometry(into: &geometry)
-            var pts: [Point] = []
-            for p in geometry.points where p.x >= 0 && p.y >= 0 && Int64(p.x) < extent && Int64(p.y) < extent {
-              pts.append(transform.apply(Double(p.x), Double(p.y)))
-            }
-            if add(ef, pts) { featuresDrawn += 1 }
-          } catch {
-            problems.append("tile \(tile.id.z)/\(tile.id.wrappedX)/\(tile.id.y): \(error)")
-            break
-          }
-        }
-      }
-    } else if !data.tiles.isEmpty {
-      problems.append("\(layer.path): a layer of a vector source needs \"source-layer\"")
-      return
+      return add(kept.feature, pts)
     }
     guard opacity > 0, !points.isEmpty else {
       featuresDrawn = 0

@@ -76,65 +76,13 @@ struct StyleLayerPainter {
       return
     default: break
     }
-    if let geo = data.geoJSON {
-      // Features are counted once each, however many tiles hold a piece of them.
-      var seen = [UInt8](repeating: 0, count: geo.features.count)
-      let extent = Int64(StyleSourceData.GeoJSONTiles.extent)
-      for tile in geo.tiles {
-        let transform = camera.transform(tile.id, extent: StyleSourceData.GeoJSONTiles.extent)
-        for item in tile.features {
-          let i = Int(item.feature)
-          let ef = geo.features[i]
-          if seen[i] == 0 { seen[i] = 1; featuresRead += 1 }
-          guard accepts(item.geometry.kind), keeps(ef) else { continue }
-          let drew: Bool
-          if let gradient, !item.progress.isEmpty {
-            drew = gradient.draw(
-              ef, item.geometry, progress: item.progress, transform: transform, clip: tile.square, paint: paint, ratio: camera.pixelRatio, into: &commands)
-          } else {
-            drew = emit(ef, tile: item.geometry, extent: extent, transform: transform, clip: tile.square, into: &commands)
-          }
-          if drew && seen[i] == 1 { seen[i] = 2; featuresDrawn += 1 }
-        }
+    forEachKeptFeature(data) { painter, kept in
+      if let gradient = painter.gradient, !kept.progress.isEmpty {
+        return gradient.draw(
+          kept.feature, kept.geometry, progress: kept.progress, transform: kept.transform, clip: kept.square, paint: painter.paint,
+          ratio: painter.camera.pixelRatio, into: &commands)
       }
-      return
-    }
-    guard let sourceLayer = layer.sourceLayer else {
-      problems.append("\(layer.path): a layer of a vector source needs \"source-layer\"")
-      return
-    }
-    var geometry = TileGeometry()
-    for tile in data.tiles {
-      let tileLayer: VectorTileLayer?
-      do {
-        tileLayer = try tile.tile.layer(named: sourceLayer)
-      } catch {
-        problems.append("tile \(tile.id.z)/\(tile.id.wrappedX)/\(tile.id.y): layer \(Echo.quoted(sourceLayer)): \(error)")
-        continue
-      }
-      guard let tileLayer else { continue }
-      let transform = camera.transform(tile.id, extent: Double(tileLayer.extent))
-      let evaluated = tile.evaluated.layer(sourceLayer, count: tileLayer.featureCount)
-      for i in 0..<tileLayer.featureCount {
-        featuresRead += 1
-        do {
-          let feature = try tileLayer.feature(at: i)
-          guard accepts(feature.kind) else { continue }
-          let ef: EvaluationFeature
-          if let kept = evaluated.features[i] {
-            ef = kept
-          } else {
-            ef = try feature.evaluationFeature()
-            evaluated.features[i] = ef
-          }
-          guard keeps(ef) else { continue }
-          try feature.decodeGeometry(into: &geometry)
-          if emit(ef, tile: geometry, extent: Int64(tileLayer.extent), transform: transform, clip: tile.square, into: &commands) { featuresDrawn += 1 }
-        } catch {
-          problems.append("tile \(tile.id.z)/\(tile.id.wrappedX)/\(tile.id.y): \(error)")
-          break
-        }
-      }
+      return painter.emit(kept.feature, tile: kept.geometry, extent: kept.extent, transform: kept.transform, clip: kept.square, into: &commands)
     }
   }
 
@@ -217,7 +165,7 @@ struct StyleLayerPainter {
 
   /// Whether the layer type draws features of geometry type `k`: fills
   /// polygons, lines lines and polygons' rings, circles every point.
-  private func accepts(_ k: GeometryKind) -> Bool {
+  func accepts(_ k: GeometryKind) -> Bool {
     switch kind {
     case .fill, .fillExtrusion: return k == .polygon
     case .line: return k == .lineString || k == .polygon
