@@ -53,24 +53,9 @@ extension StyleSourceData {
       record.problem = "encoding: \(Echo.quoted(source.encoding)) is not a raster-dem encoding (expected \"mapbox\", \"terrarium\" or \"custom\")"
       return
     }
-    let set: StyleTileSet
-    do {
-      set = try StyleTileSet(source, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
-    } catch {
-      record.problem = error.description
-      return
-    }
-    record.from = set.shown
-    var tileSize = 512.0
-    if case .number(let n)? = source.json["tileSize"], n > 0, n.isFinite { tileSize = n }
-    guard let wanted = Self.rasterTileZoom(for: camera.zoom, tileSize: tileSize, minzoom: set.minzoom, maxzoom: 30) else { return }
-    let z = min(wanted, set.maxzoom)
-    record.tileZoom = z
-    record.overzoomed = z < wanted
-    guard let ids = camera.coveringTiles(zoom: z, bounds: set.bounds) else {
-      record.problem = "the frame needs more than \(StyleCamera.maximumTiles) tiles at zoom \(z)"
-      return
-    }
+    guard let (set, ids) = frameTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline, raster: true),
+      let z = ids.first?.z
+    else { return }
     // Each tile of the world once, by its wrapped column.
     var decoded: [StyleTileID: DEMData] = [:]
     var tried: Set<StyleTileID> = []

@@ -77,26 +77,40 @@ struct StyleSourceData: Sendable {
     return max(0, min(z, maxzoom))
   }
 
-  private mutating func loadTiles(
-    _ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool, raster: Bool = false
-  ) {
+  /// The tiles of `source` the frame shows: its tile set and the ids
+  /// covering the frame at the zoom it reads (a raster or raster-dem
+  /// source's by `rasterTileZoom`, a vector source's by `tileZoom`; past
+  /// its `maxzoom`, its deepest, drawn larger), written in the record. Nil
+  /// when there are none: below its `minzoom`, or with the record's problem.
+  mutating func frameTiles(
+    _ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool, raster: Bool
+  ) -> (set: StyleTileSet, ids: [StyleTileID])? {
     let set: StyleTileSet
     do {
       set = try StyleTileSet(source, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
     } catch {
       record.problem = error.description
-      return
+      return nil
     }
     record.from = set.shown
     let wanted = raster
       ? Self.rasterTileZoom(for: camera.zoom, tileSize: source.tileSize, minzoom: set.minzoom, maxzoom: 30)
       : Self.tileZoom(for: camera.zoom, minzoom: set.minzoom, maxzoom: 30)
-    guard let wanted else { return }
+    guard let wanted else { return nil }
     let z = min(wanted, set.maxzoom)
     record.tileZoom = z
     record.overzoomed = z < wanted
     guard let ids = camera.coveringTiles(zoom: z, bounds: set.bounds) else {
       record.problem = "the frame needs more than \(StyleCamera.maximumTiles) tiles at zoom \(z)"
+      return nil
+    }
+    return (set, ids)
+  }
+
+  private mutating func loadTiles(
+    _ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool, raster: Bool = false
+  ) {
+    guard let (set, ids) = frameTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline, raster: raster) else {
       return
     }
     for id in ids {

@@ -139,7 +139,7 @@ extension StyleSource {
       let n = b.compactMap { v -> Double? in if case .number(let x) = v { return x } else { return nil } }
       if n.count == 4 { bounds = (n[0], n[1], n[2], n[3]) }
     }
-    tileSize = kind == .raster ? (Self.number(o["tileSize"]) ?? 512) : 512
+    tileSize = kind == .raster || kind == .rasterDEM ? (Self.number(o["tileSize"]) ?? 512) : 512
     if case .string(let e) = o["encoding"] { encoding = e } else { encoding = "mapbox" }
     if case .string(let a) = o["attribution"] { attribution = a } else { attribution = nil }
   }
