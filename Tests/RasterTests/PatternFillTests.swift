@@ -7,17 +7,6 @@ import Testing
 // image's sample at each pixel centre (bilinear, wrapping), scaled by
 // opacity × coverage, from the pixel's absolute position only.
 
-/// A straight-alpha image from per-pixel (r, g, b, a), row-major.
-private func image(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) -> RasterImage {
-  var bytes: [UInt8] = []
-  for y in 0..<height {
-    for x in 0..<width {
-      let p = pixel(x, y)
-      bytes += [p.0, p.1, p.2, p.3]
-    }
-  }
-  return RasterImage(straightRGBA: bytes, width: width, height: height)
-}
 
 private func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Path {
   var p = Path()
