@@ -9,7 +9,8 @@ import _MapSnapTestSupport
   private func frame(_ sources: String, _ layers: String, zoom: Double = 1, center: String = "[0, 0]") throws -> StyleFrameState {
     let json = #"{"version": 8, "center": \#(center), "zoom": \#(zoom), "sources": \#(sources), "layers": \#(layers)}"#
     let scene = try SceneLoader.decode(Array(json.utf8), file: "s.json", baseDirectory: "")
-    let plan = try FramePlan.make(scene, overrides: ViewOverrides(size: (256, 256)))
+    // 512 pixels: the whole of the points' spread at zoom 1 (a feature outside the frame is not drawn).
+    let plan = try FramePlan.make(scene, overrides: ViewOverrides(size: (512, 512)))
     return try #require(plan.state.layers.first?.style)
   }
 

@@ -98,7 +98,7 @@ import _MapSnapTestSupport
       let x = Double(i) * 2
       return #"{"type": "Feature", "properties": {"img": "\#(name)"}, "geometry": {"type": "Polygon", "coordinates": [[[\#(x), 0], [\#(x + 1), 0], [\#(x + 1), 1], [\#(x), 1], [\#(x), 0]]]}}"#
     }.joined(separator: ", ")
-    return #"{"version": 8, "center": [2, 0.5], "zoom": 5, "sprite": "s", "sources": {"g": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\#(features)]}}}, "layers": [{"id": "p", "type": "fill", "source": "g", "paint": {"fill-pattern": \#(pattern)}}]}"#
+    return #"{"version": 8, "center": [4.5, 0.5], "zoom": 5, "sprite": "s", "sources": {"g": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\#(features)]}}}, "layers": [{"id": "p", "type": "fill", "source": "g", "paint": {"fill-pattern": \#(pattern)}}]}"#
   }
 
   @Test func dataDrivenPatternsDrawTheImagesTheSpriteHasAndNameTheOthers() throws {

@@ -22,11 +22,13 @@ public struct StyleLayerSource: Sendable, Hashable {
   public var offline = false
   /// The parsed document and the validator's warnings once a frame has
   /// read them: the frames of a batch read the style once. Shared by the
-  /// copies of this value; a style that cannot be read is read again.
+  /// copies of this value; a style that cannot be read is read again. With
+  /// them, the vector tiles the style's frames decoded (`StyleTileCache`).
   let kept = KeptStyle()
 
   final class KeptStyle: Sendable {
     let value = Mutex<(document: StyleDocument, findings: [StyleFinding])?>(nil)
+    let tiles = StyleTileCache()
   }
 
   public init(path: String, resolved: String) {

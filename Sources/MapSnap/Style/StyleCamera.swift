@@ -1,4 +1,5 @@
 internal import _MapSnapRaster
+internal import _MapSnapStyle
 
 #if canImport(Glibc)
   import Glibc
@@ -64,6 +65,26 @@ struct StyleCamera: Sendable {
     let o = rotate(origin)
     if bearing == 0 { return TileTransform(a: unit, b: 0, c: 0, d: unit, tx: o.x, ty: o.y) }
     return TileTransform(a: unit * cosB, b: -unit * sinB, c: unit * sinB, d: unit * cosB, tx: o.x, ty: o.y)
+  }
+
+  /// The box, in the coordinates of the tile `t` maps, that holds the whole
+  /// frame grown by `margin` device pixels on every side: a feature whose
+  /// geometry lies outside it cannot mark the frame when it draws no
+  /// farther than `margin` from its geometry. Under a bearing it is the box
+  /// of the turned frame.
+  func window(_ t: TileTransform, margin: Double) -> TileBox {
+    let det = t.a * t.d - t.b * t.c
+    guard det != 0, det.isFinite, margin.isFinite else { return TileBox(minX: .min, minY: .min, maxX: .max, maxY: .max) }
+    let x0 = -margin, y0 = -margin, x1 = Double(viewport.deviceWidth) + margin, y1 = Double(viewport.deviceHeight) + margin
+    var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+    for (px, py) in [(x0, y0), (x1, y0), (x0, y1), (x1, y1)] {
+      let dx = px - t.tx, dy = py - t.ty
+      let x = (t.d * dx - t.c * dy) / det, y = (-t.b * dx + t.a * dy) / det
+      minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+    }
+    // Widened to whole units and held within Int32.
+    func clamp(_ v: Double) -> Int32 { Int32(max(Double(Int32.min), min(Double(Int32.max), v))) }
+    return TileBox(minX: clamp(minX.rounded(.down) - 1), minY: clamp(minY.rounded(.down) - 1), maxX: clamp(maxX.rounded(.up) + 1), maxY: clamp(maxY.rounded(.up) + 1))
   }
 
   /// The tiles of zoom `z` the frame shows, row by row from the north-west;

@@ -12,6 +12,8 @@ struct StyleFrameResolver {
   let styleFolder: String
   let localRoot: String?
   let offline: Bool
+  /// The vector tiles earlier frames of the style decoded.
+  var tiles = StyleTileCache()
 
   /// The frame's style.
   func resolve() -> StyleFrameState {
@@ -63,7 +65,8 @@ struct StyleFrameResolver {
           record.problem = "\(source.path): \(StyleSourceError.video)"
         } else if let id = layer.source, let source = document.source(id) {
           if sources[id] == nil {
-            sources[id] = StyleSourceData(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+            sources[id] = StyleSourceData(
+              source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline, tiles: tiles)
             sourceOrder.append(id)
             state.notes += sources[id]!.notes
           }
@@ -84,7 +87,7 @@ struct StyleFrameResolver {
         record.featuresRead = painter.featuresRead
         record.featuresDrawn = painter.featuresDrawn
         if record.status == .drawn && painter.featuresDrawn == 0 {
-          record.status = painter.featuresRead > 0 ? .filteredOut : .empty
+          record.status = painter.featuresInFrame > 0 ? .filteredOut : .empty
         }
         if !painter.problems.isEmpty {
           let joined = painter.problems.joined(separator: "; ")

@@ -22,17 +22,28 @@ extension StyleLayerPainter {
   /// (`body` returns whether it drew). A tile's features are decoded once
   /// per frame for all layers (`TileFeatureCache`); a tile that cannot be
   /// read is a problem of the layer and its other tiles are still drawn.
-  mutating func forEachKeptFeature(_ data: StyleSourceData, _ body: (inout StyleLayerPainter, KeptFeature) -> Bool) {
+  ///
+  /// With a `reach` (how far the layer draws from a feature's geometry, in
+  /// device pixels: `StylePaint.reach`), a feature whose geometry lies
+  /// farther than that outside the frame is read but not handed on: it
+  /// could not mark the frame, and is not counted as drawn, nor in
+  /// `featuresInFrame` (the features of the layer's geometry types that
+  /// the filter was asked about).
+  mutating func forEachKeptFeature(_ data: StyleSourceData, reach: Double? = nil, _ body: (inout StyleLayerPainter, KeptFeature) -> Bool) {
     if let geo = data.geoJSON {
       var seen = [UInt8](repeating: 0, count: geo.features.count)
       let extent = Int64(StyleSourceData.GeoJSONTiles.extent)
       for tile in geo.tiles {
         let transform = camera.transform(tile.id, extent: StyleSourceData.GeoJSONTiles.extent)
+        let window = reach.map { camera.window(transform, margin: $0) }
         for item in tile.features {
           let i = Int(item.feature)
           let ef = geo.features[i]
           if seen[i] == 0 { seen[i] = 1; featuresRead += 1 }
-          guard accepts(item.geometry.kind), keeps(ef) else { continue }
+          guard accepts(item.geometry.kind) else { continue }
+          if let window, !window.intersects(item.geometry.bounds) { continue }
+          featuresInFrame += 1
+          guard keeps(ef) else { continue }
           let kept = KeptFeature(feature: ef, geometry: item.geometry, progress: item.progress, transform: transform, extent: extent, square: tile.square)
           if body(&self, kept) && seen[i] == 1 { seen[i] = 2; featuresDrawn += 1 }
         }
@@ -44,6 +55,9 @@ extension StyleLayerPainter {
       return
     }
     var geometry = TileGeometry()
+    let context = EvaluationContext(zoom: camera.zoom)
+    let filter = self.filter.map { f in TileFeatureCache.Filter(key: filterKey) { f.evaluate(context, $0) == .bool(true) } }
+    let kind = self.kind
     for tile in data.tiles {
       let tileLayer: VectorTileLayer?
       do {
@@ -53,29 +67,23 @@ extension StyleLayerPainter {
         continue
       }
       guard let tileLayer else { continue }
+      featuresRead += tileLayer.featureCount
       let transform = camera.transform(tile.id, extent: Double(tileLayer.extent))
-      let evaluated = tile.evaluated.layer(sourceLayer, count: tileLayer.featureCount)
-      for i in 0..<tileLayer.featureCount {
-        featuresRead += 1
-        do {
-          let feature = try tileLayer.feature(at: i)
-          guard accepts(feature.kind) else { continue }
-          let ef: EvaluationFeature
-          if let kept = evaluated.features[i] {
-            ef = kept
-          } else {
-            ef = try feature.evaluationFeature()
-            evaluated.features[i] = ef
-          }
-          guard keeps(ef) else { continue }
-          try feature.decodeGeometry(into: &geometry)
-          let kept = KeptFeature(feature: ef, geometry: geometry, progress: [], transform: transform, extent: Int64(tileLayer.extent), square: tile.square)
-          if body(&self, kept) { featuresDrawn += 1 }
+      let window = reach.map { camera.window(transform, margin: $0) }
+      let selection = tile.features.select(tileLayer, window: window, accepts: { Self.accepts($0, kind: kind) }, filter: filter)
+      featuresInFrame += selection.inWindow
+      var failure = selection.error
+      for (i, ef) in selection.kept {
+        do throws(VectorTileError) {
+          try tileLayer.feature(at: i).decodeGeometry(into: &geometry)
         } catch {
-          problems.append("tile \(tile.id.z)/\(tile.id.wrappedX)/\(tile.id.y): \(error)")
+          failure = failure ?? error
           break
         }
+        let kept = KeptFeature(feature: ef, geometry: geometry, progress: [], transform: transform, extent: Int64(tileLayer.extent), square: tile.square)
+        if body(&self, kept) { featuresDrawn += 1 }
       }
+      if let failure { problems.append("tile \(tile.id.z)/\(tile.id.wrappedX)/\(tile.id.y): \(failure)") }
     }
   }
 }

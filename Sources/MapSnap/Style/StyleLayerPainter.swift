@@ -12,9 +12,16 @@ struct StyleLayerPainter {
   let camera: StyleCamera
   var featuresRead = 0
   var featuresDrawn = 0
+  /// Features of the geometry types the layer draws that lie in the frame
+  /// (`forEachKeptFeature`), kept by the filter or not: none drawn of some
+  /// is a layer filtered to nothing, none at all an empty one.
+  var featuresInFrame = 0
   /// Warnings: properties that do not compile, a filter that does not.
   var problems: [String] = []
-  private var filter: StyleExpression?
+  private(set) var filter: StyleExpression?
+  /// What tells the filter's verdicts apart (`TileFeatureCache.Filter`):
+  /// its text, and the zoom when it reads the zoom.
+  private(set) var filterKey = ""
   private var paint: StylePaint!
   /// A `fill-extrusion` layer's roofs, drawn by `finish`.
   private var roofs: ExtrusionRoofs?
@@ -34,7 +41,9 @@ struct StyleLayerPainter {
     }
     if let f = layer.filter {
       switch layer.compiled.expression("filter", compile: { StyleFilter.compile(f) }) {
-      case .success(let e): filter = e
+      case .success(let e):
+        filter = e
+        filterKey = JSONWriter(compact: true).write(f) + (e.isZoomConstant ? "" : " at zoom \(camera.zoom)")
       case .failure(let errors):
         let why = errors.errors.map { "\($0.key.isEmpty ? "" : $0.key + ": ")\($0.message)" }.joined(separator: "; ")
         problems.append("\(layer.path).filter: \(why); the filter is ignored")
@@ -64,19 +73,23 @@ struct StyleLayerPainter {
     switch kind {
     case .raster:
       paintRaster(data, into: &commands)
-      return
     case .hillshade:
       paintHillshade(data, into: &commands)
-      return
     case .colorRelief:
       paintColorRelief(data, into: &commands)
-      return
     case .heatmap:
       paintHeatmap(data, into: &commands)
+    default:
+      paintFeatures(data, into: &commands)
       return
-    default: break
     }
-    forEachKeptFeature(data) { painter, kept in
+    // Pictures and elevation tiles are not culled: what was read was in the frame.
+    featuresInFrame = max(featuresInFrame, featuresRead)
+  }
+
+  /// Fill, line, circle and `fill-extrusion` layers: each kept feature's commands.
+  private mutating func paintFeatures(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
+    forEachKeptFeature(data, reach: paint.reach(ratio: camera.pixelRatio)) { painter, kept in
       if let gradient = painter.gradient, !kept.progress.isEmpty {
         return gradient.draw(
           kept.feature, kept.geometry, progress: kept.progress, transform: kept.transform, clip: kept.square, paint: painter.paint,
@@ -165,7 +178,9 @@ struct StyleLayerPainter {
 
   /// Whether the layer type draws features of geometry type `k`: fills
   /// polygons, lines lines and polygons' rings, circles every point.
-  func accepts(_ k: GeometryKind) -> Bool {
+  func accepts(_ k: GeometryKind) -> Bool { Self.accepts(k, kind: kind) }
+
+  static func accepts(_ k: GeometryKind, kind: StyleLayer.Kind) -> Bool {
     switch kind {
     case .fill, .fillExtrusion: return k == .polygon
     case .line: return k == .lineString || k == .polygon

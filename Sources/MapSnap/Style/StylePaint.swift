@@ -86,6 +86,41 @@ struct StylePaint {
     }
   }
 
+  /// How far, in device pixels, a feature's drawing can stray from its
+  /// geometry, when every property that sets it is the same for all the
+  /// frame's features; nil when one of them reads the feature (or the
+  /// layer type is not drawn feature by feature). Lines: half the stroke
+  /// (both strokes and the gap between them under `line-gap-width`) plus
+  /// the offset, times the larger of the miter limit and 2 (a miter join or
+  /// a square cap reaches past the half-width, an offset corner as far),
+  /// plus the blur; circles: radius plus stroke, grown by the blur; fills
+  /// and roofs: the outline's width. Then the translate, and one pixel for
+  /// antialiasing.
+  func reach(ratio: Double) -> Double? {
+    let sizing = [translate, width, gapWidth, offset, miterLimit, radius, strokeWidth, blur]
+    guard sizing.allSatisfy({ $0?.isConstant ?? true }) else { return nil }
+    func value(_ p: StyleProperty?) -> Double { max(0, p?.number(nil) ?? 0) }
+    let moved = translate.map { p -> Double in
+      let v = p.numbers(nil)
+      return v.count == 2 ? (v[0] * v[0] + v[1] * v[1]).squareRoot() * ratio : 0
+    } ?? 0
+    let spread: Double
+    switch kind {
+    case .line:
+      let w = value(width) * ratio, gap = value(gapWidth) * ratio
+      let half = gap > 0 ? gap / 2 + w : w / 2
+      let off = abs(offset?.number(nil) ?? 0) * ratio
+      spread = (half + off) * max(2, value(miterLimit)) + value(blur) * ratio
+    case .circle:
+      spread = (value(radius) + value(strokeWidth)) * ratio * (1 + value(blur))
+    case .fill, .fillExtrusion:
+      spread = ratio
+    default:
+      return nil
+    }
+    return spread + moved + 1
+  }
+
   /// A raster colour adjustment's value (its default when not given).
   func raster(_ name: String) -> Double { rasterProperties[name]?.number(nil) ?? 0 }
 

@@ -15,8 +15,9 @@ struct StyleSourceData: Sendable {
     /// The tile's square in device pixels (north-west, north-east,
     /// south-east, south-west), its corners on pixel boundaries.
     let square: [Point]
-    /// Its features as expressions read them, shared by the frame's layers.
-    let evaluated = TileFeatureCache()
+    /// What frames learned of its features, shared by the layers of this
+    /// frame and of the frames after (`StyleTileCache`).
+    let features: TileFeatureCache
   }
 
   /// One raster tile (or a source `image`), decoded, and where its corners
@@ -40,12 +41,13 @@ struct StyleSourceData: Sendable {
   /// A raster-dem source's tiles, decoded to elevations (`loadDEM`).
   var dems: [DEMTile] = []
 
-  /// Reads `source` for the frame of `camera`.
-  init(_ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool) {
+  /// Reads `source` for the frame of `camera`; a vector source's tiles
+  /// come from `tiles` when an earlier frame decoded them.
+  init(_ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool, tiles kept: StyleTileCache = StyleTileCache()) {
     record = StyleSourceRecord(id: source.id, type: source.typeName)
     switch source.kind {
     case .vector?:
-      loadTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+      loadTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline, kept: kept)
     case .geojson?:
       loadGeoJSON(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
     case .raster?:
@@ -108,12 +110,20 @@ struct StyleSourceData: Sendable {
   }
 
   private mutating func loadTiles(
-    _ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool, raster: Bool = false
+    _ source: StyleSource, camera: StyleCamera, styleFolder: String, localRoot: String?, offline: Bool, raster: Bool = false,
+    kept: StyleTileCache? = nil
   ) {
     guard let (set, ids) = frameTiles(source, camera: camera, styleFolder: styleFolder, localRoot: localRoot, offline: offline, raster: raster) else {
       return
     }
+    let setKey = styleFolder + "\u{1}" + set.shown + "\u{1}" + (localRoot ?? "")
     for id in ids {
+      let key = StyleTileCache.Key(set: setKey, z: id.z, x: id.wrappedX, y: id.y)
+      if let kept, let hit = kept.tile(key) {
+        tiles.append(Tile(id: id, tile: hit.tile, square: Self.square(camera, id), features: hit.features))
+        record.tilesRead += 1
+        continue
+      }
       switch set.read(z: id.z, x: id.wrappedX, y: id.y) {
       case .absent:
         record.tilesMissing += 1
@@ -131,12 +141,8 @@ struct StyleSourceData: Sendable {
         do {
           let bytes = try Inflate.ifCompressed(raw, limit: Inflate.tileLimit)
           let tile = try VectorTile(bytes: bytes)
-          let t = camera.transform(id, extent: 1)
-          // Each pixel belongs to the tile its centre lies in, as a stencil
-          // decides it: the square's corners on pixel boundaries, shared by
-          // neighbouring tiles, so no seam shows where they meet.
-          let square = [t.apply(0, 0), t.apply(1, 0), t.apply(1, 1), t.apply(0, 1)].map { Point($0.x.rounded(), $0.y.rounded()) }
-          tiles.append(Tile(id: id, tile: tile, square: square))
+          let entry = kept?.keep(key, tile) ?? StyleTileCache.Entry(tile: tile, features: TileFeatureCache())
+          tiles.append(Tile(id: id, tile: entry.tile, square: Self.square(camera, id), features: entry.features))
           record.tilesRead += 1
         } catch let e as InflateError {
           undecodable(id, e.description)
@@ -147,6 +153,15 @@ struct StyleSourceData: Sendable {
         }
       }
     }
+  }
+
+  /// Tile `id`'s square on the frame. Each pixel belongs to the tile its
+  /// centre lies in, as a stencil decides it: the square's corners on pixel
+  /// boundaries, shared by neighbouring tiles, so no seam shows where they
+  /// meet.
+  static func square(_ camera: StyleCamera, _ id: StyleTileID) -> [Point] {
+    let t = camera.transform(id, extent: 1)
+    return [t.apply(0, 0), t.apply(1, 0), t.apply(1, 1), t.apply(0, 1)].map { Point($0.x.rounded(), $0.y.rounded()) }
   }
 
   mutating func undecodable(_ id: StyleTileID, _ why: String) {

@@ -11,6 +11,25 @@ package struct TilePoint: Sendable, Hashable {
   }
 }
 
+/// An axis-aligned box in a tile's integer coordinates, bounds included.
+package struct TileBox: Sendable, Equatable {
+  package var minX, minY, maxX, maxY: Int32
+
+  package init(minX: Int32, minY: Int32, maxX: Int32, maxY: Int32) {
+    self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+  }
+
+  /// The box of no point (its minimum past its maximum).
+  package static let empty = TileBox(minX: .max, minY: .max, maxX: .min, maxY: .min)
+
+  package var isEmpty: Bool { minX > maxX || minY > maxY }
+
+  /// Whether the two boxes share a point.
+  package func intersects(_ o: TileBox) -> Bool {
+    !isEmpty && !o.isEmpty && minX <= o.maxX && o.minX <= maxX && minY <= o.maxY && o.minY <= maxY
+  }
+}
+
 /// A feature's geometry as flat buffers: every point in one array, the end
 /// of each part (a point, a line, a ring) in `partEnds`, and for polygons
 /// the end of each polygon (its exterior ring, then its holes) in
@@ -58,6 +77,17 @@ package struct TileGeometry: Sendable {
   /// True when the geometry is a MultiPoint, MultiLineString or MultiPolygon.
   package var isMulti: Bool {
     kind == .polygon ? polygonEnds.count > 1 : partEnds.count > 1
+  }
+
+  /// The smallest box holding every point; empty (`TileBox.empty`) when
+  /// there is none.
+  package var bounds: TileBox {
+    var box = TileBox.empty
+    for p in points {
+      box.minX = min(box.minX, p.x); box.minY = min(box.minY, p.y)
+      box.maxX = max(box.maxX, p.x); box.maxY = max(box.maxY, p.y)
+    }
+    return box
   }
 
   /// Empties the buffers, keeping their capacity.
