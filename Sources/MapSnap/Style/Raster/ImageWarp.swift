@@ -75,12 +75,18 @@ enum ImageWarp {
       (self.a, self.b, self.c, self.ta, self.tb, self.tc, self.area) = (a, b, c, ta, tb, tc, area)
     }
 
+    /// How far outside an edge, in barycentric weight, a point still counts
+    /// as on it: a pixel centre on the diagonal the two triangles share
+    /// computes a weight of about −1e-16 in both, and belongs to the first.
+    static let edgeTolerance = 1e-9
+
     /// The texture coordinate at (x, y), nil outside (edges included).
     @inline(__always) func texture(_ x: Double, _ y: Double) -> (Double, Double)? {
       let wa = ((b.x - x) * (c.y - y) - (b.y - y) * (c.x - x)) / area
       let wb = ((c.x - x) * (a.y - y) - (c.y - y) * (a.x - x)) / area
       let wc = 1 - wa - wb
-      guard wa >= 0, wb >= 0, wc >= 0 else { return nil }
+      let e = -Self.edgeTolerance
+      guard wa >= e, wb >= e, wc >= e else { return nil }
       return (wa * ta.0 + wb * tb.0 + wc * tc.0, wa * ta.1 + wb * tb.1 + wc * tc.1)
     }
   }
