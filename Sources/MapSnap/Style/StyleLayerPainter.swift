@@ -209,9 +209,9 @@ struct StyleLayerPainter {
       return paint.circles(f, points: points, ratio: camera.pixelRatio, into: &commands)
     }
     var path = Path()
+    path.points.reserveCapacity(g.points.count)
     for part in 0..<g.partCount {
-      let pts = g.part(part)
-      path.addContour(pts.map { t.apply(Double($0.x), Double($0.y)) }, closed: g.kind == .polygon)
+      path.addContour(g.part(part).lazy.map { t.apply(Double($0.x), Double($0.y)) }, closed: g.kind == .polygon)
     }
     if g.kind == .polygon && (kind == .fill || kind == .fillExtrusion) { Self.orient(&path, exteriorsFrom: g.polygonEnds) }
     if kind == .fillExtrusion { return addRoof(f, path: path, clip: clip) }

@@ -20,6 +20,10 @@ struct StylePaint {
   let translateAnchor: StyleProperty?
   /// The camera's bearing in degrees (turns `map`-anchored offsets).
   let bearing: Double
+  /// `*-translate` and its anchor when the same for every feature: the
+  /// offset in CSS pixels, already turned by the bearing when anchored to
+  /// the map.
+  private let fixedTranslate: Point?
   let width: StyleProperty?
   let gapWidth: StyleProperty?
   let offset: StyleProperty?
@@ -59,6 +63,7 @@ struct StylePaint {
     translate = kind == .background ? nil : p("\(prefix)-translate")
     translateAnchor = kind == .background ? nil : p("\(prefix)-translate-anchor")
     bearing = zoomBearing.bearing
+    fixedTranslate = Self.fixed(translate, anchor: translateAnchor, bearing: zoomBearing.bearing)
     outlineColor = kind == .fill && layer.paint["fill-outline-color"] != nil ? p("fill-outline-color") : nil
     antialias = kind == .fill ? p("fill-antialias") : nil
     if kind == .line {
@@ -126,13 +131,25 @@ struct StylePaint {
 
   /// `*-translate` in device pixels.
   func shift(_ f: EvaluationFeature?, ratio: Double) -> Point {
+    if let fixedTranslate { return Point(fixedTranslate.x * ratio, fixedTranslate.y * ratio) }
     guard let translate else { return Point(0, 0) }
-    let t = translate.numbers(f)
+    return Self.turned(translate.numbers(f), anchor: translateAnchor?.string(f), bearing: bearing, ratio: ratio)
+  }
+
+  /// The translate `t` (CSS pixels) × `ratio`, turned with the map unless anchored to the viewport.
+  private static func turned(_ t: [Double], anchor: String?, bearing: Double, ratio: Double) -> Point {
     guard t.count == 2, t[0] != 0 || t[1] != 0 else { return Point(0, 0) }
     let x = t[0] * ratio, y = t[1] * ratio
-    guard bearing != 0, translateAnchor?.string(f) != "viewport" else { return Point(x, y) }
+    guard bearing != 0, anchor != "viewport" else { return Point(x, y) }
     let r = bearing * .pi / 180
     return Point(x * cos(r) + y * sin(r), -x * sin(r) + y * cos(r))
+  }
+
+  /// The translate in CSS pixels when it and its anchor read no feature (nil otherwise).
+  private static func fixed(_ translate: StyleProperty?, anchor: StyleProperty?, bearing: Double) -> Point? {
+    guard let translate else { return Point(0, 0) }
+    guard translate.isConstant, anchor?.isConstant ?? true else { return nil }
+    return turned(translate.numbers(nil), anchor: anchor?.string(nil), bearing: bearing, ratio: 1)
   }
 
   /// The background's command: its pattern, or its colour; true when it drew something.
