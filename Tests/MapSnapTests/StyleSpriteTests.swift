@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import _MapSnapTestSupport
 
@@ -121,6 +122,27 @@ import _MapSnapTestSupport
       let layer = try #require(plan.state.layers[0].style).layers[0]
       #expect(layer.featuresDrawn == 0 && layer.status == .filteredOut)
       #expect(layer.problem?.contains(#"no image "zzz""#) == true)
+    }
+  }
+
+  @Test func aStylesFramesReadItsSpriteOnce() throws {
+    try withTemporaryDirectory { dir in
+      let scene = try SceneLoader.decode(Array(patternStyle(#"["get", "img"]"#, images: ["a", "b"]).utf8), file: "s.json", baseDirectory: dir)
+      guard case .style(let source) = scene.layers.first?.content else {
+        Issue.record("a style is a scene of one style layer")
+        return
+      }
+      let missing = try #require(try FramePlan.make(scene).state.layers[0].style)
+      #expect(missing.layers[0].featuresDrawn == 0 && source.kept.sprites.count == 0, "a sprite that cannot be read is not kept")
+      try writeSprite(dir, "s", width: 4, height: 2, tag: 7, index: index)
+      let first = try #require(try FramePlan.make(scene).state.layers[0].style)
+      #expect(first.layers[0].featuresDrawn == 2 && source.kept.sprites.count == 1)
+      // The files gone, the kept sprite still draws the next frames of the style.
+      try FileManager.default.removeItem(atPath: dir + "/s.png")
+      let again = try #require(try FramePlan.make(scene).state.layers[0].style)
+      #expect(again.layers[0].featuresDrawn == 2 && again.commands.count == first.commands.count)
+      let second = try #require(try FramePlan.make(scene, overrides: ViewOverrides(pixelRatio: 2)).state.layers[0].style)
+      #expect(second.layers[0].featuresDrawn == 0, "another resolution is read on its own")
     }
   }
 

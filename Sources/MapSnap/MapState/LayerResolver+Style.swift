@@ -47,7 +47,8 @@ extension LayerResolver {
     let camera = StyleCamera(viewport: viewport, bearing: s.bearing)
     let folder = s.resolved.contains("://") ? "" : FileIO.directory(of: s.resolved)
     let frame = StyleFrameResolver(
-      document: document, camera: camera, styleFolder: folder, localRoot: s.localRoot, offline: s.offline, tiles: s.kept.tiles
+      document: document, camera: camera, styleFolder: folder, localRoot: s.localRoot, offline: s.offline, tiles: s.kept.tiles,
+      sprites: s.kept.sprites
     ).resolve()
     for note in frame.notes { state.add(.style(note, isError: false)) }
     for l in frame.layers {

@@ -23,12 +23,14 @@ public struct StyleLayerSource: Sendable, Hashable {
   /// The parsed document and the validator's warnings once a frame has
   /// read them: the frames of a batch read the style once. Shared by the
   /// copies of this value; a style that cannot be read is read again. With
-  /// them, the vector tiles the style's frames decoded (`StyleTileCache`).
+  /// them, the vector tiles and the sprites the style's frames read
+  /// (`StyleTileCache`, `StyleSpriteCache`).
   let kept = KeptStyle()
 
   final class KeptStyle: Sendable {
     let value = Mutex<(document: StyleDocument, findings: [StyleFinding])?>(nil)
     let tiles = StyleTileCache()
+    let sprites = StyleSpriteCache()
   }
 
   public init(path: String, resolved: String) {

@@ -14,6 +14,8 @@ struct StyleFrameResolver {
   let offline: Bool
   /// The vector tiles earlier frames of the style decoded.
   var tiles = StyleTileCache()
+  /// The sprites earlier frames of the style read.
+  var sprites = StyleSpriteCache()
 
   /// The frame's style.
   func resolve() -> StyleFrameState {
@@ -51,7 +53,7 @@ struct StyleFrameResolver {
       } else {
         let start = state.commands.count
         if sprite == nil, StyleSprite.isNeeded(by: layer) {
-          let read = StyleSprite(document.sprites, pixelRatio: camera.pixelRatio, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+          let read = sprites.sprite(document.sprites, pixelRatio: camera.pixelRatio, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
           state.notes += read.problems
           sprite = read
         }

@@ -56,7 +56,7 @@ struct StyleSprite: Sendable {
       }
       var loaded = false
       var highProblem: String?
-      if pixelRatio >= 2 {
+      if Self.readsHighResolution(pixelRatio) {
         do {
           let index = try read(Self.url(sprite.url, suffix: "@2x", ext: "json"))
           let sheet = try read(Self.url(sprite.url, suffix: "@2x", ext: "png"))
@@ -79,6 +79,9 @@ struct StyleSprite: Sendable {
   }
 
   /// True when `layer` reads the sprite (a `*-pattern` paint property).
+  /// Whether frames of `pixelRatio` read the `@2x` files (2 or more).
+  static func readsHighResolution(_ pixelRatio: Double) -> Bool { pixelRatio >= 2 }
+
   static func isNeeded(by layer: StyleLayer) -> Bool {
     ["background-pattern", "fill-pattern", "line-pattern"].contains { layer.paint[$0] != nil }
   }
