@@ -6,17 +6,11 @@ import _MapSnapJSON
 
 /// The reference validator's conformance cases
 /// (`../shared/conformance/style-spec/style-spec/*.input.json` with the
-/// findings `*.output.json` gives): a case passes when the validator reports
+/// findings `*.output.json` gives), checked by the validator mapsnap runs
+/// (its expression checks through the compiler): a case passes when it reports
 /// one finding at each path the reference reports, and no other. The number
 /// of passing cases may not fall below `validation-pass-count.txt`.
 final class StyleValidatorConformanceTests: XCTestCase {
-  /// The cases whose findings come from the expression compiler (compile
-  /// errors, expression contexts) or from colour parsing: they pass once the
-  /// compiler is wired in through `ExpressionChecking`.
-  static let needExpressionCompiler: Set<String> = [
-    "bad-color", "filters", "functions", "light-malformed-color", "sources", "text-field-format", "text-font",
-  ]
-
   func testConformanceCases() throws {
     let folder = Self.conformanceFolder()
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
@@ -32,7 +26,7 @@ final class StyleValidatorConformanceTests: XCTestCase {
       let output = try JSONParser.parse(Array(Data(contentsOf: folder.appendingPathComponent(name + ".output.json"))))
       guard case .array(let expected) = output else { throw CocoaError(.fileReadCorruptFile) }
       let expectedPaths = expected.compactMap { $0["message"]?.stringValue }.map(Self.referencePath)
-      let found = StyleValidator().validate(style, file: name + ".input.json")
+      let found = StyleValidator(expressions: CompiledExpressionChecks()).validate(style, file: name + ".input.json")
       if Self.matches(expected: expectedPaths, found: found.map(\.path)) {
         passed.append(name)
       } else {
@@ -45,9 +39,7 @@ final class StyleValidatorConformanceTests: XCTestCase {
     print("validation conformance: \(passed.count) of \(cases.count) pass; failing: \(failed.joined(separator: ", "))")
     let recorded = try Self.recordedPassCount()
     XCTAssertGreaterThanOrEqual(passed.count, recorded, "pass count fell below validation-pass-count.txt")
-    for name in failed where !Self.needExpressionCompiler.contains(name) {
-      XCTFail("case \(name) fails and does not depend on the expression compiler")
-    }
+    for name in failed { XCTFail("case \(name) fails") }
   }
 
   /// The render suite's styles draw, so none of them may give an error

@@ -13,6 +13,27 @@ enum ExpressionAnalysis {
     return e.children.allSatisfy(isFeatureConstant)
   }
 
+  /// Whether every value the expression can give is written in it as a
+  /// literal (the rule `text-font` expressions follow, so that the fonts a
+  /// layer needs are known before any feature is read): literals, and
+  /// type annotations, `case`, `match`, `step`, `interpolate`, `coalesce`,
+  /// `let` and `var` whose outputs all are.
+  static func isOutputDefined(_ e: ExpressionNode) -> Bool {
+    switch e {
+    case is LiteralNode: return true
+    case let a as AssertionNode: return a.args.allSatisfy(isOutputDefined)
+    case let c as CoercionNode: return c.args.allSatisfy(isOutputDefined)
+    case let c as CaseNode: return c.branches.allSatisfy { isOutputDefined($0.1) } && isOutputDefined(c.otherwise)
+    case let m as MatchNode: return m.outputs.allSatisfy(isOutputDefined) && isOutputDefined(m.otherwise)
+    case let s as StepNode: return s.outputs.allSatisfy(isOutputDefined)
+    case let i as InterpolateNode: return i.outputs.allSatisfy(isOutputDefined)
+    case let c as CoalesceNode: return c.args.allSatisfy(isOutputDefined)
+    case let l as LetNode: return isOutputDefined(l.result)
+    case let v as VarNode: return isOutputDefined(v.bound)
+    default: return false
+    }
+  }
+
   /// Whether the expression reads `feature-state`.
   static func isStateConstant(_ e: ExpressionNode) -> Bool {
     if let c = e as? CompoundNode, c.op == .featureState { return false }

@@ -4,7 +4,7 @@ package import _MapSnapJSON
 /// (`StyleExpression`): compile errors at their element's path, and the
 /// rules of where an expression is used (no `feature-state` in layout
 /// properties or filters; no `zoom` or `feature-state` in cluster
-/// properties). Colours are what `StyleColor(css:)` reads.
+/// properties; `text-font`'s outputs written as literals). Colours are what `StyleColor(css:)` reads.
 package struct CompiledExpressionChecks: ExpressionChecking {
   package init() {}
 
@@ -27,6 +27,8 @@ package struct CompiledExpressionChecks: ExpressionChecking {
       switch context {
       case .property(_, let isLayout) where isLayout && e.isStateDependent:
         return [StyleIssue(.expression("\"feature-state\" data expressions are not supported with layout properties."), at: path)]
+      case .property(let name, _) where name == "text-font" && !ExpressionAnalysis.isOutputDefined(e.root):
+        return [StyleIssue(.expression("Invalid data expression for \"text-font\". Output values must be contained as literals within the expression."), at: path)]
       case .filter where e.isStateDependent:
         return [StyleIssue(.expression("\"feature-state\" data expressions are not supported with filters."), at: path)]
       case .clusterMap, .clusterReduce:
