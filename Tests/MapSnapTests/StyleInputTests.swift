@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import _MapSnapTestSupport
 
@@ -34,6 +35,16 @@ import _MapSnapTestSupport
     let scene = try SceneLoader.decode(Array(style(#""pitch": 30,"#).utf8), file: "s.json", baseDirectory: Self.styles)
     let plan = try FramePlan.make(scene)
     #expect(plan.state.layers[0].problems.contains { $0.message.contains("pitch") })
+  }
+
+  @Test func aPropertyTheValidatorWarnsOfIsWarnedOfOnce() throws {
+    let bad = #""paint": {"fill-opacity": ["+", 0.5, ["zoom"]]}"#
+    let json = style().replacingOccurrences(of: ##""paint": {"fill-color": "#00f"}"##, with: bad)
+    let plan = try FramePlan.make(try SceneLoader.decode(Array(json.utf8), file: "s.json", baseDirectory: Self.styles))
+    let warnings = plan.state.layers[0].problems.filter { $0.message.contains(#"paint["fill-opacity"]"#) }
+    #expect(warnings.count == 1, "\(warnings)")
+    let record = try #require(plan.state.layers[0].style?.layers[1])
+    #expect(record.problem?.hasSuffix("the default is drawn") == true, "the layer's record still says what it drew")
   }
 
   @Test func bearingTurnsAStyleAndIsRefusedForAScene() throws {

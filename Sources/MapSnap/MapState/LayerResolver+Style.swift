@@ -17,15 +17,17 @@ extension LayerResolver {
       return
     }
     let document: StyleDocument
+    var findings: [StyleFinding] = []
     do {
       if let kept = s.kept.value.withLock({ $0 }) {
         document = kept.document
+        findings = kept.findings
         for f in kept.findings { state.add(.style(f.description, isError: false)) }
       } else {
         let json = try s.document ?? Self.readStyle(s)
         // The validator's errors keep the style from being drawn; its other
         // findings are warnings, as MapLibre draws such styles.
-        let findings = s.findings ?? StyleValidator(expressions: CompiledExpressionChecks()).validate(json, file: s.path)
+        findings = s.findings ?? StyleValidator(expressions: CompiledExpressionChecks()).validate(json, file: s.path)
         if let e = findings.first(where: { $0.severity == .error }) {
           state.add(.style(e.description, isError: true))
           return
@@ -51,9 +53,13 @@ extension LayerResolver {
       sprites: s.kept.sprites
     ).resolve()
     for note in frame.notes { state.add(.style(note, isError: false)) }
+    // A part the validator already warned of at its path (a property that
+    // does not compile) is in the layer's record, not warned of twice.
+    let warned = findings.map { $0.path + ": " }
     for l in frame.layers {
-      guard let problem = l.problem else { continue }
-      state.add(.style("style layer \(Echo.quoted(l.id)): \(problem)", isError: false))
+      let parts = l.problemParts.filter { part in !warned.contains { part.hasPrefix($0) } }
+      guard !parts.isEmpty else { continue }
+      state.add(.style("style layer \(Echo.quoted(l.id)): \(parts.joined(separator: "; "))", isError: false))
     }
     state.style = frame
   }

@@ -40,6 +40,7 @@ struct StyleFrameResolver {
       guard let kind = layer.kind else {
         record.status = .unsupported
         record.problem = "\(layer.path).type: \(Echo.quoted(layer.typeName)) is not a layer type of the style specification"
+        record.problemParts = [record.problem!]
         state.layers.append(record)
         continue
       }
@@ -91,12 +92,14 @@ struct StyleFrameResolver {
         if record.status == .drawn && painter.featuresDrawn == 0 {
           record.status = painter.featuresInFrame > 0 ? .filteredOut : .empty
         }
+        record.problemParts = (record.problem.map { [$0] } ?? []) + painter.problems
         if !painter.problems.isEmpty {
           let joined = painter.problems.joined(separator: "; ")
           record.problem = record.problem.map { $0 + "; " + joined } ?? joined
         }
         record.commands = start..<state.commands.count
       }
+      if record.problemParts.isEmpty, let problem = record.problem { record.problemParts = [problem] }
       state.layers.append(record)
     }
     state.sources = sourceOrder.map { sources[$0]!.record }

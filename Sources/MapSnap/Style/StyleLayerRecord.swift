@@ -33,6 +33,10 @@ package struct StyleLayerRecord: Sendable {
   package var featuresRead = 0
   /// Why it draws nothing, or what was wrong; with its JSON path.
   package var problem: String?
+  /// The parts `problem` joins (with "; "), each a finding of its own: why
+  /// the layer is not drawn, then what its painting found (a property that
+  /// does not compile, a tile that cannot be read, an image the sprite lacks).
+  package var problemParts: [String] = []
   /// The layer's JSON path (`layers[3]`).
   package let path: String
   /// True when `problem` is an error of the layer (its source), false for a warning.
