@@ -19,9 +19,10 @@ extension StyleLayerPainter {
   /// vector source's tiles' `source-layer`) whose geometry type the layer
   /// draws and whose filter it keeps, tile by tile. A feature is read once
   /// and drawn once in the counts however many tiles hold a piece of it
-  /// (`body` returns whether it drew). A tile's features are decoded once
-  /// per frame for all layers (`TileFeatureCache`); a tile that cannot be
-  /// read is a problem of the layer and its other tiles are still drawn.
+  /// (`body` returns whether it drew). What a vector tile's features are
+  /// (properties, boxes, filter verdicts) is learned once for all layers
+  /// and the frames after (`TileFeatureCache`); a tile that cannot be read
+  /// is a problem of the layer and its other tiles are still drawn.
   ///
   /// With a `reach` (how far the layer draws from a feature's geometry, in
   /// device pixels: `StylePaint.reach`), a feature whose geometry lies
@@ -55,9 +56,8 @@ extension StyleLayerPainter {
       return
     }
     var geometry = TileGeometry()
-    let context = EvaluationContext(zoom: camera.zoom)
-    let filter = self.filter.map { f in TileFeatureCache.Filter(key: filterKey) { f.evaluate(context, $0) == .bool(true) } }
-    let kind = self.kind
+    let painter = self
+    let filter = self.filter.map { _ in TileFeatureCache.Filter(key: filterKey) { painter.keeps($0) } }
     for tile in data.tiles {
       let tileLayer: VectorTileLayer?
       do {
@@ -70,7 +70,7 @@ extension StyleLayerPainter {
       featuresRead += tileLayer.featureCount
       let transform = camera.transform(tile.id, extent: Double(tileLayer.extent))
       let window = reach.map { camera.window(transform, margin: $0) }
-      let selection = tile.features.select(tileLayer, window: window, accepts: { Self.accepts($0, kind: kind) }, filter: filter)
+      let selection = tile.features.select(tileLayer, window: window, accepts: { painter.accepts($0) }, filter: filter)
       featuresInFrame += selection.inWindow
       var failure = selection.error
       for (i, ef) in selection.kept {

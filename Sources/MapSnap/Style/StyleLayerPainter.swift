@@ -178,9 +178,7 @@ struct StyleLayerPainter {
 
   /// Whether the layer type draws features of geometry type `k`: fills
   /// polygons, lines lines and polygons' rings, circles every point.
-  func accepts(_ k: GeometryKind) -> Bool { Self.accepts(k, kind: kind) }
-
-  static func accepts(_ k: GeometryKind, kind: StyleLayer.Kind) -> Bool {
+  func accepts(_ k: GeometryKind) -> Bool {
     switch kind {
     case .fill, .fillExtrusion: return k == .polygon
     case .line: return k == .lineString || k == .polygon
