@@ -43,7 +43,7 @@ struct StyleLayerPainter {
       switch layer.compiled.expression("filter", compile: { StyleFilter.compile(f) }) {
       case .success(let e):
         filter = e
-        filterKey = JSONWriter(compact: true).write(f) + (e.isZoomConstant ? "" : " at zoom \(camera.zoom)")
+        filterKey = (layer.filterText ?? "") + (e.isZoomConstant ? "" : " at zoom \(camera.zoom)")
       case .failure(let errors):
         let why = errors.errors.map { "\($0.key.isEmpty ? "" : $0.key + ": ")\($0.message)" }.joined(separator: "; ")
         problems.append("\(layer.path).filter: \(why); the filter is ignored")

@@ -78,10 +78,10 @@ struct StyleSprite: Sendable {
     }
   }
 
-  /// True when `layer` reads the sprite (a `*-pattern` paint property).
   /// Whether frames of `pixelRatio` read the `@2x` files (2 or more).
   static func readsHighResolution(_ pixelRatio: Double) -> Bool { pixelRatio >= 2 }
 
+  /// True when `layer` reads the sprite (a `*-pattern` paint property).
   static func isNeeded(by layer: StyleLayer) -> Bool {
     ["background-pattern", "fill-pattern", "line-pattern"].contains { layer.paint[$0] != nil }
   }

@@ -107,6 +107,7 @@ package struct StyleDocument: Sendable {
       out.append(StyleLayer(
         id: id, kind: kind, typeName: type, source: source, sourceLayer: sourceLayer,
         minzoom: number(o["minzoom"]), maxzoom: number(o["maxzoom"]), filter: o["filter"],
+        filterText: o["filter"].map { JSONWriter(compact: true).write($0) },
         layout: object(o["layout"]), paint: object(o["paint"]), index: i))
     }
     return out

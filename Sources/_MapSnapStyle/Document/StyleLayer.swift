@@ -21,6 +21,9 @@ package struct StyleLayer: Sendable {
   package var minzoom: Double?
   package var maxzoom: Double?
   package let filter: JSONValue?
+  /// The filter's compact JSON text (nil without a filter): what tells two
+  /// layers' filters apart, written once when the style is parsed.
+  package let filterText: String?
   package let layout: JSONObject
   package let paint: JSONObject
   /// Position in the style's `layers` (paint order, bottom first).
