@@ -49,6 +49,9 @@ fi
 # Swift's backtracer would catch the sanitizer's abort and print a second,
 # much slower report of its own.
 export SWIFT_BACKTRACE=enable=no
+# Tests that run the same concurrent code many ways run fewer of them under a
+# sanitizer (GoldenTests.DeterminismTests: two layouts, not four).
+export MAPSNAP_TEST_SANITIZER=$kind
 # Any report is fatal (halt_on_error), as SIGABRT (abort_on_error), in the
 # test runner and in every child; each process's reports go to its own file.
 # Options already in TSAN_OPTIONS / ASAN_OPTIONS come last and win (e.g.

@@ -93,6 +93,11 @@ extension DisplayListBuilder {
     case .style:
       // A style's commands, in order (each layer's after the one below it).
       if let style = state.layers[chunk.layer].style { StyleDrawing.draw(style.commands[chunk.range], into: &list) }
+    case .styleSymbols:
+      // A symbol layer's placed symbols, in the layer's place.
+      if let style = state.layers[chunk.layer].style, let placed = styleSymbols[chunk.layer]?.layers[chunk.range.lowerBound] {
+        StyleSymbolDrawing.draw(style.symbolLayers[chunk.range.lowerBound], placed, into: &list)
+      }
     case .drawables:
       let drawables = state.layers[chunk.layer].drawables
       for i in chunk.range {

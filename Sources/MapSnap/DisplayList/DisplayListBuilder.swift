@@ -49,6 +49,8 @@ struct DisplayListBuilder: Sendable {
   var threads = 0
   /// The frame's budget; nil: the frame's own (`FrameContext.budget`).
   var budget: FrameBudget? = nil
+  /// Per style layer of the state (by layer index), where its symbols were placed.
+  var styleSymbols: [Int: StyleSymbolPlacement] = [:]
 
   /// Clipped lines end this many device pixels beyond the stroke's reach, so
   /// that the clip never cuts an anti-aliased edge.
@@ -95,7 +97,7 @@ struct DisplayListBuilder: Sendable {
   /// texts of one layer, or labels (layer -1, above every layer).
   struct Chunk: Equatable, Sendable {
     enum Kind: Sendable {
-      case raster, drawables, style, annotations, labels, boxes, attribution
+      case raster, drawables, style, styleSymbols, annotations, labels, boxes, attribution
 
       /// Built from the resolved state alone (`GeometryBuild`).
       var isGeometry: Bool { self == .raster || self == .drawables || self == .style }
@@ -143,9 +145,20 @@ struct DisplayListBuilder: Sendable {
         chunks.append(Chunk(kind: .raster, layer: li, range: 0..<1, flags: -1))
       }
       if active, let style = layer.style {
-        for s in stride(from: 0, to: style.commands.count, by: Self.chunkDrawables) {
-          chunks.append(Chunk(kind: .style, layer: li, range: s..<min(style.commands.count, s + Self.chunkDrawables), flags: -1))
+        // A symbol layer's command is a chunk of its own, drawn by placement.
+        var start = 0
+        func flush(_ end: Int) {
+          for s in stride(from: start, to: end, by: Self.chunkDrawables) {
+            chunks.append(Chunk(kind: .style, layer: li, range: s..<min(end, s + Self.chunkDrawables), flags: -1))
+          }
         }
+        for (ci, c) in style.commands.enumerated() {
+          guard case .symbols(let k) = c.shape else { continue }
+          flush(ci)
+          chunks.append(Chunk(kind: .styleSymbols, layer: li, range: k..<(k + 1), flags: -1))
+          start = ci + 1
+        }
+        flush(style.commands.count)
       }
       if active {
         var start = 0

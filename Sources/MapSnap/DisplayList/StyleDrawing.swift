@@ -58,6 +58,9 @@ enum StyleDrawing {
           stroke(line, s, (grouped ? c.color.opaque : c.color).scaled(alpha), clip: c.clip, into: &list)
         }
         if grouped { list.endGroup() }
+      case .symbols:
+        // Drawn by their own chunk, after placement (`StyleSymbolDrawing`).
+        continue
       case .circles(let points, let radius, let strokeWidth, let strokeColor, let blur):
         drawCircles(points, radius: radius, strokeWidth: strokeWidth, color: c.color, strokeColor: strokeColor, blur: blur, into: &list)
       }

@@ -50,7 +50,7 @@ extension LayerResolver {
     let folder = s.resolved.contains("://") ? "" : FileIO.directory(of: s.resolved)
     let frame = StyleFrameResolver(
       document: document, camera: camera, styleFolder: folder, localRoot: s.localRoot, offline: s.offline, tiles: s.kept.tiles,
-      sprites: s.kept.sprites
+      sprites: s.kept.sprites, glyphs: s.kept.glyphs
     ).resolve()
     for note in frame.notes { state.add(.style(note, isError: false)) }
     // A part the validator already warned of at its path (a property that

@@ -10,6 +10,8 @@ package struct FramePlacement {
   package var text: TextPlacement
   package var boxes: ViewAnnotationPlacement
   package var attribution: AttributionPlacement
+  /// Per style layer of the state (by layer index), where its symbols are placed.
+  var styleSymbols: [Int: StyleSymbolPlacement] = [:]
 
   /// Places `state`'s labels and annotation text, `scene`'s view
   /// annotations and its attribution line, with `fonts` (nil: a frame
@@ -27,6 +29,12 @@ package struct FramePlacement {
       text.shaping = library.shaping
     }
     let attribution = AttributionPlacer(state: state, setting: scene.map.attribution, fonts: library).place()
-    return FramePlacement(text: text, boxes: boxes, attribution: attribution)
+    var styleSymbols: [Int: StyleSymbolPlacement] = [:]
+    let v = state.viewport
+    for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) {
+      guard let style = layer.style, !style.symbolLayers.isEmpty else { continue }
+      styleSymbols[li] = StyleSymbolPlacer(state: style, width: v.deviceWidth, height: v.deviceHeight, pixelRatio: v.pixelRatio).place()
+    }
+    return FramePlacement(text: text, boxes: boxes, attribution: attribution, styleSymbols: styleSymbols)
   }
 }

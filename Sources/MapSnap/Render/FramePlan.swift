@@ -98,9 +98,10 @@ public struct FramePlan {
     let text = placed.text
     let (boxes, attribution) = (placed.boxes, placed.attribution)
     let textTime = lap(&clock)
-    let (list, coverage) = DisplayListBuilder(
-      state: state, inputs: inputs, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads
-    ).build(geometry: geometry?.take())
+    var builder = DisplayListBuilder(
+      state: state, inputs: inputs, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads)
+    builder.styleSymbols = placed.styleSymbols
+    let (list, coverage) = builder.build(geometry: geometry?.take())
     let drawn = DrawRecord(state: state, text: text, coverage: coverage)
     return FramePlan(
       scene: scene, state: state, inputs: inputs, text: text, viewAnnotations: boxes, drawn: drawn,

@@ -24,13 +24,14 @@ public struct StyleLayerSource: Sendable, Hashable {
   /// read them: the frames of a batch read the style once. Shared by the
   /// copies of this value; a style that cannot be read is read again. With
   /// them, the vector tiles and the sprites the style's frames read
-  /// (`StyleTileCache`, `StyleSpriteCache`).
+  /// (`StyleTileCache`, `StyleSpriteCache`, `StyleGlyphCache`).
   let kept = KeptStyle()
 
   final class KeptStyle: Sendable {
     let value = Mutex<(document: StyleDocument, findings: [StyleFinding])?>(nil)
     let tiles = StyleTileCache()
     let sprites = StyleSpriteCache()
+    let glyphs = StyleGlyphCache()
   }
 
   public init(path: String, resolved: String) {

@@ -46,6 +46,15 @@ struct StyleCamera: Sendable {
     rotate(viewport.toDevice(m))
   }
 
+  /// The Web Mercator point (metres) under device point `p`: `device` undone.
+  func mercator(_ p: Point) -> Point {
+    let cx = Double(viewport.deviceWidth) / 2, cy = Double(viewport.deviceHeight) / 2
+    var x = p.x - cx, y = p.y - cy
+    if bearing != 0 { (x, y) = (x * cosB - y * sinB, x * sinB + y * cosB) }
+    let k = viewport.pixelsPerUnit
+    return Point(x / k + viewport.centerMap.x, viewport.centerMap.y - y / k)
+  }
+
   /// Turns a device point of the unrotated frame about the frame's centre.
   private func rotate(_ p: Point) -> Point {
     guard bearing != 0 else { return p }

@@ -28,6 +28,9 @@ struct StyleDrawCommand: Sendable {
     /// A line stroked with `style`, moved sideways by `offset`, painted with
     /// `pattern` repeated along it (`StyleDrawing.drawLinePattern`).
     case linePattern(Path, StrokeStyle, offset: Double, StyleLinePattern)
+    /// The placed symbols of symbol layer N of the frame
+    /// (`StyleFrameState.symbolLayers`, `StyleSymbolPlacement`).
+    case symbols(Int)
   }
 
   var shape: Shape
@@ -46,10 +49,29 @@ struct StyleFrameState: Sendable {
   var layers: [StyleLayerRecord] = []
   var sources: [StyleSourceRecord] = []
   var commands: [StyleDrawCommand] = []
+  /// Each drawn symbol layer's symbols, laid out, for placement.
+  var symbolLayers: [StyleSymbolLayerState] = []
   /// The camera's MapLibre zoom.
   var zoom: Double = 0
   var bearing: Double = 0
   /// Findings that are not about one layer (pitch drawn flat, root
   /// properties ignored), each with its JSON path.
   var notes: [String] = []
+}
+
+/// A symbol layer's symbols as its layout made them, with the layer-wide
+/// properties placement reads.
+struct StyleSymbolLayerState: Sendable {
+  /// The style layer's id.
+  var id: String
+  /// Its index in `StyleFrameState.layers`.
+  var layerIndex: Int
+  var symbols: [StyleSymbol]
+  /// `symbol-avoid-edges`.
+  var avoidEdges: Bool
+  /// `symbol-z-order`.
+  var zOrder: String
+  var hasSortKey: Bool
+  /// Any of `*-allow-overlap` or `*-ignore-placement` set for the layer.
+  var mayOverlap: Bool
 }

@@ -16,6 +16,8 @@ struct StyleFrameResolver {
   var tiles = StyleTileCache()
   /// The sprites earlier frames of the style read.
   var sprites = StyleSpriteCache()
+  /// The glyph ranges earlier frames of the style read.
+  var glyphs = StyleGlyphCache()
 
   /// The frame's style.
   func resolve() -> StyleFrameState {
@@ -35,6 +37,8 @@ struct StyleFrameResolver {
     var sourceOrder: [String] = []
     // The sprite is read once, when a layer drawn first needs it.
     var sprite: StyleSprite?
+    var glyphSource = StyleGlyphSource(
+      template: document.glyphs, cache: glyphs, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
     for layer in document.layers {
       var record = StyleLayerRecord(layer, status: .drawn)
       guard let kind = layer.kind else {
@@ -78,6 +82,8 @@ struct StyleFrameResolver {
             record.status = .sourceProblem
             record.problem = "\(source.path): \(problem)"
             record.problemIsError = true
+          } else if kind == .symbol {
+            layOutSymbols(layer, index: state.layers.count, data, painter: &painter, sprite: sprite ?? StyleSprite(), glyphs: &glyphSource, into: &state)
           } else {
             painter.paint(data, into: &state.commands)
             painter.finish(into: &state.commands)
@@ -103,14 +109,40 @@ struct StyleFrameResolver {
       state.layers.append(record)
     }
     state.sources = sourceOrder.map { sources[$0]!.record }
+    state.notes += glyphSource.problems
     return state
+  }
+
+  /// A symbol layer's symbols laid out (`StyleSymbolLayout`), kept for
+  /// placement, and the command that draws the placed ones in the layer's
+  /// place among the style's layers.
+  private func layOutSymbols(
+    _ layer: StyleLayer, index: Int, _ data: StyleSourceData, painter: inout StyleLayerPainter, sprite: StyleSprite, glyphs: inout StyleGlyphSource,
+    into state: inout StyleFrameState
+  ) {
+    var problems: [String] = []
+    var layout = StyleSymbolLayout(layer: layer, camera: camera, sprite: sprite, glyphs: glyphs, problems: &problems)
+    painter.forEachKeptFeature(data) { _, kept in layout.add(kept) }
+    glyphs = layout.glyphs
+    painter.problems += problems
+    if !layout.missingImages.isEmpty {
+      let names = layout.missingImages
+      let shown = names.prefix(5).map { Echo.quoted($0) }.joined(separator: ", ") + (names.count > 5 ? " (and \(names.count - 5) more)" : "")
+      painter.problems.append("\(layer.path): the sprite has no image \(shown); the icons that name \(names.count == 1 ? "it" : "them") are not drawn")
+    }
+    let p = layout.properties
+    let mayOverlap = [p.textAllowOverlap, p.iconAllowOverlap, p.textIgnorePlacement, p.iconIgnorePlacement].contains { $0.bool(nil) }
+    state.symbolLayers.append(
+      StyleSymbolLayerState(
+        id: layer.id, layerIndex: index, symbols: layout.symbols, avoidEdges: p.avoidEdges.bool(nil), zOrder: p.zOrder.string(nil) ?? "auto",
+        hasSortKey: layer.layout["symbol-sort-key"] != nil, mayOverlap: mayOverlap))
+    state.commands.append(StyleDrawCommand(shape: .symbols(state.symbolLayers.count - 1), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
   }
 
   /// Why a layer type is not drawn, or nil when it is.
   static func unsupported(_ kind: StyleLayer.Kind) -> String? {
     switch kind {
-    case .background, .fill, .line, .circle, .raster, .fillExtrusion, .hillshade, .colorRelief, .heatmap: return nil
-    case .symbol: return "symbol layers (labels and icons) are not drawn yet; the layer is skipped"
+    case .background, .fill, .line, .circle, .raster, .fillExtrusion, .hillshade, .colorRelief, .heatmap, .symbol: return nil
     default: return "\(kind.rawValue) layers are not drawn yet; the layer is skipped"
     }
   }

@@ -137,7 +137,7 @@ struct StylePaint {
   }
 
   /// The translate `t` (CSS pixels) × `ratio`, turned with the map unless anchored to the viewport.
-  private static func turned(_ t: [Double], anchor: String?, bearing: Double, ratio: Double) -> Point {
+  static func turned(_ t: [Double], anchor: String?, bearing: Double, ratio: Double) -> Point {
     guard t.count == 2, t[0] != 0 || t[1] != 0 else { return Point(0, 0) }
     let x = t[0] * ratio, y = t[1] * ratio
     guard bearing != 0, anchor != "viewport" else { return Point(x, y) }

@@ -47,6 +47,30 @@ package enum StyleResource: Sendable, Equatable {
   }
 }
 
+extension StyleResource {
+  /// The bytes at `url` (at most `maximum`), through the style's resource
+  /// rules: a file missing is `missing`, a file that cannot be read or is
+  /// larger `unreadable`.
+  static func bytes(_ url: String, maximum: Int, styleFolder: String, localRoot: String?, offline: Bool) throws(StyleSourceError) -> [UInt8] {
+    switch try StyleResource.resolve(url, styleFolder: styleFolder, localRoot: localRoot) {
+    case .file(let path):
+      do {
+        return try FileIO.read(path, maximumBytes: maximum)
+      } catch {
+        if case .notFound = error { throw .missing(url) }
+        throw .unreadable(url, reason: error.reason)
+      }
+    case .http(let u):
+      let body = try StyleTileSet.fetch(u, offline: offline)
+      guard body.count <= maximum else { throw .unreadable(url, reason: "it holds \(body.count) bytes, more than the \(maximum) read") }
+      return body
+    case .mbtiles, .pmtiles:
+      throw .unsupportedScheme(url)
+    }
+  }
+
+}
+
 extension String {
   /// The rest of the string after `prefix`, or nil when it does not start with it.
   func dropPrefix(_ prefix: String) -> Substring? {

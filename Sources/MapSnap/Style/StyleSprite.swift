@@ -51,7 +51,7 @@ struct StyleSprite: Sendable {
       let path = sprites.count == 1 ? "sprite" : "sprite[\(i)]"
       let prefix = sprite.id == "default" ? "" : sprite.id + ":"
       let read = { (url: String) throws(StyleSourceError) -> [UInt8] in
-        try Self.bytes(url, maximum: url.hasSuffix(".json") || url.contains(".json?") ? Self.maximumIndexBytes : Self.maximumSheetBytes,
+        try StyleResource.bytes(url, maximum: url.hasSuffix(".json") || url.contains(".json?") ? Self.maximumIndexBytes : Self.maximumSheetBytes,
                        styleFolder: styleFolder, localRoot: localRoot, offline: offline)
       }
       var loaded = false
@@ -81,9 +81,9 @@ struct StyleSprite: Sendable {
   /// Whether frames of `pixelRatio` read the `@2x` files (2 or more).
   static func readsHighResolution(_ pixelRatio: Double) -> Bool { pixelRatio >= 2 }
 
-  /// True when `layer` reads the sprite (a `*-pattern` paint property).
+  /// True when `layer` reads the sprite (a `*-pattern` paint property, a symbol layer's icons).
   static func isNeeded(by layer: StyleLayer) -> Bool {
-    ["background-pattern", "fill-pattern", "line-pattern"].contains { layer.paint[$0] != nil }
+    layer.kind == .symbol || ["background-pattern", "fill-pattern", "line-pattern"].contains { layer.paint[$0] != nil }
   }
 
   /// The image named `name`, if the sprite has it.
@@ -99,23 +99,6 @@ struct StyleSprite: Sendable {
       return String(url[..<q]) + suffix + "." + ext + String(url[q...])
     }
     return url + suffix + "." + ext
-  }
-
-  /// The bytes at `url`, through the style's resource rules.
-  private static func bytes(_ url: String, maximum: Int, styleFolder: String, localRoot: String?, offline: Bool) throws(StyleSourceError) -> [UInt8] {
-    switch try StyleResource.resolve(url, styleFolder: styleFolder, localRoot: localRoot) {
-    case .file(let path):
-      do {
-        return try FileIO.read(path, maximumBytes: maximum)
-      } catch {
-        if case .notFound = error { throw .missing(url) }
-        throw .unreadable(url, reason: error.reason)
-      }
-    case .http(let u):
-      return try StyleTileSet.fetch(u, offline: offline)
-    case .mbtiles, .pmtiles:
-      throw .unsupportedScheme(url)
-    }
   }
 
   /// Adds the images of one sprite: its index (JSON) and sheet (PNG).

@@ -1,0 +1,174 @@
+internal import _MapSnapRaster
+internal import _MapSnapStyle
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension StyleSymbolLayout {
+  /// `f`'s icon (`icon-image` from the sprite), its box about the anchor
+  /// (MapLibre's `shapeIcon`: `icon-anchor` on the image's size over its
+  /// pixel ratio, moved by `icon-offset`, all times `icon-size`; or the
+  /// text's box grown by `icon-text-fit-padding` under `icon-text-fit`).
+  mutating func shapeIcon(
+    _ f: EvaluationFeature, text: ShapedSymbol.TextPart?, textSize: Double, placement: String, missing: inout [String]
+  ) -> ShapedSymbol.IconPart? {
+    let p = properties
+    guard layer.layout["icon-image"] != nil, let name = p.iconImage.imageName(f), !name.isEmpty else { return nil }
+    guard let image = sprite.image(name) else {
+      if !missingImages.contains(name) { missingImages.append(name) }
+      missing.append("icon \(Echo.quoted(name)): not in the sprite")
+      return nil
+    }
+    let size = max(0, p.iconSize.number(f))
+    let w = Double(image.image.width) / image.pixelRatio, h = Double(image.image.height) / image.pixelRatio
+    let align = SymbolShaping.alignment(p.iconAnchor.string(f) ?? "center")
+    let offset = p.iconOffset.pair(f)
+    var box = Rect(
+      minX: (offset.x - w * align.x) * size, minY: (offset.y - h * align.y) * size, maxX: (offset.x - w * align.x + w) * size,
+      maxY: (offset.y - h * align.y + h) * size)
+    let fit = p.iconTextFit.string(f) ?? "none"
+    if fit != "none", let text {
+      let k = textSize / Self.em
+      let s = text.shaping
+      let pad = p.iconTextFitPadding.padding(f)
+      let tl = s.left * k, tr = s.right * k, tt = s.top * k, tb = s.bottom * k
+      let fitWidth = fit == "width" || fit == "both", fitHeight = fit == "height" || fit == "both"
+      let iw = box.width, ih = box.height
+      let x0 = fitWidth ? tl - pad[3] : tl + (tr - tl - iw) / 2
+      let y0 = fitHeight ? tt - pad[0] : tt + (tb - tt - ih) / 2
+      box = Rect(
+        minX: x0, minY: y0, maxX: fitWidth ? tr + pad[1] : x0 + iw, maxY: fitHeight ? tb + pad[2] : y0 + ih)
+    }
+    if texels[name] == nil { texels[name] = SpriteTexels(image.image) }
+    let rotate = p.iconRotate.number(f)
+    let mapAligned: Bool
+    switch p.iconRotationAlignment.string(f) ?? "auto" {
+    case "map": mapAligned = true
+    case "viewport": mapAligned = false
+    default: mapAligned = placement != "point"
+    }
+    let sdf =
+      image.sdf
+      ? SDFPaint(
+        color: p.iconColor.styleColor(f), haloColor: p.iconHaloColor.styleColor(f), haloWidth: max(0, p.iconHaloWidth.number(f)),
+        haloBlur: max(0, p.iconHaloBlur.number(f)), opacity: 1, size: size, pixelRatio: camera.pixelRatio) : nil
+    let translate = p.iconTranslate.pair(f)
+    return ShapedSymbol.IconPart(
+      name: name, image: image, texels: texels[name]!, box: box, padding: p.iconPadding.padding(f), rotate: rotate,
+      translate: StylePaint.turned([translate.x, translate.y], anchor: p.iconTranslateAnchor.string(f), bearing: camera.bearing, ratio: camera.pixelRatio),
+      opacity: min(1, max(0, p.iconOpacity.number(f))), sdf: sdf,
+      linear: image.sdf || size != 1 || fit != "none" || image.pixelRatio != camera.pixelRatio || rotate != 0 || (mapAligned && camera.bearing != 0),
+      allowOverlap: p.iconAllowOverlap.bool(f), ignorePlacement: p.iconIgnorePlacement.bool(f), optional: p.iconOptional.bool(f),
+      keepUpright: p.iconKeepUpright.bool(f), mapAligned: mapAligned)
+  }
+
+  /// The symbol of `shaped` at `anchor` (device pixels); `lineAngle` is the
+  /// direction of the line it stands on (radians on the frame), nil for a
+  /// point placement.
+  func symbol(_ shaped: ShapedSymbol, at anchor: Point, lineAngle: Double?) -> StyleSymbol {
+    let ratio = camera.pixelRatio
+    /// The frame's turn under map-aligned parts: the line's direction, or the map's bearing.
+    func turn(_ mapAligned: Bool) -> Double {
+      guard mapAligned else { return 0 }
+      return lineAngle ?? (-camera.bearing * .pi / 180)
+    }
+    var symbol = StyleSymbol(key: "", anchor: anchor, missing: shaped.missing, sortKey: shaped.sortKey ?? 0, order: 0)
+    if let t = shaped.text {
+      var angle = turn(t.mapAligned) + t.rotate * .pi / 180
+      if t.keepUpright && t.mapAligned && lineAngle != nil {
+        let a = remainder(angle, 2 * .pi)
+        if a > .pi / 2 || a < -.pi / 2 { angle += .pi }
+      }
+      let scale = shaped.textSize / Self.em * ratio
+      let frame = QuadFrame(anchor: anchor + t.translate, angle: angle, scale: scale)
+      var quads: [SDFQuad] = []
+      quads.reserveCapacity(t.shaping.glyphs.count)
+      for g in t.shaping.glyphs where !g.glyph.field.isEmpty {
+        let b = Self.glyphRectBuffer
+        let x1 = g.x + (Double(g.glyph.left) - b) * g.scale
+        let y1 = g.y + (-Double(g.glyph.top) - b) * g.scale
+        let qw = (Double(g.glyph.width) + 2 * b) * g.scale, qh = (Double(g.glyph.height) + 2 * b) * g.scale
+        let origin = frame.apply(Point(x1, y1))
+        let border = Double(GlyphRange.border)
+        quads.append(
+          SDFQuad(
+            field: g.glyph.field, fieldWidth: g.glyph.width + 2 * GlyphRange.border, fieldHeight: g.glyph.height + 2 * GlyphRange.border,
+            origin: origin, xAxis: frame.apply(Point(x1 + qw, y1)) - origin, yAxis: frame.apply(Point(x1, y1 + qh)) - origin,
+            texture: Rect(minX: -1, minY: -1, maxX: Double(g.glyph.width) + 2 * border + 1, maxY: Double(g.glyph.height) + 2 * border + 1),
+            color: g.color))
+      }
+      let s = t.shaping
+      let pad = t.padding / (shaped.textSize / Self.em)
+      let boxes = Self.boxes(
+        Rect(minX: s.left - pad, minY: s.top - pad, maxX: s.right + pad, maxY: s.bottom + pad), frame: frame, alongLine: lineAngle != nil)
+      symbol.text = StyleSymbol.Text(
+        quads: quads, paint: t.paint, boxes: boxes, allowOverlap: t.allowOverlap, ignorePlacement: t.ignorePlacement, optional: t.optional,
+        string: t.string)
+    }
+    if let i = shaped.icon {
+      var angle = turn(i.mapAligned) + i.rotate * .pi / 180
+      if i.keepUpright && i.mapAligned && lineAngle != nil {
+        let a = remainder(angle, 2 * .pi)
+        if a > .pi / 2 || a < -.pi / 2 { angle += .pi }
+      }
+      let frame = QuadFrame(anchor: anchor + i.translate, angle: angle, scale: ratio)
+      // The atlas's one-texel border, in the image's own pixels drawn at the box's scale.
+      let bx = i.box.width / Double(i.image.image.width), by = i.box.height / Double(i.image.image.height)
+      let b = i.box
+      let corners = [
+        Point(b.minX - bx, b.minY - by), Point(b.maxX + bx, b.minY - by), Point(b.maxX + bx, b.maxY + by), Point(b.minX - bx, b.maxY + by),
+      ].map(frame.apply)
+      let pad = i.padding
+      let boxes = Self.boxes(
+        Rect(minX: b.minX - pad[3], minY: b.minY - pad[0], maxX: b.maxX + pad[1], maxY: b.maxY + pad[2]), frame: frame, alongLine: false)
+      symbol.icon = StyleSymbol.Icon(
+        name: i.name, texels: i.texels, corners: corners, sdf: i.sdf, opacity: i.opacity, linear: i.linear, boxes: boxes,
+        allowOverlap: i.allowOverlap, ignorePlacement: i.ignorePlacement, optional: i.optional)
+    }
+    return symbol
+  }
+
+  /// The collision boxes of `box` (the part's box about the anchor, in its
+  /// own units) on the frame: its turned corners' bounds; along a line,
+  /// squares as tall as the box every box-height along it (standing in for
+  /// MapLibre's collision circles, so a slanted label does not claim the
+  /// whole square around it).
+  static func boxes(_ box: Rect, frame: QuadFrame, alongLine: Bool) -> [Rect] {
+    func bounds(_ r: Rect) -> Rect {
+      var out = Rect.empty
+      for p in [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)] { out.include(frame.apply(p)) }
+      return out
+    }
+    guard alongLine, box.height > 0, box.width > box.height else { return [bounds(box)] }
+    let side = box.height
+    let count = Int((box.width / side).rounded(.up))
+    let step = count > 1 ? (box.width - side) / Double(count - 1) : 0
+    let cy = (box.minY + box.maxY) / 2
+    return (0..<count).map { k in
+      let c = frame.apply(Point(box.minX + side / 2 + Double(k) * step, cy))
+      let half = side * frame.scale / 2
+      return Rect(minX: c.x - half, minY: c.y - half, maxX: c.x + half, maxY: c.y + half)
+    }
+  }
+}
+
+/// Symbol space (about the anchor, unscaled) to device pixels: turned by
+/// `angle` (radians, clockwise on the screen), scaled, moved to the anchor.
+struct QuadFrame {
+  let anchor: Point
+  let scale: Double
+  let cosA: Double
+  let sinA: Double
+
+  init(anchor: Point, angle: Double, scale: Double) {
+    self.anchor = anchor
+    self.scale = scale
+    cosA = cos(angle)
+    sinA = sin(angle)
+  }
+
+  @inline(__always) func apply(_ p: Point) -> Point {
+    Point(anchor.x + (p.x * cosA - p.y * sinA) * scale, anchor.y + (p.x * sinA + p.y * cosA) * scale)
+  }
+}

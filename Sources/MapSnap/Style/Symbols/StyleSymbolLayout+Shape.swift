@@ -1,0 +1,148 @@
+internal import _MapSnapRaster
+internal import _MapSnapStyle
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A feature's text and icon shaped once, before its anchors are known:
+/// glyph positions in ems × 24 about the anchor, the icon's box in CSS
+/// pixels, and the properties its quads and boxes read.
+struct ShapedSymbol {
+  struct TextPart {
+    var shaping: SymbolShaping
+    var string: String
+    var paint: SDFPaint
+    var padding: Double
+    var rotate: Double
+    var translate: Point
+    var allowOverlap, ignorePlacement, optional, keepUpright, mapAligned: Bool
+  }
+  struct IconPart {
+    var name: String
+    var image: StyleSprite.Image
+    var texels: SpriteTexels
+    /// The image's box about the anchor in CSS pixels, icon-size applied.
+    var box: Rect
+    var padding: [Double]
+    var rotate: Double
+    var translate: Point
+    var opacity: Double
+    var sdf: SDFPaint?
+    var linear: Bool
+    var allowOverlap, ignorePlacement, optional, keepUpright, mapAligned: Bool
+  }
+  var text: TextPart?
+  var icon: IconPart?
+  /// `text-size` in CSS pixels (also what line anchors measure ems by).
+  var textSize: Double
+  /// The label's length along a line, CSS pixels (the longer of text and icon).
+  var length: Double
+  var missing: [String]
+  var sortKey: Double?
+}
+
+extension StyleSymbolLayout {
+  /// One em of the SDF ranges, in their pixels.
+  static let em = SymbolShaping.oneEm
+  /// The field border plus the atlas padding around each glyph (MapLibre's `rectBuffer`).
+  static let glyphRectBuffer = Double(GlyphRange.border) + 1
+
+  /// Shapes `f`'s text and icon; nil when it has neither.
+  mutating func shape(_ f: EvaluationFeature) -> ShapedSymbol? {
+    let p = properties
+    var missing: [String] = []
+    let placement = p.placement.string(f) ?? "point"
+    let textSize = max(0, p.textSize.number(f))
+    var text: ShapedSymbol.TextPart?
+    let (characters, string) = characters(f, missing: &missing)
+    if !characters.isEmpty {
+      let anchor = p.textAnchor.string(f) ?? "center"
+      let align = SymbolShaping.alignment(anchor)
+      let justify: Double
+      switch p.textJustify.string(f) ?? "center" {
+      case "left": justify = 0
+      case "right": justify = 1
+      case "auto": justify = align.x
+      default: justify = 0.5
+      }
+      let offset = p.textOffset.pair(f)
+      let shaping = SymbolShaping.shape(
+        characters, maxWidth: placement == "point" ? max(0, p.textMaxWidth.number(f)) * Self.em : 0,
+        lineHeight: p.textLineHeight.number(f) * Self.em, justify: justify, align: align, spacing: p.textLetterSpacing.number(f) * Self.em,
+        translate: Point(offset.x * Self.em, offset.y * Self.em))
+      if !shaping.glyphs.isEmpty {
+        let paint = SDFPaint(
+          color: p.textColor.styleColor(f), haloColor: p.textHaloColor.styleColor(f), haloWidth: max(0, p.textHaloWidth.number(f)),
+          haloBlur: max(0, p.textHaloBlur.number(f)), opacity: min(1, max(0, p.textOpacity.number(f))), size: textSize / Self.em,
+          pixelRatio: camera.pixelRatio)
+        let alignment = p.textTurnsWithMap(f, placement: placement)
+        text = ShapedSymbol.TextPart(
+          shaping: shaping, string: string, paint: paint, padding: max(0, p.textPadding.number(f)), rotate: p.textRotate.number(f),
+          translate: StylePaint.turned(
+            [p.textTranslate.pair(f).x, p.textTranslate.pair(f).y], anchor: p.textTranslateAnchor.string(f), bearing: camera.bearing,
+            ratio: camera.pixelRatio),
+          allowOverlap: p.textAllowOverlap.bool(f), ignorePlacement: p.textIgnorePlacement.bool(f), optional: p.textOptional.bool(f),
+          keepUpright: p.textKeepUpright.bool(f), mapAligned: alignment)
+      }
+    }
+    let icon = shapeIcon(f, text: text, textSize: textSize, placement: placement, missing: &missing)
+    guard text != nil || icon != nil || !missing.isEmpty else { return nil }
+    let textLength = text.map { ($0.shaping.right - $0.shaping.left) * textSize / Self.em } ?? 0
+    let iconLength = icon.map { $0.box.width } ?? 0
+    let sortKey: Double? = layer.layout["symbol-sort-key"] != nil ? p.sortKey.number(f) : nil
+    return ShapedSymbol(text: text, icon: icon, textSize: textSize, length: max(textLength, iconLength), missing: missing, sortKey: sortKey)
+  }
+
+  /// The characters of `f`'s `text-field` (its `format` sections with their
+  /// font scale, fontstack and colour; `text-transform` applied) and the
+  /// plain string; code points no glyph range has are added to `missing`.
+  private mutating func characters(_ f: EvaluationFeature, missing: inout [String]) -> ([SymbolShaping.Character], String) {
+    let p = properties
+    var sections: [(text: String, scale: Double, font: String?, color: StyleColor?)] = []
+    switch p.textField.value(f) {
+    case .formatted(let fm):
+      for s in fm.sections where s.image == nil { sections.append((s.text, s.scale ?? 1, s.fontStack, s.textColor)) }
+    case .null: return ([], "")
+    case let v: sections.append((v.displayString, 1, nil, nil))
+    }
+    var stack = p.textFont.strings(f)
+    if stack.isEmpty { stack = Self.defaultFont }
+    let font = stack.joined(separator: ",")
+    let transform = p.textTransform.string(f) ?? "none"
+    var out: [SymbolShaping.Character] = []
+    var string = ""
+    var absent: [String] = []
+    for s in sections {
+      let text = transform == "uppercase" ? s.text.uppercased() : transform == "lowercase" ? s.text.lowercased() : s.text
+      string += text
+      let stackName = s.font ?? font
+      for scalar in text.unicodeScalars {
+        let code = scalar.value
+        let glyph = glyphs.glyph(code, fontstack: stackName)
+        if glyph == nil && code >= 0x20 && !SymbolShaping.isWhitespace(code) {
+          absent.append(codePointName(scalar))
+        }
+        out.append(SymbolShaping.Character(code: code, glyph: glyph, scale: s.scale, color: s.color))
+      }
+    }
+    if !absent.isEmpty {
+      var seen = Set<String>()
+      let unique = absent.filter { seen.insert($0).inserted }
+      missing.append("text \(Echo.quoted(string)): no glyph for \(unique.prefix(5).joined(separator: ", "))\(unique.count > 5 ? " (and \(unique.count - 5) more)" : "")")
+    }
+    return (out, string)
+  }
+}
+
+extension StyleSymbolProperties {
+  /// Whether text turns with the map (`text-rotation-alignment` `map`, or
+  /// `auto` along a line) rather than staying upright on the screen.
+  func textTurnsWithMap(_ f: EvaluationFeature, placement: String) -> Bool {
+    switch textRotationAlignment.string(f) ?? "auto" {
+    case "map": return true
+    case "viewport": return false
+    default: return placement != "point"
+    }
+  }
+}
