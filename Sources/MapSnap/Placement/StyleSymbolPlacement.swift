@@ -36,6 +36,8 @@ enum StyleSymbolHiddenReason: String, Sendable, CaseIterable {
   case tileEdge
   /// Neither its text nor its icon can be drawn (glyphs or image missing).
   case nothingToDraw
+  /// Along a line: its text does not fit on the line from its anchor.
+  case lineTooShort
   /// Its optional text or icon collided and was dropped; the other part is drawn.
   case optionalDropped
 }

@@ -42,8 +42,8 @@ struct StyleSymbolPlacer {
       for si in order {
         let s = layer.symbols[si]
         var outcome = StyleSymbolOutcome()
-        guard s.text != nil || s.icon != nil else {
-          outcome.reason = .nothingToDraw
+        guard s.text != nil || s.icon != nil, !s.lineTooShort else {
+          outcome.reason = s.lineTooShort ? .lineTooShort : .nothingToDraw
           out.layers[li].outcomes[si] = outcome
           continue
         }

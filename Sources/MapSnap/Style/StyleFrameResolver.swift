@@ -123,6 +123,7 @@ struct StyleFrameResolver {
     var problems: [String] = []
     var layout = StyleSymbolLayout(layer: layer, camera: camera, sprite: sprite, glyphs: glyphs, problems: &problems)
     painter.forEachKeptFeature(data) { _, kept in layout.add(kept) }
+    layout.finish()
     glyphs = layout.glyphs
     painter.problems += problems
     if !layout.missingImages.isEmpty {

@@ -22,6 +22,8 @@ struct StyleSymbol: Sendable {
   var sortKey: Double
   /// The order the layer's features came in (ties of the sort key).
   var order: Int
+  /// Along a line: the text's glyphs do not all fit on the line from the anchor.
+  var lineTooShort = false
   /// For `symbol-avoid-edges`: the tile's square the boxes must stay inside.
   var tileSquare: Rect?
 

@@ -14,7 +14,9 @@ extension StyleSymbolLayout {
     _ f: EvaluationFeature, text: ShapedSymbol.TextPart?, textSize: Double, placement: String, missing: inout [String]
   ) -> ShapedSymbol.IconPart? {
     let p = properties
-    guard layer.layout["icon-image"] != nil, let name = p.iconImage.imageName(f), !name.isEmpty else { return nil }
+    guard layer.layout["icon-image"] != nil, let named = p.iconImage.imageName(f) else { return nil }
+    let name = hasTokens("icon-image") ? Self.resolveTokens(named, f) : named
+    guard !name.isEmpty else { return nil }
     guard let image = sprite.image(name) else {
       if !missingImages.contains(name) { missingImages.append(name) }
       missing.append("icon \(Echo.quoted(name)): not in the sprite")
@@ -55,7 +57,7 @@ extension StyleSymbolLayout {
         haloBlur: max(0, p.iconHaloBlur.number(f)), opacity: 1, size: size, pixelRatio: camera.pixelRatio) : nil
     let translate = p.iconTranslate.pair(f)
     return ShapedSymbol.IconPart(
-      name: name, image: image, texels: texels[name]!, box: box, padding: p.iconPadding.padding(f), rotate: rotate,
+      name: name, image: image, texels: texels[name]!, box: box, fitted: fit != "none" && text != nil, padding: p.iconPadding.padding(f), rotate: rotate,
       translate: StylePaint.turned([translate.x, translate.y], anchor: p.iconTranslateAnchor.string(f), bearing: camera.bearing, ratio: camera.pixelRatio),
       opacity: min(1, max(0, p.iconOpacity.number(f))), sdf: sdf,
       linear: image.sdf || size != 1 || fit != "none" || image.pixelRatio != camera.pixelRatio || rotate != 0 || (mapAligned && camera.bearing != 0),
@@ -63,11 +65,11 @@ extension StyleSymbolLayout {
       keepUpright: p.iconKeepUpright.bool(f), mapAligned: mapAligned)
   }
 
-  /// The symbol of `shaped` at `anchor` (device pixels); `lineAngle` is the
-  /// direction of the line it stands on (radians on the frame), nil for a
-  /// point placement.
-  func symbol(_ shaped: ShapedSymbol, at anchor: Point, lineAngle: Double?) -> StyleSymbol {
+  /// The symbol of `shaped` at `anchor` (device pixels); `path` is the
+  /// line it stands on, nil for a point placement.
+  func symbol(_ shaped: ShapedSymbol, at anchor: Point, path: SymbolLinePath?) -> StyleSymbol {
     let ratio = camera.pixelRatio
+    let lineAngle: Double? = path.map { p in atan2(p.points[p.segment + 1].y - p.points[p.segment].y, p.points[p.segment + 1].x - p.points[p.segment].x) }
     /// The frame's turn under map-aligned parts: the line's direction, or the map's bearing.
     func turn(_ mapAligned: Bool) -> Double {
       guard mapAligned else { return 0 }
@@ -75,36 +77,31 @@ extension StyleSymbolLayout {
     }
     var symbol = StyleSymbol(key: "", anchor: anchor, missing: shaped.missing, sortKey: shaped.sortKey ?? 0, order: 0)
     if let t = shaped.text {
-      var angle = turn(t.mapAligned) + t.rotate * .pi / 180
-      if t.keepUpright && t.mapAligned && lineAngle != nil {
-        let a = remainder(angle, 2 * .pi)
-        if a > .pi / 2 || a < -.pi / 2 { angle += .pi }
-      }
       let scale = shaped.textSize / Self.em * ratio
-      let frame = QuadFrame(anchor: anchor + t.translate, angle: angle, scale: scale)
-      var quads: [SDFQuad] = []
-      quads.reserveCapacity(t.shaping.glyphs.count)
-      for g in t.shaping.glyphs where !g.glyph.field.isEmpty {
-        let b = Self.glyphRectBuffer
-        let x1 = g.x + (Double(g.glyph.left) - b) * g.scale
-        let y1 = g.y + (-Double(g.glyph.top) - b) * g.scale
-        let qw = (Double(g.glyph.width) + 2 * b) * g.scale, qh = (Double(g.glyph.height) + 2 * b) * g.scale
-        let origin = frame.apply(Point(x1, y1))
-        let border = Double(GlyphRange.border)
-        quads.append(
-          SDFQuad(
-            field: g.glyph.field, fieldWidth: g.glyph.width + 2 * GlyphRange.border, fieldHeight: g.glyph.height + 2 * GlyphRange.border,
-            origin: origin, xAxis: frame.apply(Point(x1 + qw, y1)) - origin, yAxis: frame.apply(Point(x1, y1 + qh)) - origin,
-            texture: Rect(minX: -1, minY: -1, maxX: Double(g.glyph.width) + 2 * border + 1, maxY: Double(g.glyph.height) + 2 * border + 1),
-            color: g.color))
+      let placed: (quads: [SDFQuad], boxes: [Rect])?
+      if let path, t.mapAligned {
+        placed = alongLine(t, path: path, scale: scale)
+      } else {
+        var angle = turn(t.mapAligned) + t.rotate * .pi / 180
+        if t.keepUpright && t.mapAligned && lineAngle != nil {
+          let a = remainder(angle, 2 * .pi)
+          if a > .pi / 2 || a < -.pi / 2 { angle += .pi }
+        }
+        let frame = QuadFrame(anchor: anchor + t.translate, angle: angle, scale: scale)
+        let quads = t.shaping.glyphs.compactMap { g in Self.glyphQuad(g, frame: frame, at: Point(g.x, g.y)) }
+        let s = t.shaping
+        let pad = t.padding / (shaped.textSize / Self.em)
+        let boxes = Self.boxes(
+          Rect(minX: s.left - pad, minY: s.top - pad, maxX: s.right + pad, maxY: s.bottom + pad), frame: frame, alongLine: lineAngle != nil)
+        placed = (quads, boxes)
       }
-      let s = t.shaping
-      let pad = t.padding / (shaped.textSize / Self.em)
-      let boxes = Self.boxes(
-        Rect(minX: s.left - pad, minY: s.top - pad, maxX: s.right + pad, maxY: s.bottom + pad), frame: frame, alongLine: lineAngle != nil)
-      symbol.text = StyleSymbol.Text(
-        quads: quads, paint: t.paint, boxes: boxes, allowOverlap: t.allowOverlap, ignorePlacement: t.ignorePlacement, optional: t.optional,
-        string: t.string)
+      if let placed {
+        symbol.text = StyleSymbol.Text(
+          quads: placed.quads, paint: t.paint, boxes: placed.boxes, allowOverlap: t.allowOverlap, ignorePlacement: t.ignorePlacement,
+          optional: t.optional, string: t.string)
+      } else {
+        symbol.lineTooShort = true
+      }
     }
     if let i = shaped.icon {
       var angle = turn(i.mapAligned) + i.rotate * .pi / 180
@@ -113,8 +110,10 @@ extension StyleSymbolLayout {
         if a > .pi / 2 || a < -.pi / 2 { angle += .pi }
       }
       let frame = QuadFrame(anchor: anchor + i.translate, angle: angle, scale: ratio)
-      // The atlas's one-texel border, in the image's own pixels drawn at the box's scale.
-      let bx = i.box.width / Double(i.image.image.width), by = i.box.height / Double(i.image.image.height)
+      // The atlas's one-texel border lies outside the image's box, in the
+      // image's own pixels at its scale; an image fitted to text is drawn
+      // with its border inside the text's box, as MapLibre draws it.
+      let bx = i.fitted ? 0 : i.box.width / Double(i.image.image.width), by = i.fitted ? 0 : i.box.height / Double(i.image.image.height)
       let b = i.box
       let corners = [
         Point(b.minX - bx, b.minY - by), Point(b.maxX + bx, b.minY - by), Point(b.maxX + bx, b.maxY + by), Point(b.minX - bx, b.maxY + by),
@@ -127,6 +126,64 @@ extension StyleSymbolLayout {
         allowOverlap: i.allowOverlap, ignorePlacement: i.ignorePlacement, optional: i.optional)
     }
     return symbol
+  }
+
+  /// A glyph's quad: its field's rectangle (with MapLibre's `rectBuffer`
+  /// around the ink) with the glyph's pen at `pen` in `frame`'s units.
+  static func glyphQuad(_ g: SymbolShaping.Glyph, frame: QuadFrame, at pen: Point) -> SDFQuad? {
+    guard !g.glyph.field.isEmpty else { return nil }
+    let b = glyphRectBuffer
+    let x1 = pen.x + (Double(g.glyph.left) - b) * g.scale
+    let y1 = pen.y + (-Double(g.glyph.top) - b) * g.scale
+    let qw = (Double(g.glyph.width) + 2 * b) * g.scale, qh = (Double(g.glyph.height) + 2 * b) * g.scale
+    let origin = frame.apply(Point(x1, y1))
+    let border = GlyphRange.border
+    let fw = g.glyph.width + 2 * border, fh = g.glyph.height + 2 * border
+    return SDFQuad(
+      field: g.glyph.field, fieldWidth: fw, fieldHeight: fh, origin: origin, xAxis: frame.apply(Point(x1 + qw, y1)) - origin,
+      yAxis: frame.apply(Point(x1, y1 + qh)) - origin, texture: Rect(minX: -1, minY: -1, maxX: Double(fw + 1), maxY: Double(fh + 1)),
+      color: g.color)
+  }
+
+  /// A line label's glyphs laid along `path` one by one (MapLibre's
+  /// `placeGlyphsAlongLine`): each glyph's centre at its distance from the
+  /// anchor along the line, turned to the segment there; with
+  /// `text-keep-upright`, the label read the other way when its last glyph
+  /// would stand left of its first. Its boxes: a square as tall as the
+  /// label (padding included) about each glyph's centre, standing in for
+  /// MapLibre's collision circles. Nil when a glyph falls off the line.
+  func alongLine(_ t: ShapedSymbol.TextPart, path: SymbolLinePath, scale: Double) -> (quads: [SDFQuad], boxes: [Rect])? {
+    let s = t.shaping
+    func place(flipped: Bool) -> (quads: [SDFQuad], centres: [Point])? {
+      var quads: [SDFQuad] = []
+      var centres: [Point] = []
+      for g in s.glyphs {
+        let half = Double(g.glyph.advance) * g.scale / 2
+        let along = (g.x + half) * scale * (flipped ? -1 : 1)
+        guard let (p, angle) = path.point(at: along) else { return nil }
+        let frame = QuadFrame(anchor: p + t.translate, angle: angle + (flipped ? .pi : 0), scale: scale)
+        if let q = Self.glyphQuad(g, frame: frame, at: Point(-half, g.y)) { quads.append(q) }
+        centres.append(frame.apply(Point(0, (s.top + s.bottom) / 2)))
+      }
+      return (quads, centres)
+    }
+    guard var placed = place(flipped: false) else { return nil }
+    if t.keepUpright, let first = placed.centres.first, let last = placed.centres.last {
+      let upsideDown: Bool
+      if placed.centres.count > 1 {
+        upsideDown = last.x < first.x
+      } else {
+        let a = remainder(path.point(at: 0)?.angle ?? 0, 2 * .pi)
+        upsideDown = a > .pi / 2 || a < -.pi / 2
+      }
+      if upsideDown {
+        guard let flipped = place(flipped: true) else { return nil }
+        placed = flipped
+      }
+    }
+    let side = (s.bottom - s.top) * scale + 2 * t.padding * camera.pixelRatio
+    let boxes = placed.centres.map { c in Rect(minX: c.x - side / 2, minY: c.y - side / 2, maxX: c.x + side / 2, maxY: c.y + side / 2) }
+    return (placed.quads, boxes)
   }
 
   /// The collision boxes of `box` (the part's box about the anchor, in its

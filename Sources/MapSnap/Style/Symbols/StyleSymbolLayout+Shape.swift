@@ -24,6 +24,8 @@ struct ShapedSymbol {
     var texels: SpriteTexels
     /// The image's box about the anchor in CSS pixels, icon-size applied.
     var box: Rect
+    /// Stretched over the text's box (`icon-text-fit`).
+    var fitted: Bool
     var padding: [Double]
     var rotate: Double
     var translate: Point
@@ -88,8 +90,9 @@ extension StyleSymbolLayout {
     }
     let icon = shapeIcon(f, text: text, textSize: textSize, placement: placement, missing: &missing)
     guard text != nil || icon != nil || !missing.isEmpty else { return nil }
+    // MapLibre measures both by the text's scale: an icon's width (without icon-size) as if in ems of 24.
     let textLength = text.map { ($0.shaping.right - $0.shaping.left) * textSize / Self.em } ?? 0
-    let iconLength = icon.map { $0.box.width } ?? 0
+    let iconLength = icon.map { Double($0.image.image.width) / $0.image.pixelRatio * textSize / Self.em } ?? 0
     let sortKey: Double? = layer.layout["symbol-sort-key"] != nil ? p.sortKey.number(f) : nil
     return ShapedSymbol(text: text, icon: icon, textSize: textSize, length: max(textLength, iconLength), missing: missing, sortKey: sortKey)
   }
@@ -100,11 +103,14 @@ extension StyleSymbolLayout {
   private mutating func characters(_ f: EvaluationFeature, missing: inout [String]) -> ([SymbolShaping.Character], String) {
     let p = properties
     var sections: [(text: String, scale: Double, font: String?, color: StyleColor?)] = []
+    let tokens = hasTokens("text-field")
     switch p.textField.value(f) {
     case .formatted(let fm):
-      for s in fm.sections where s.image == nil { sections.append((s.text, s.scale ?? 1, s.fontStack, s.textColor)) }
+      for s in fm.sections where s.image == nil {
+        sections.append((tokens ? Self.resolveTokens(s.text, f) : s.text, s.scale ?? 1, s.fontStack, s.textColor))
+      }
     case .null: return ([], "")
-    case let v: sections.append((v.displayString, 1, nil, nil))
+    case let v: sections.append((tokens ? Self.resolveTokens(v.displayString, f) : v.displayString, 1, nil, nil))
     }
     var stack = p.textFont.strings(f)
     if stack.isEmpty { stack = Self.defaultFont }
@@ -144,5 +150,34 @@ extension StyleSymbolProperties {
     case "viewport": return false
     default: return placement != "point"
     }
+  }
+}
+
+extension StyleSymbolLayout {
+  /// True when layout property `name` is a plain string (not an expression
+  /// or function) holding `{…}`: its tokens are the feature's properties.
+  func hasTokens(_ name: String) -> Bool {
+    if case .string(let s)? = layer.layout[name] { return s.contains("{") }
+    return false
+  }
+
+  /// `s` with each `{name}` replaced by the feature's property `name` as
+  /// text (empty when it has none), as MapLibre's `resolveTokens`.
+  static func resolveTokens(_ s: String, _ f: EvaluationFeature) -> String {
+    guard s.contains("{") else { return s }
+    var out = ""
+    var i = s.startIndex
+    while i < s.endIndex {
+      if s[i] == "{", let close = s[s.index(after: i)...].firstIndex(where: { $0 == "}" || $0 == "{" }), s[close] == "}",
+        close > s.index(after: i)
+      {
+        out += f.properties[String(s[s.index(after: i)..<close])]?.displayString ?? ""
+        i = s.index(after: close)
+      } else {
+        out.append(s[i])
+        i = s.index(after: i)
+      }
+    }
+    return out
   }
 }

@@ -28,6 +28,34 @@ struct StyleSymbolLayout {
   /// Each sprite image's padded texels, made once per frame.
   var texels: [String: SpriteTexels] = [:]
   private var features = 0
+  /// The current tile's line labels, merged before they are laid out.
+  private var pending: [PendingLine] = []
+  /// Where the current tile's line labels stand, by text.
+  private var repeats = RepeatedText()
+
+  /// The anchors of a tile's line labels, by text: a label is not laid out
+  /// within `distance` of one of the same text in the same tile.
+  struct RepeatedText {
+    private var tile: (Double, Double)?
+    private var anchors: [String: [Point]] = [:]
+
+    mutating func tooClose(_ text: String, _ p: Point, distance: Double, tile t: TileTransform) -> Bool {
+      if tile.map({ $0 != (t.tx, t.ty) }) ?? true {
+        tile = (t.tx, t.ty)
+        anchors = [:]
+      }
+      for q in anchors[text, default: []].reversed() where hypot(p.x - q.x, p.y - q.y) < distance { return true }
+      anchors[text, default: []].append(p)
+      return false
+    }
+  }
+
+  struct PendingLine {
+    let kept: StyleLayerPainter.KeptFeature
+    let shaped: ShapedSymbol
+    let order: Int
+    let text: String
+  }
 
   /// The default `text-font` of the specification.
   static let defaultFont = ["Open Sans Regular", "Arial Unicode MS Regular"]
@@ -40,21 +68,48 @@ struct StyleSymbolLayout {
     properties = StyleSymbolProperties(layer, zoom: camera.zoom, images: sprite.names, problems: &problems)
   }
 
-  /// Lays out one kept feature; true when it made at least one symbol.
+  /// Lays out one kept feature; true when it made at least one symbol (a
+  /// line label waiting to be merged counts as made).
   mutating func add(_ kept: StyleLayerPainter.KeptFeature) -> Bool {
     let f = kept.feature
     let order = features
     features += 1
     guard let shaped = shape(f) else { return false }
-    let anchors = self.anchors(kept, shaped)
+    if kept.geometry.kind == .lineString, let text = shaped.text, (properties.placement.string(f) ?? "point") == "line" {
+      if let last = pending.last, last.kept.transform.tx != kept.transform.tx || last.kept.transform.ty != kept.transform.ty { mergeLines() }
+      pending.append(PendingLine(kept: kept, shaped: shaped, order: order, text: text.string))
+      return true
+    }
+    return emit(kept, shaped, order: order, lines: nil)
+  }
+
+  /// Lays out the line labels still waiting to be merged; call once every feature is added.
+  mutating func finish() { mergeLines() }
+
+  /// Merges the current tile's line labels (`SymbolLineMerge`) and lays them out.
+  private mutating func mergeLines() {
+    guard !pending.isEmpty else { return }
+    let items = pending.map { p in (text: p.text, lines: (0..<p.kept.geometry.partCount).map { p.kept.geometry.part($0).map { Point(Double($0.x), Double($0.y)) } }) }
+    let lines = pending
+    pending = []
+    for m in SymbolLineMerge.merge(items) {
+      _ = emit(lines[m.item].kept, lines[m.item].shaped, order: lines[m.item].order, lines: m.lines)
+    }
+  }
+
+  /// The symbols of one feature at its anchors (along `lines` when given,
+  /// else along its own geometry); true when it has an anchor.
+  private mutating func emit(_ kept: StyleLayerPainter.KeptFeature, _ shaped: ShapedSymbol, order: Int, lines: [[Point]]?) -> Bool {
+    let f = kept.feature
+    let anchors = self.anchors(kept, shaped, lines: lines)
     guard !anchors.isEmpty else { return false }
     let key = Self.key(f, anchor: kept.transform.apply(anchors[0].point.x, anchors[0].point.y), camera: camera)
     var square = Rect.empty
     for p in kept.square { square.include(p) }
     for (i, a) in anchors.enumerated() {
       let at = kept.transform.apply(a.point.x, a.point.y)
-      let lineAngle = a.angle.map { angleOnFrame($0, kept.transform) }
-      var symbol = self.symbol(shaped, at: at, lineAngle: lineAngle)
+      let path = a.angle == nil ? nil : SymbolLinePath(points: a.line.map { kept.transform.apply($0.x, $0.y) }, segment: a.segment, anchor: at)
+      var symbol = self.symbol(shaped, at: at, path: path)
       symbol.key = i == 0 ? key : "\(key)@\(i)"
       symbol.order = order
       symbol.tileSquare = square
@@ -64,24 +119,40 @@ struct StyleSymbolLayout {
   }
 
   /// The anchors of a feature in its tile (tile units).
-  private func anchors(_ kept: StyleLayerPainter.KeptFeature, _ shaped: ShapedSymbol) -> [LineAnchor] {
+  private mutating func anchors(_ kept: StyleLayerPainter.KeptFeature, _ shaped: ShapedSymbol, lines merged: [[Point]]?) -> [LineAnchor] {
     let f = kept.feature
     let placement = properties.placement.string(f) ?? "point"
     let extent = Double(kept.extent)
     let g = kept.geometry
     func inTile(_ p: Point) -> Bool { p.x >= 0 && p.y >= 0 && p.x < extent && p.y < extent }
-    let parts = (0..<g.partCount).map { g.part($0).map { Point(Double($0.x), Double($0.y)) } }
-    if placement != "point" && g.kind != .point {
+    let parts = merged ?? (0..<g.partCount).map { g.part($0).map { Point(Double($0.x), Double($0.y)) } }
+    if placement != "point" {
+      // Along lines, a point has no line to follow: MapLibre makes no anchor.
+      guard g.kind != .point else { return [] }
       // Tile units per CSS pixel of a tile 512 pixels across.
       let tileRatio = extent / 512
       let em = shaped.textSize * tileRatio
-      let lines = g.kind == .polygon ? parts.map { $0 + ($0.first.map { [$0] } ?? []) } : parts
-      return lines.flatMap { line in
-        SymbolLineAnchors.anchors(
-          line, spacing: properties.spacing.number(f) * tileRatio, labelLength: shaped.length * tileRatio, em: em,
-          hasText: shaped.text != nil, maxAngle: properties.textMaxAngle.number(f) * .pi / 180, center: placement == "line-center",
-          extent: extent)
+      let rings = g.kind == .polygon ? parts.map { $0 + ($0.first.map { [$0] } ?? []) } : parts
+      let center = placement == "line-center"
+      // Along lines, each line is cut to the tile first; a line's centre is its whole line's.
+      let lines = center ? rings.filter { $0.count > 1 } : SymbolLineClip.clip(rings, minX: 0, minY: 0, maxX: extent, maxY: extent)
+      let spacing = properties.spacing.number(f) * tileRatio
+      var out: [LineAnchor] = []
+      for line in lines {
+        let anchors = SymbolLineAnchors.anchors(
+          line, spacing: spacing, labelLength: shaped.length * tileRatio, em: em, hasText: shaped.text != nil,
+          maxAngle: properties.textMaxAngle.number(f) * .pi / 180, center: center, extent: extent)
+        for a in anchors {
+          guard !center, let text = shaped.text?.string else {
+            out.append(a)
+            continue
+          }
+          // The same text is not repeated within half a spacing in a tile (MapLibre's `anchorIsTooClose`).
+          if repeats.tooClose(text, a.point, distance: spacing / 2, tile: kept.transform) { continue }
+          out.append(a)
+        }
       }
+      return out
     }
     switch g.kind {
     case .point: return parts.flatMap { $0 }.filter(inTile).map { LineAnchor(point: $0) }
@@ -97,12 +168,6 @@ struct StyleSymbolLayout {
       return out
     case .unknown: return []
     }
-  }
-
-  /// A line anchor's direction turned from tile units to the frame's.
-  private func angleOnFrame(_ angle: Double, _ t: TileTransform) -> Double {
-    let dx = cos(angle), dy = sin(angle)
-    return atan2(t.b * dx + t.d * dy, t.a * dx + t.c * dy)
   }
 
   /// The symbol's stable key (`StyleSymbol.key`) without its anchor index.
