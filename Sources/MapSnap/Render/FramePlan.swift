@@ -23,6 +23,8 @@ public struct FramePlan {
   package let inputs: ResolvedInputs
   public let text: TextPlacement
   public let viewAnnotations: ViewAnnotationPlacement
+  /// Per style layer of the state (by layer index), where its symbols were placed.
+  var styleSymbols: [Int: StyleSymbolPlacement] = [:]
   /// What the display list found reaches the pixels.
   public let drawn: DrawRecord
   /// Per layer of `state`: the layer joined with what placement and the
@@ -103,11 +105,13 @@ public struct FramePlan {
     builder.styleSymbols = placed.styleSymbols
     let (list, coverage) = builder.build(geometry: geometry?.take())
     let drawn = DrawRecord(state: state, text: text, coverage: coverage)
-    return FramePlan(
+    var plan = FramePlan(
       scene: scene, state: state, inputs: inputs, text: text, viewAnnotations: boxes, drawn: drawn,
       layers: LayerRecord.join(state: state, text: text, drawn: drawn), attribution: attribution,
       fontFiles: library?.faces.map(\.path) ?? [], displayList: list, fonts: library, resolveTime: resolveTime,
       textTime: textTime, displayListTime: lap(&clock))
+    plan.styleSymbols = placed.styleSymbols
+    return plan
   }
 
   /// What hashes the digests `inputs`' layers keep unhashed (their `ogr`

@@ -68,8 +68,8 @@ public struct Explanation {
       let how = o.scan?.explanation ?? "through its spatial index"
       out.append("ogr \(l.id): \(o.driver) layer \(Echo.quoted(o.layer)) in \(o.spatialReference), \(o.featuresRead)\(inLayer) features read, \(how)")
     }
-    for l in plan.layers where filter.includes(l.id) {
-      if let st = l.style { out += styleLines(l.id, st) }
+    for (li, l) in plan.layers.enumerated() where filter.includes(l.id) {
+      if let st = l.style { out += styleLines(l.id, st, symbols: plan.styleSymbols[li]) }
     }
     for (li, l) in plan.layers.enumerated() where filter.includes(l.id) {
       out += labelLines(li, l)

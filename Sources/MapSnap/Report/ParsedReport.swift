@@ -18,8 +18,21 @@ struct ParsedReport {
     /// `texts`; nil when the layer has `sublayers` but no texts
     /// (`--report-detail counts`), empty when it has no `sublayers`.
     var texts: [Text]?
+    /// The symbols of the style's symbol layers (`style.layers[].symbols.entries`),
+    /// style layer by style layer; nil when a symbol layer lists no entries
+    /// (`--report-detail counts`).
+    var styleSymbols: [StyleSymbol]? = []
 
     var isActive: Bool { status.contains("active") }
+  }
+
+  struct StyleSymbol {
+    var styleLayer: String
+    var key: String
+    /// Its text, or for an icon alone the icon's name.
+    var text: String
+    var outcome: String
+    var blockedBy: [String]
   }
 
   struct Sublayer {
@@ -132,6 +145,9 @@ struct ParsedReport {
       let tp = path.key("texts")
       layer.texts = try array(texts, tp).enumerated().map { (i, t) throws(ReportDiffError) in try text(t, tp.index(i)) }
     }
+    if case .object(let style)? = o["style"], case .array(let styleLayers)? = style["layers"] {
+      layer.styleSymbols = try styleSymbols(styleLayers, path.key("style").key("layers"))
+    }
     if let labels = o["labels"] {
       let lp = path.key("labels")
       let lo = try object(labels, lp, expected: "an object")
@@ -148,6 +164,34 @@ struct ParsedReport {
       }
     }
     return layer
+  }
+
+  /// The symbols of each symbol layer of a style block; nil when one of
+  /// them has `symbols` without `entries`.
+  private func styleSymbols(_ layers: [JSONValue], _ path: JSONPath) throws(ReportDiffError) -> [StyleSymbol]? {
+    var out: [StyleSymbol] = []
+    for (i, l) in layers.enumerated() {
+      let lp = path.index(i)
+      guard case .object(let lo) = l, let symbols = lo["symbols"] else { continue }
+      let id = try string(required(lo, "id", lp, expected: "a string"), lp.key("id"))
+      let sp = lp.key("symbols")
+      let so = try object(symbols, sp, expected: "an object")
+      guard let entries = so["entries"] else { return nil }
+      let ep = sp.key("entries")
+      for (k, e) in try array(entries, ep).enumerated() {
+        let p = ep.index(k)
+        let eo = try object(e, p, expected: "a symbol object")
+        var text = ""
+        if case .string(let t)? = eo["text"] { text = t } else if case .string(let icon)? = eo["icon"] { text = icon }
+        var blockers: [String] = []
+        if case .string(let b)? = eo["blockedBy"] { blockers = [b] }
+        out.append(
+          StyleSymbol(
+            styleLayer: id, key: try string(required(eo, "key", p, expected: "a string"), p.key("key")), text: text,
+            outcome: try string(required(eo, "outcome", p, expected: "a string"), p.key("outcome")), blockedBy: blockers))
+      }
+    }
+    return out
   }
 
   private func drawn(_ o: JSONObject, _ path: JSONPath) throws(ReportDiffError) -> Int {

@@ -39,7 +39,9 @@ public struct ReportBuilder {
     if let f = v.fitting { map["fit"] = fit(f) }
     var entries: [Int: [LabelOutcome]] = [:]
     for o in plan.text.outcomes { entries[o.layerIndex, default: []].append(o) }
-    let layers = plan.layers.enumerated().map { li, l in layer(l, labels: entries[li] ?? [], counts: plan.text.labelCounts[li]) }
+    let layers = plan.layers.enumerated().map { li, l in
+      layer(l, labels: entries[li] ?? [], counts: plan.text.labelCounts[li], symbols: plan.styleSymbols[li])
+    }
     let textBlock = JSONObject([
       ("fonts", .array(plan.text.fontsUsed.map(JSONValue.string))),
       ("missingCodePoints", .array(plan.text.missingCodePoints.map { .string(codePointName($0)) })),
@@ -70,7 +72,7 @@ public struct ReportBuilder {
 
   // MARK: - Layers
 
-  private func layer(_ l: LayerRecord, labels: [LabelOutcome], counts: LabelCounts?) -> JSONValue {
+  private func layer(_ l: LayerRecord, labels: [LabelOutcome], counts: LabelCounts?, symbols: StyleSymbolPlacement?) -> JSONValue {
     var pairs: [(String, JSONValue)] = [
       ("id", .string(l.id)),
       ("type", .string(l.kind.rawValue)),
@@ -134,7 +136,7 @@ public struct ReportBuilder {
       pairs.append(("attribution", l.tiles?.attribution.map(JSONValue.string) ?? .null))
     }
     if l.kind == .style, let st = l.style {
-      pairs.append(("style", style(st)))
+      pairs.append(("style", style(st, symbols: symbols)))
     }
     if l.kind == .features {
       let c = counts ?? LabelCounts()

@@ -5,7 +5,8 @@
 ///
 /// **What is compared.** Layers and sublayers by their `status` (visible:
 /// `active`), labels by `outcome` (visible: `placed`), annotation texts by
-/// `outcome` (visible: `drawn`), view annotations by `visible` and `reason`.
+/// `outcome` (visible: `drawn`), a style's symbols by `outcome` (visible:
+/// `placed`), view annotations by `visible` and `reason`.
 /// An item in one report only is `absent` in the other (hidden). A change is
 /// listed when the item is visible on one side and hidden on the other, or
 /// hidden on both with another state or reason (`collision` →
@@ -22,6 +23,7 @@
 /// **Identity** (how an item of A is matched with one of B):
 /// - layers by `id`; sublayers by `id` within their matched layer; view
 ///   annotations by `id`;
+/// - a style's symbols by (layer, style layer, `key`, text or icon name);
 /// - labels by (layer, feature, `part`, `text`), annotation texts by (layer,
 ///   `sublayer`, feature, `part`, `text`), where the feature is its `id` when
 ///   not null (numbers and strings by value: `7` is `"7"`, as the report
@@ -132,6 +134,15 @@ public struct ReportDiff: Sendable, Equatable {
       for (x, y) in match(labelsA, labelsB, key: LabelKey.init) {
         let e = (x ?? y)!
         add(.label(layer: id, feature: e.feature, part: e.part, text: e.text), x.map(side) ?? absentA, y.map(side) ?? absentB)
+      }
+    }
+    if let symbolsA = la.map(\.styleSymbols) ?? [], let symbolsB = lb.map(\.styleSymbols) ?? [] {
+      for (x, y) in match(symbolsA, symbolsB, key: { [$0.styleLayer, $0.key, $0.text] }) {
+        let s = (x ?? y)!
+        add(
+          .styleSymbol(layer: id, styleLayer: s.styleLayer, key: s.key, text: s.text),
+          x.map { ReportSide(.outcome($0.outcome), blockedBy: $0.blockedBy) } ?? absentA,
+          y.map { ReportSide(.outcome($0.outcome), blockedBy: $0.blockedBy) } ?? absentB)
       }
     }
     if let textsA = la.map(\.texts) ?? [], let textsB = lb.map(\.texts) ?? [] {

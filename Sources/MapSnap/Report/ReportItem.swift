@@ -12,6 +12,9 @@ public enum ReportItem: Sendable, Hashable {
   case label(layer: String, feature: FeatureKey, part: Int, text: String)
   /// An annotation text of a sublayer.
   case annotationText(layer: String, sublayer: String, feature: FeatureKey, part: Int, text: String)
+  /// A symbol of a style's symbol layer (`style.layers[].symbols.entries`):
+  /// the style layer, the symbol's key and its text (or icon name).
+  case styleSymbol(layer: String, styleLayer: String, key: String, text: String)
   /// A view annotation, by id.
   case viewAnnotation(String)
   /// A count of a layer (or of one of its sublayers) by its path in the
@@ -21,7 +24,8 @@ public enum ReportItem: Sendable, Hashable {
   /// The layer the item belongs to; nil for a view annotation.
   public var layer: String? {
     switch self {
-    case .layer(let l), .sublayer(let l, _), .label(let l, _, _, _), .annotationText(let l, _, _, _, _), .count(let l, _, _): return l
+    case .layer(let l), .sublayer(let l, _), .label(let l, _, _, _), .annotationText(let l, _, _, _, _), .count(let l, _, _),
+      .styleSymbol(let l, _, _, _): return l
     case .viewAnnotation: return nil
     }
   }
@@ -41,6 +45,7 @@ public enum ReportItem: Sendable, Hashable {
     case .annotationText(let layer, let sub, let k, let part, let text):
       return "annotation text \(layer)/\(sub) \(feature(k, part)) \(quoted(text))"
     case .viewAnnotation(let id): return "view annotation \(id)"
+    case .styleSymbol(let layer, let styleLayer, let key, let text): return "symbol \(layer)/\(styleLayer) \(key) \(quoted(text))"
     case .count(let layer, let sub, let name): return "count \(layer)\(sub.map { "/" + $0 } ?? "") \(name)"
     }
   }
@@ -59,6 +64,8 @@ public enum ReportItem: Sendable, Hashable {
       return [("item", "annotationText"), ("layer", .string(layer)), ("sublayer", .string(sub))] + key(k)
         + [("part", .number(Double(part))), ("text", .string(text))]
     case .viewAnnotation(let id): return [("item", "viewAnnotation"), ("id", .string(id))]
+    case .styleSymbol(let layer, let styleLayer, let key, let text):
+      return [("item", "styleSymbol"), ("layer", .string(layer)), ("styleLayer", .string(styleLayer)), ("key", .string(key)), ("text", .string(text))]
     case .count(let layer, let sub, let name):
       return [("item", "count"), ("layer", .string(layer)), ("sublayer", sub.map(JSONValue.string) ?? .null), ("count", .string(name))]
     }

@@ -66,7 +66,7 @@ extension ReportDiff {
 
     static func key(of item: ReportItem) -> Key {
       switch item {
-      case .layer(let l), .label(let l, _, _, _), .count(let l, nil, _): return .layer(l)
+      case .layer(let l), .label(let l, _, _, _), .count(let l, nil, _), .styleSymbol(let l, _, _, _): return .layer(l)
       case .sublayer(let l, let s), .annotationText(let l, let s, _, _, _), .count(let l, let s?, _): return .sublayer(l, s)
       case .viewAnnotation: return .viewAnnotations
       }

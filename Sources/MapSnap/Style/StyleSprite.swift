@@ -83,7 +83,7 @@ struct StyleSprite: Sendable {
 
   /// True when `layer` reads the sprite (a `*-pattern` paint property, a symbol layer's icons).
   static func isNeeded(by layer: StyleLayer) -> Bool {
-    layer.kind == .symbol || ["background-pattern", "fill-pattern", "line-pattern"].contains { layer.paint[$0] != nil }
+    (layer.kind == .symbol && layer.layout["icon-image"] != nil) || ["background-pattern", "fill-pattern", "line-pattern"].contains { layer.paint[$0] != nil }
   }
 
   /// The image named `name`, if the sprite has it.

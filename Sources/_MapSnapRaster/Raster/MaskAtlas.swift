@@ -31,11 +31,11 @@ public final class MaskAtlas: @unchecked Sendable {
   /// A mask rasterised, not yet in an atlas: its coverage rows and where it
   /// lies relative to its placement point.
   public struct Mask: Sendable {
-    var bytes: [UInt8]
-    var width: Int32
-    var height: Int32
-    var left: Int32
-    var top: Int32
+    package var bytes: [UInt8]
+    package var width: Int32
+    package var height: Int32
+    package var left: Int32
+    package var top: Int32
   }
 
   /// `path` rasterised as `add` does, touching no atlas: masks are made on

@@ -118,4 +118,14 @@ package struct SDFGlyph: Sendable {
   /// node-fontnik writes it: usually negative).
   package let top: Int
   package let advance: Int
+
+  package init(id: UInt32, field: [UInt8], width: Int, height: Int, left: Int, top: Int, advance: Int) {
+    self.id = id
+    self.field = field
+    self.width = width
+    self.height = height
+    self.left = left
+    self.top = top
+    self.advance = advance
+  }
 }

@@ -6,8 +6,9 @@ internal import _MapSnapStyle
 /// (`Open Sans Bold,Arial Unicode MS Regular`, as MapLibre asks a glyph
 /// server, which merges its fonts); when that range cannot be read and the
 /// stack names several fonts, each font's own range is read and the first
-/// that has the glyph draws it. Problems (no `glyphs` URL, ranges missing)
-/// are collected once each, in the order met.
+/// that has the glyph draws it; a glyph no range has is made from the
+/// bundled fonts (`LocalGlyphs`). Problems (no `glyphs` URL, ranges
+/// missing) are collected once each, in the order met.
 struct StyleGlyphSource {
   let template: String?
   let cache: StyleGlyphCache
@@ -33,12 +34,14 @@ struct StyleGlyphSource {
     let key = "\(start)\u{1}\(fontstack)"
     if ranges[key] == nil { ranges[key] = load(fontstack, start: start) }
     for range in ranges[key]! { if let g = range.glyphs[code] { return g } }
-    return nil
+    guard let local = LocalGlyphs.shared.glyph(code, fontstack: fontstack) else { return nil }
+    if template != nil { note("glyphs: characters the glyph ranges lack are drawn from the bundled fonts") }
+    return local
   }
 
   private mutating func load(_ fontstack: String, start: Int) -> [GlyphRange] {
     guard let template else {
-      note("glyphs: the style has no \"glyphs\" URL; its text is not drawn")
+      note("glyphs: the style has no \"glyphs\" URL; its text is drawn from the bundled fonts")
       return []
     }
     guard start <= 0xFFFF else { return [] }
