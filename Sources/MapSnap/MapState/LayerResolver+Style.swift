@@ -48,9 +48,14 @@ extension LayerResolver {
     }
     let camera = StyleCamera(viewport: viewport, bearing: s.bearing)
     let folder = s.resolved.contains("://") ? "" : FileIO.directory(of: s.resolved)
+    var annotated: [String: [FeatureID]] = [:]
+    for a in map.scene.viewAnnotations {
+      guard case .styleFeature(let l, let styleLayer, let id) = a.target, l == layer.id else { continue }
+      if !(annotated[styleLayer]?.contains(id) ?? false) { annotated[styleLayer, default: []].append(id) }
+    }
     let frame = StyleFrameResolver(
       document: document, camera: camera, styleFolder: folder, localRoot: s.localRoot, offline: s.offline, tiles: s.kept.tiles,
-      sprites: s.kept.sprites, glyphs: s.kept.glyphs
+      sprites: s.kept.sprites, glyphs: s.kept.glyphs, annotated: annotated
     ).resolve()
     for note in frame.notes { state.add(.style(note, isError: false)) }
     // A part the validator already warned of at its path (a property that

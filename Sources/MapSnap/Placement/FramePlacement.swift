@@ -18,10 +18,18 @@ package struct FramePlacement {
   /// without text) on up to `threads` threads.
   package static func place(scene: Scene, state: MapState, fonts library: FontLibrary?, threads: Int) -> FramePlacement {
     var text = TextPlacer(state: state, fonts: library, threads: threads).place()
+    // A style's symbols collide among themselves only; view annotations
+    // tied to a style's features read where they were placed.
+    var styleSymbols: [Int: StyleSymbolPlacement] = [:]
+    let v = state.viewport
+    for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) {
+      guard let style = layer.style, !style.symbolLayers.isEmpty else { continue }
+      styleSymbols[li] = StyleSymbolPlacer(state: style, width: v.deviceWidth, height: v.deviceHeight, pixelRatio: v.pixelRatio).place()
+    }
     var boxes = ViewAnnotationPlacement()
     if let library {
       boxes = ViewAnnotationPlacer(
-        state: state, annotations: scene.viewAnnotations, fonts: library, textBudget: text.textBudget
+        state: state, annotations: scene.viewAnnotations, fonts: library, textBudget: text.textBudget, styleSymbols: styleSymbols
       ).place()
       for m in boxes.missingCodePoints where !text.missingCodePoints.contains(m) { text.missingCodePoints.append(m) }
       let used = Set(text.fontsUsed).union(boxes.faces.map { library.faces[$0].fullName })
@@ -29,12 +37,6 @@ package struct FramePlacement {
       text.shaping = library.shaping
     }
     let attribution = AttributionPlacer(state: state, setting: scene.map.attribution, fonts: library).place()
-    var styleSymbols: [Int: StyleSymbolPlacement] = [:]
-    let v = state.viewport
-    for (li, layer) in state.layers.enumerated() where layer.status.contains(.active) {
-      guard let style = layer.style, !style.symbolLayers.isEmpty else { continue }
-      styleSymbols[li] = StyleSymbolPlacer(state: style, width: v.deviceWidth, height: v.deviceHeight, pixelRatio: v.pixelRatio).place()
-    }
     return FramePlacement(text: text, boxes: boxes, attribution: attribution, styleSymbols: styleSymbols)
   }
 }

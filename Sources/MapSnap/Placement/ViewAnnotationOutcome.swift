@@ -56,11 +56,15 @@ public enum ViewAnnotationProblem: Sendable, Equatable {
   /// It is tied to a feature id that its layer's source does not have;
   /// `suggestion` is the closest id, if one is close.
   case unknownFeature(layer: String, id: FeatureID, suggestion: String?)
+  /// It is tied to a feature of a style layer its layer's style does not have.
+  case unknownStyleLayer(layer: String, styleLayer: String, suggestion: String?)
 
   public var message: String {
     switch self {
     case .unknownFeature(let layer, let id, let suggestion):
       return "layer \(Echo.quoted(layer)) has no feature with id \(Echo.quoted(id.text))" + (suggestion.map { " (did you mean \(Echo.quoted($0))?)" } ?? "")
+    case .unknownStyleLayer(let layer, let styleLayer, let suggestion):
+      return "the style of layer \(Echo.quoted(layer)) has no layer \(Echo.quoted(styleLayer))" + (suggestion.map { " (did you mean \(Echo.quoted($0))?)" } ?? "")
     }
   }
 }

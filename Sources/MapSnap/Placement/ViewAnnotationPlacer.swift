@@ -29,12 +29,20 @@ package struct ViewAnnotationPlacer {
   /// The frame's text budget as the text before them left it; nil: the
   /// whole budget (`FrameBudget.textCharacters`).
   let textBudget: TextBudget?
+  /// Where each style layer's symbols were placed (by scene layer index):
+  /// an annotation tied to a symbol layer's feature stands on its first shown symbol.
+  var styleSymbols: [Int: StyleSymbolPlacement] = [:]
 
   package init(state: MapState, annotations: [ViewAnnotation], fonts: FontLibrary, textBudget: TextBudget?) {
     self.state = state
     self.annotations = annotations
     self.fonts = fonts
     self.textBudget = textBudget
+  }
+
+  init(state: MapState, annotations: [ViewAnnotation], fonts: FontLibrary, textBudget: TextBudget?, styleSymbols: [Int: StyleSymbolPlacement]) {
+    self.init(state: state, annotations: annotations, fonts: fonts, textBudget: textBudget)
+    self.styleSymbols = styleSymbols
   }
 
   /// Places `annotations` with the frame's whole text budget.
@@ -185,12 +193,34 @@ package struct ViewAnnotationPlacer {
       case .offFrame: return .outside(nil)
       case .drawable(let k): return position(of: layer.drawables[k].geometry, frame: frame, logical: logical, inside: inside)
       }
+    case .styleFeature(let layerID, let styleLayer, let featureID):
+      guard let li = state.layers.firstIndex(where: { $0.id == layerID }), state.layers[li].status.contains(.active),
+        let style = state.layers[li].style,
+        let found = style.annotated.first(where: { $0.styleLayer == styleLayer && $0.id == featureID })
+      else { return .hidden }
+      let device: Point?
+      if let k = found.symbolLayer {
+        // A symbol layer's feature is drawn when one of its symbols is shown.
+        let outcomes = styleSymbols[li]?.layers[k].outcomes ?? []
+        device = found.symbols.first { $0 < outcomes.count && outcomes[$0].isShown }.map { style.symbolLayers[k].symbols[$0].anchor }
+      } else {
+        device = found.position
+      }
+      guard let device else { return .hidden }
+      let p = Point(device.x / ratio, device.y / ratio)
+      return inside(p) ? .at(p) : .outside(p)
     }
   }
 
   /// The annotation's own problem: it is tied to a feature id that its
   /// layer's source (read whenever the layer has no `error`) does not have.
   private func problem(of a: ViewAnnotation) -> ViewAnnotationProblem? {
+    if case .styleFeature(let layerID, let styleLayer, _) = a.target {
+      guard let style = state.layers.first(where: { $0.id == layerID })?.style,
+        let found = style.annotated.first(where: { $0.styleLayer == styleLayer }), !found.layerExists
+      else { return nil }
+      return .unknownStyleLayer(layer: layerID, styleLayer: styleLayer, suggestion: closestMatch(to: styleLayer, in: style.layers.map(\.id), maxDistance: 3))
+    }
     guard case .feature(let layerID, let featureID) = a.target,
       let layer = state.layers.first(where: { $0.id == layerID }), !layer.status.contains(.error),
       layer.annotatedFeatures[featureID] == nil

@@ -261,11 +261,12 @@ public struct Explanation {
       if let id = filter.featureID {
         var match = o.id == id
         if case .feature(_, let fid) = a.target, fid.text == id { match = true }
+        if case .styleFeature(_, _, let fid) = a.target, fid.text == id { match = true }
         if !match { continue }
       }
       // With --layer, only the annotations tied to those layers.
       switch a.target {
-      case .feature(let layer, _): if !filter.includes(layer) { continue }
+      case .feature(let layer, _), .styleFeature(let layer, _, _): if !filter.includes(layer) { continue }
       case .coordinate: if !filter.layers.isEmpty { continue }
       }
       switch o.decision {

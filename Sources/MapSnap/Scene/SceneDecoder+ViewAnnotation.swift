@@ -25,7 +25,7 @@ extension SceneDecoder {
       }
       target = .coordinate(lon: c[0], lat: c[1])
     case (.none, .some(let f)):
-      let fr = try ObjectReader(f, at: path.key("feature"), file: file, what: "a feature reference", allowed: ["layer", "id"])
+      let fr = try ObjectReader(f, at: path.key("feature"), file: file, what: "a feature reference", allowed: ["layer", "id", "styleLayer"])
       guard let layer = try fr.string("layer", nonEmpty: true) else {
         throw fr.missing("layer", "the id of a features or graphics layer")
       }
@@ -33,6 +33,20 @@ extension SceneDecoder {
         throw fr.error(
           "layer", expected: "the id of a features or graphics layer", found: "\(Echo.quoted(layer)), which no layer has",
           hint: closestMatch(to: layer, in: layers.map(\.id)).map { "did you mean \(Echo.quoted($0))?" })
+      }
+      let styleLayer = try fr.string("styleLayer", nonEmpty: true)
+      if target.kind == .style || styleLayer != nil {
+        guard target.kind == .style else {
+          throw fr.error(
+            "styleLayer", expected: "no styleLayer: it names a layer of a style layer's style",
+            found: "\(Echo.quoted(styleLayer!)) on \(Echo.quoted(layer)), a \(target.kind.rawValue) layer")
+        }
+        guard let styleLayer else {
+          throw fr.missing("styleLayer", "the id of the style's layer that draws the feature (\(Echo.quoted(layer)) is a style layer)")
+        }
+        guard let idValue = fr.object["id"] else { throw fr.missing("id", "the feature's id (string or number)") }
+        guard let fid = FeatureID(json: idValue) else { throw fr.invalid("id", expected: "a feature id (string or number)", found: idValue) }
+        return try finishViewAnnotation(r, id: id, target: .styleFeature(layer: layer, styleLayer: styleLayer, id: fid), path: path)
       }
       guard target.kind != .annotation else {
         throw fr.error(

@@ -8,6 +8,10 @@ public struct ViewAnnotation: Sendable {
     /// A feature of a `features` or `graphics` layer, by layer id and feature id
     /// (numbers and strings compare by value, as floors do).
     case feature(layer: String, id: FeatureID)
+    /// A feature drawn by a layer of a `style` layer's style: the scene
+    /// layer, the style layer's id and the tile feature's id (or its
+    /// source's `promoteId` property).
+    case styleFeature(layer: String, styleLayer: String, id: FeatureID)
   }
 
   /// One candidate position: the anchor names the point of the box that sits on

@@ -51,6 +51,8 @@ struct StyleFrameState: Sendable {
   var commands: [StyleDrawCommand] = []
   /// Each drawn symbol layer's symbols, laid out, for placement.
   var symbolLayers: [StyleSymbolLayerState] = []
+  /// The features view annotations name, as drawn.
+  var annotated: [StyleAnnotatedFeature] = []
   /// The camera's MapLibre zoom.
   var zoom: Double = 0
   var bearing: Double = 0

@@ -18,6 +18,8 @@ struct StyleFrameResolver {
   var sprites = StyleSpriteCache()
   /// The glyph ranges earlier frames of the style read.
   var glyphs = StyleGlyphCache()
+  /// The feature ids view annotations name, by style layer id.
+  var annotated: [String: [FeatureID]] = [:]
 
   /// The frame's style.
   func resolve() -> StyleFrameState {
@@ -64,6 +66,9 @@ struct StyleFrameResolver {
         }
         var painter = StyleLayerPainter(
           layer: layer, kind: kind, camera: camera, light: document.json["light"], sprite: sprite ?? StyleSprite())
+        let watched = annotated[layer.id] ?? []
+        painter.watched = Set(watched)
+        painter.promoteId = StyleAnnotatedFeature.promoteId(layer.source.flatMap { document.source($0) }, layer: layer.sourceLayer)
         if kind == .background {
           painter.paintBackground(into: &state.commands)
         } else if let id = layer.source, let source = document.source(id), source.kind == .video {
@@ -93,6 +98,9 @@ struct StyleFrameResolver {
           record.problem = "\(layer.path): a \(layer.typeName) layer needs a \"source\""
           record.problemIsError = true
         }
+        for id in watched where kind != .symbol {
+          state.annotated.append(StyleAnnotatedFeature(styleLayer: layer.id, id: id, layerExists: true, position: painter.found[id]))
+        }
         record.featuresRead = painter.featuresRead
         record.featuresDrawn = painter.featuresDrawn
         if record.status == .drawn && painter.featuresDrawn == 0 {
@@ -110,6 +118,13 @@ struct StyleFrameResolver {
     }
     state.sources = sourceOrder.map { sources[$0]!.record }
     state.notes += glyphSource.problems
+    // Names of layers the style does not have, and of layers not drawn.
+    for (styleLayer, ids) in annotated.sorted(by: { $0.key < $1.key }) {
+      let exists = document.layers.contains { $0.id == styleLayer }
+      for id in ids where !state.annotated.contains(where: { $0.styleLayer == styleLayer && $0.id == id }) {
+        state.annotated.append(StyleAnnotatedFeature(styleLayer: styleLayer, id: id, layerExists: exists))
+      }
+    }
     return state
   }
 
@@ -122,6 +137,8 @@ struct StyleFrameResolver {
   ) {
     var problems: [String] = []
     var layout = StyleSymbolLayout(layer: layer, camera: camera, sprite: sprite, glyphs: glyphs, problems: &problems)
+    layout.watched = painter.watched
+    layout.promoteId = painter.promoteId
     painter.forEachKeptFeature(data) { _, kept in layout.add(kept) }
     layout.finish()
     glyphs = layout.glyphs
@@ -138,6 +155,10 @@ struct StyleFrameResolver {
         id: layer.id, layerIndex: index, symbols: layout.symbols, avoidEdges: p.avoidEdges.bool(nil), zOrder: p.zOrder.string(nil) ?? "auto",
         hasSortKey: layer.layout["symbol-sort-key"] != nil, mayOverlap: mayOverlap))
     state.commands.append(StyleDrawCommand(shape: .symbols(state.symbolLayers.count - 1), color: Color(r: 0, g: 0, b: 0, a: 0), clip: nil))
+    for id in painter.watched.sorted(by: { $0.text < $1.text }) {
+      state.annotated.append(
+        StyleAnnotatedFeature(styleLayer: layer.id, id: id, layerExists: true, symbolLayer: state.symbolLayers.count - 1, symbols: layout.found[id] ?? []))
+    }
   }
 
   /// Why a layer type is not drawn, or nil when it is.

@@ -28,6 +28,11 @@ struct StyleLayerPainter {
   private var height: StyleProperty?
   /// `line-gradient`, drawn over `lineMetrics` GeoJSON lines.
   private var gradient: StyleLineGradient?
+  /// The ids of features view annotations name in this layer, the source's
+  /// `promoteId`, and where each drawn one stands (`StyleAnnotatedFeature`).
+  var watched: Set<FeatureID> = []
+  var promoteId: String?
+  private(set) var found: [FeatureID: Point] = [:]
 
   /// `light` is the style's root `light` (lighting `fill-extrusion` roofs);
   /// `sprite` holds the images patterns name.
@@ -89,14 +94,24 @@ struct StyleLayerPainter {
 
   /// Fill, line, circle and `fill-extrusion` layers: each kept feature's commands.
   private mutating func paintFeatures(_ data: StyleSourceData, into commands: inout [StyleDrawCommand]) {
-    forEachKeptFeature(data, reach: paint.reach(ratio: camera.pixelRatio)) { painter, kept in
+    forEachKeptFeature(data, reach: watched.isEmpty ? paint.reach(ratio: camera.pixelRatio) : nil) { painter, kept in
+      let drew: Bool
       if let gradient = painter.gradient, !kept.progress.isEmpty {
-        return gradient.draw(
+        drew = gradient.draw(
           kept.feature, kept.geometry, progress: kept.progress, transform: kept.transform, clip: kept.square, paint: painter.paint,
           ratio: painter.camera.pixelRatio, into: &commands)
+      } else {
+        drew = painter.emit(kept.feature, tile: kept.geometry, extent: kept.extent, transform: kept.transform, clip: kept.square, into: &commands)
       }
-      return painter.emit(kept.feature, tile: kept.geometry, extent: kept.extent, transform: kept.transform, clip: kept.square, into: &commands)
+      if drew, !painter.watched.isEmpty { painter.noteWatched(kept) }
+      return drew
     }
+  }
+
+  /// Records where a drawn feature a view annotation names stands (the first piece drawn).
+  private mutating func noteWatched(_ kept: KeptFeature) {
+    guard let id = StyleAnnotatedFeature.id(of: kept.feature, promoteId: promoteId), watched.contains(id), found[id] == nil else { return }
+    found[id] = StyleAnnotatedFeature.position(kept)
   }
 
   /// Adds what the layer gathers over all its features (`fill-extrusion`

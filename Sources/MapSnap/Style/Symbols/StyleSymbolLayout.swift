@@ -32,6 +32,11 @@ struct StyleSymbolLayout {
   private var pending: [PendingLine] = []
   /// Where the current tile's line labels stand, by text.
   private var repeats = RepeatedText()
+  /// The ids of features view annotations name in this layer, the source's
+  /// `promoteId`, and each one's symbols (indices in `symbols`).
+  var watched: Set<FeatureID> = []
+  var promoteId: String?
+  private(set) var found: [FeatureID: [Int]] = [:]
 
   /// The anchors of a tile's line labels, by text: a label is not laid out
   /// within `distance` of one of the same text in the same tile.
@@ -113,6 +118,9 @@ struct StyleSymbolLayout {
       symbol.key = i == 0 ? key : "\(key)@\(i)"
       symbol.order = order
       symbol.tileSquare = square
+      if !watched.isEmpty, let id = StyleAnnotatedFeature.id(of: f, promoteId: promoteId), watched.contains(id) {
+        found[id, default: []].append(symbols.count)
+      }
       symbols.append(symbol)
     }
     return true
