@@ -47,7 +47,10 @@
 #define FRIBIDI_FUNCTIONS(X)                                                                         \
   X(fribidi_get_bidi_types)                                                                        \
   X(fribidi_get_bracket_types)                                                                     \
-  X(fribidi_get_par_embedding_levels_ex)
+  X(fribidi_get_par_embedding_levels_ex)                                                           \
+  X(fribidi_get_joining_types)                                                                     \
+  X(fribidi_join_arabic)                                                                           \
+  X(fribidi_shape_arabic)
 
 #define DECLARE(name) static __typeof__(name) *p_##name;
 HB_FUNCTIONS(DECLARE)
@@ -194,4 +197,24 @@ int mapsnap_text_bidi_levels(const uint32_t *text, int length, int direction, ui
   free(brackets);
   if (max == 0) return -1;
   return FRIBIDI_IS_RTL(base) ? 1 : 0;
+}
+
+int mapsnap_text_shape_arabic(uint32_t *text, int length, const uint8_t *levels) {
+  pthread_once(&load_once, load);
+  if (!loaded || length < 0) return -1;
+  if (length == 0) return 0;
+  FriBidiCharType *types = malloc(sizeof *types * (size_t)length);
+  FriBidiArabicProp *props = malloc(sizeof *props * (size_t)length);
+  if (!types || !props) {
+    free(types);
+    free(props);
+    return -1;
+  }
+  p_fribidi_get_bidi_types(text, length, types);
+  p_fribidi_get_joining_types(text, length, props);
+  p_fribidi_join_arabic(types, length, (const FriBidiLevel *)levels, props);
+  p_fribidi_shape_arabic(FRIBIDI_FLAGS_ARABIC, (const FriBidiLevel *)levels, length, props, text);
+  free(types);
+  free(props);
+  return 0;
 }

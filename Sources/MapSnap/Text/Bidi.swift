@@ -24,6 +24,18 @@ enum Bidi {
     return (Int(p), levels)
   }
 
+  /// `scalars` (one paragraph in logical order, with its `levels`) with
+  /// Arabic letters in their joined presentation forms (U+FB50–U+FEFC) and
+  /// lam-alef ligatures, the ligature's second letter U+FEFF: how
+  /// MapLibre's RTL text plugin shapes Arabic for glyph ranges, which hold
+  /// code points, not a font's glyphs. Unchanged when FriBidi is not available.
+  static func arabicPresentationForms(_ scalars: [UInt32], levels: [UInt8]) -> [UInt32] {
+    guard scalars.count == levels.count, scalars.contains(where: { (0x0600...0x06FF).contains($0) }) else { return scalars }
+    var out = scalars
+    guard mapsnap_text_shape_arabic(&out, Int32(out.count), levels) == 0 else { return scalars }
+    return out
+  }
+
   /// Rule L2: the logical indices of `levels` in visual order (left to
   /// right). From the highest level down to the lowest odd level, every
   /// longest stretch of items at that level or higher is reversed.

@@ -62,4 +62,10 @@ uint32_t mapsnap_text_script(uint32_t codepoint);
 /// libraries on first use, as `mapsnap_text_load` does.
 int mapsnap_text_bidi_levels(const uint32_t *text, int length, int direction, uint8_t *levels);
 
+/// Replaces Arabic letters of `text` (one paragraph, logical order, with
+/// the embedding `levels` of mapsnap_text_bidi_levels) by their joined
+/// presentation forms and lam-alef ligatures (FriBidi's Arabic shaping; the
+/// second letter of a ligature becomes U+FEFF). 0, or -1 when FriBidi is not loaded.
+int mapsnap_text_shape_arabic(uint32_t *text, int length, const uint8_t *levels);
+
 #endif

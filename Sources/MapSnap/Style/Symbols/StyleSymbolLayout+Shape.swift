@@ -116,21 +116,45 @@ extension StyleSymbolLayout {
     if stack.isEmpty { stack = Self.defaultFont }
     let font = stack.joined(separator: ",")
     let transform = p.textTransform.string(f) ?? "none"
-    var out: [SymbolShaping.Character] = []
     var string = ""
-    var absent: [String] = []
-    for s in sections {
+    var codes: [UInt32] = []
+    var section: [Int] = []
+    for (k, s) in sections.enumerated() {
       let text = transform == "uppercase" ? s.text.uppercased() : transform == "lowercase" ? s.text.lowercased() : s.text
       string += text
-      let stackName = s.font ?? font
       for scalar in text.unicodeScalars {
-        let code = scalar.value
-        let glyph = glyphs.glyph(code, fontstack: stackName)
-        if glyph == nil && code >= 0x20 && !SymbolShaping.isWhitespace(code) {
-          absent.append(codePointName(scalar))
-        }
-        out.append(SymbolShaping.Character(code: code, glyph: glyph, scale: s.scale, color: s.color))
+        codes.append(scalar.value)
+        section.append(k)
       }
+    }
+    // Right-to-left text: each paragraph's levels (UAX #9; a newline ends
+    // a paragraph, whose first strong letter sets its direction) for each
+    // line's visual order, and Arabic joined as presentation forms, as
+    // MapLibre's RTL plugin does.
+    var levels = [UInt8](repeating: 0, count: codes.count)
+    if codes.contains(where: { (0x0590...0x08FF).contains($0) || (0xFB1D...0xFEFC).contains($0) }) {
+      var start = 0
+      for end in codes.indices.filter({ codes[$0] == 0x0A }).map({ $0 + 1 }) + [codes.count] where end > start {
+        let paragraph = Array(codes[start..<end])
+        if let bidi = Bidi.levels(paragraph) {
+          levels.replaceSubrange(start..<end, with: bidi.levels)
+          codes.replaceSubrange(start..<end, with: Bidi.arabicPresentationForms(paragraph, levels: bidi.levels))
+        }
+        start = end
+      }
+    }
+    var out: [SymbolShaping.Character] = []
+    var absent: [String] = []
+    for (i, code) in codes.enumerated() {
+      let s = sections[section[i]]
+      // The second letter of a lam-alef ligature, and the invisible bidi
+      // controls, draw nothing.
+      if code == 0xFEFF || code == 0x200E || code == 0x200F || (0x202A...0x202E).contains(code) || (0x2066...0x2069).contains(code) { continue }
+      let glyph = glyphs.glyph(code, fontstack: s.font ?? font)
+      if glyph == nil && code >= 0x20 && !SymbolShaping.isWhitespace(code), let scalar = Unicode.Scalar(code) {
+        absent.append(codePointName(scalar))
+      }
+      out.append(SymbolShaping.Character(code: code, glyph: glyph, scale: s.scale, color: s.color, level: levels[i]))
     }
     if !absent.isEmpty {
       var seen = Set<String>()

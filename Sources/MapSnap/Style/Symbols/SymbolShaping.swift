@@ -2,6 +2,7 @@ internal import _MapSnapStyle
 
 /// A label's glyphs laid out as MapLibre lays them out (its `shaping`), in
 /// the glyph ranges' units: 24 to the em, y down, the anchor at (0, 0).
+/// Lines are broken in logical order and each laid out in visual order.
 struct SymbolShaping: Sendable {
   struct Glyph: Sendable {
     let glyph: SDFGlyph
@@ -33,6 +34,8 @@ struct SymbolShaping: Sendable {
     let glyph: SDFGlyph?
     let scale: Double
     let color: StyleColor?
+    /// The bidirectional embedding level (odd: right to left).
+    var level: UInt8 = 0
   }
 
   /// Lays out `characters` (the text, already transformed) as lines of at
@@ -56,10 +59,12 @@ struct SymbolShaping: Sendable {
     }
     var y = baselineOffset
     var maxLineLength = 0.0
-    for line in lines {
+    for logical in lines {
       var x = 0.0
       let first = shaping.glyphs.count
       var lineMaxScale = 0.0
+      // Each line in visual order (rule L2 of UAX #9).
+      let line = logical.contains(where: { $0.level > 0 }) ? Bidi.visualOrder(levels: logical.map(\.level)).map { logical[logical.startIndex + $0] } : Array(logical)
       for c in line {
         guard let g = c.glyph else { continue }
         shaping.glyphs.append(Glyph(glyph: g, x: x, y: y, scale: c.scale, color: c.color))
