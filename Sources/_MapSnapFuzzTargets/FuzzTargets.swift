@@ -49,8 +49,11 @@ public enum FuzzTargets {
       name: "style", summary: "a MapLibre style: validated, read and drawn at 64×64 at most (StyleValidator, StyleDocument, the style front end)",
       maxLength: 32_768, run: StyleFuzzTarget.run),
     FuzzTarget(
-      name: "sprite", summary: "a style's sprite index (sprite.json) over a fixed sheet, drawn as patterns at 64×64 (StyleSprite)",
+      name: "sprite", summary: "a style's sprite index (sprite.json) over a fixed sheet, drawn as patterns and icons at 64×64 (StyleSprite)",
       maxLength: 16_384, run: SpriteFuzzTarget.run),
+    FuzzTarget(
+      name: "glyphs", summary: "an SDF glyph range (0-255.pbf) drawn as point, multi-line and line labels at 64×64 (GlyphRange, the symbol layout)",
+      maxLength: 65_536, run: GlyphsFuzzTarget.run),
     FuzzTarget(
       name: "expression", summary: "a style expression, filter or legacy function: compiled and evaluated (StyleExpression)",
       maxLength: 8_192, run: ExpressionFuzzTarget.run),

@@ -2,8 +2,10 @@ import MapSnap
 
 /// `sprite`: bytes read as a style's sprite index (`sprite.json`) over a
 /// fixed 8×8 sheet, then drawn at 64×64 by a style whose background and
-/// fill take the patterns `a` and `b` (`StyleSprite`: entries checked
-/// against the sheet and cut from it; the pattern paint).
+/// fill take the patterns `a` and `b`, and whose symbol layers draw them as
+/// icons along the square's edge and fitted to a text (`StyleSprite`:
+/// entries checked against the sheet and cut from it; the pattern paint,
+/// the icon layout).
 public enum SpriteFuzzTarget {
   public static func run(_ data: UnsafeRawBufferPointer) -> FuzzOutcome {
     let folder = ScratchFolder("sprite")
@@ -18,7 +20,12 @@ public enum SpriteFuzzTarget {
     {"version": 8, "center": [0, 0], "zoom": 3, "sprite": "sprite",
      "sources": {"g": {"type": "geojson", "data": {"type": "Polygon", "coordinates": [[[-20, -20], [20, -20], [20, 20], [-20, 20], [-20, -20]]]}}},
      "layers": [{"id": "bg", "type": "background", "paint": {"background-pattern": "a"}},
-                {"id": "f", "type": "fill", "source": "g", "paint": {"fill-pattern": "b", "fill-opacity": 0.8}}]}
+                {"id": "f", "type": "fill", "source": "g", "paint": {"fill-pattern": "b", "fill-opacity": 0.8}},
+                {"id": "i", "type": "symbol", "source": "g",
+                 "layout": {"icon-image": "a", "icon-size": 1.5, "icon-rotate": 30, "symbol-placement": "line", "symbol-spacing": 10, "icon-allow-overlap": true}},
+                {"id": "j", "type": "symbol", "source": "g",
+                 "layout": {"icon-image": "b", "icon-text-fit": "both", "text-field": "x", "text-optional": true},
+                 "paint": {"icon-color": "#f00", "icon-halo-width": 1, "icon-halo-color": "#00f"}}]}
     """
 
   /// An 8×8 RGBA PNG: four colour quarters, a translucent diagonal.

@@ -117,7 +117,7 @@ struct StyleFrameResolver {
       state.layers.append(record)
     }
     state.sources = sourceOrder.map { sources[$0]!.record }
-    state.notes += glyphSource.problems
+    state.notes += glyphSource.summary
     // Names of layers the style does not have, and of layers not drawn.
     for (styleLayer, ids) in annotated.sorted(by: { $0.key < $1.key }) {
       let exists = document.layers.contains { $0.id == styleLayer }

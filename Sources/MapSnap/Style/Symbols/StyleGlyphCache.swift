@@ -41,7 +41,7 @@ final class StyleGlyphCache: Sendable {
       return true
     }
     guard admitted else {
-      return .problem("more than \(Self.maximumFontstacks) fontstacks are asked for; \(Echo.quoted(fontstack)) is not read")
+      return .problem("more than \(Self.maximumFontstacks) fontstacks are asked for; the others are not read")
     }
     if let hit = state.withLock({ $0.ranges[key] }) { return hit }
     let entry: Entry

@@ -17,6 +17,7 @@ struct StyleGlyphSource {
   let offline: Bool
   private(set) var problems: [String] = []
   private var seenProblems: Set<String> = []
+  private var unlisted = 0
   /// The ranges this frame has looked up, by fontstack and range start.
   private var ranges: [String: [GlyphRange]] = [:]
 
@@ -62,8 +63,22 @@ struct StyleGlyphSource {
     }
   }
 
+  /// The most problems listed one by one; the rest are counted.
+  static let shownProblems = 5
+
   private mutating func note(_ problem: String) {
-    if seenProblems.insert(problem).inserted { problems.append(problem) }
+    guard seenProblems.insert(problem).inserted else { return }
+    // The limit on fontstacks is always said; other problems up to the cap.
+    if problems.count < Self.shownProblems || problem.contains("fontstacks are asked for") {
+      problems.append(problem)
+    } else {
+      unlisted += 1
+    }
+  }
+
+  /// The problems, the ones past `shownProblems` counted in a last line.
+  var summary: [String] {
+    problems + (unlisted > 0 ? ["glyphs: \(unlisted) more glyph range problem\(unlisted == 1 ? "" : "s") not listed"] : [])
   }
 }
 
