@@ -108,7 +108,7 @@ struct StyleSymbolLayout {
     let f = kept.feature
     let anchors = self.anchors(kept, shaped, lines: lines)
     guard !anchors.isEmpty else { return false }
-    let key = Self.key(f, anchor: kept.transform.apply(anchors[0].point.x, anchors[0].point.y), camera: camera)
+    let key = Self.key(f, promoteId: promoteId, anchor: kept.transform.apply(anchors[0].point.x, anchors[0].point.y), camera: camera)
     var square = Rect.empty
     for p in kept.square { square.include(p) }
     for (i, a) in anchors.enumerated() {
@@ -178,8 +178,11 @@ struct StyleSymbolLayout {
     }
   }
 
-  /// The symbol's stable key (`StyleSymbol.key`) without its anchor index.
-  static func key(_ f: EvaluationFeature, anchor: Point, camera: StyleCamera) -> String {
+  /// The symbol's stable key (`StyleSymbol.key`) without its anchor index:
+  /// the source's `promoteId` property, else the feature's id, else the
+  /// digest of its properties and its first anchor's place on the map.
+  static func key(_ f: EvaluationFeature, promoteId: String?, anchor: Point, camera: StyleCamera) -> String {
+    if let p = promoteId, let id = f.properties[p], id != .null { return "id:" + id.compactJSON }
     if let id = f.id { return "id:" + id.compactJSON }
     var bytes: [UInt8] = []
     for name in f.properties.keys.sorted() {
