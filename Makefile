@@ -183,6 +183,7 @@ style-data:
 	@python3 -c 'import importlib.metadata as m, sys; sys.exit(m.version("pmtiles") != "3.8.1")' 2>/dev/null \
 	  || python3 -m pip install --quiet $(STYLE_DATA_PIP)
 	SHARED=$(abspath $(SHARED)) bash scripts/style-data/make.sh Examples/styles/data
+	SHARED=$(abspath $(SHARED)) bash scripts/style-data/labels.sh Examples/styles/data
 	SHARED=$(abspath $(SHARED)) bash scripts/style-data/make.sh --fixtures Tests/Fixtures/styles
 	python3 scripts/style-data/variants.py
 

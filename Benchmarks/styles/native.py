@@ -19,8 +19,7 @@ never in what is drawn (native_style):
   - pmtiles:// becomes the MBTiles of the same name (the same tiles; this MapLibre Native has no
     PMTiles source);
   - relative `tiles` templates become file:/// URLs;
-  - symbol layers are left out: the style names no glyphs, without which Native fails the whole
-    frame, and mapsnap skips symbol layers until issue 40, so both draw the same layers.
+  - relative `glyphs` and `sprite` URLs become file:/// URLs.
 Needs EGL_PLATFORM=surfaceless (set here unless given) and Mesa's EGL (make bench-styles-deps).
 """
 import json
@@ -60,7 +59,9 @@ def native_style(path):
             source["url"] = "mbtiles://" + os.path.splitext(local)[0] + ".mbtiles"
         if "tiles" in source:
             source["tiles"] = [t if "://" in t else "file://" + absolute(t, base) for t in source["tiles"]]
-    style["layers"] = [layer for layer in style["layers"] if layer.get("type") != "symbol"]
+    for key in ("glyphs", "sprite"):
+        if key in style and "://" not in style[key]:
+            style[key] = "file://" + absolute(style[key], base)
     return json.dumps(style)
 
 

@@ -9,5 +9,6 @@ cd "$ROOT"
 if [ ! -f Examples/styles/data/helsinki.mbtiles ] || [ ! -f Examples/styles/data/world.mbtiles ]; then
   bash scripts/style-data/make.sh Examples/styles/data
 fi
+[ -e Examples/styles/data/glyphs ] || bash scripts/style-data/labels.sh Examples/styles/data
 export EGL_PLATFORM="${EGL_PLATFORM:-surfaceless}"
 exec python3 Benchmarks/styles/compare.py "$@"

@@ -8,7 +8,7 @@ Examples/styles (over `make style-data`'s Examples/styles/data, camera at MapLib
   bright-xyz.json       the XYZ folders: "tiles": ["data/helsinki/{z}/{x}/{y}.pbf"], relative to the style
   bright-pmtiles.json   "url": "pmtiles://data/helsinki.pmtiles", relative to the style
 Tests/Fixtures/styles (over the fixtures of `make.sh --fixtures`, camera at zoom 14, the
-fixtures' one Helsinki zoom):
+fixtures' one Helsinki zoom; without `glyphs` and `sprite`, which only the benchmark set has):
   bright.json           "url": "mbtiles://helsinki-z14.mbtiles"
   bright-xyz.json, bright-pmtiles.json as above
   bright-tilejson.json  "url": "helsinki-z14/tiles.json" (TileJSON whose tiles are relative to it)
@@ -90,6 +90,11 @@ def variants():
         for form in forms:
             style = json.loads(json.dumps(base))
             style["name"] = "%s (%s)" % (base["name"], form)
+            if folder.startswith("Tests/"):
+                # The fixtures draw text from mapsnap's bundled fonts and need no sprite: the
+                # benchmark's glyph ranges and sprite come from ../shared (make style-data).
+                style.pop("glyphs", None)
+                style.pop("sprite", None)
             style["zoom"] = zoom
             for sid, name in sets.items():
                 style["sources"][sid] = source(form, folder, prefix, name, base["sources"][sid]["attribution"])
