@@ -161,6 +161,8 @@ bench: bench-deps
 	@.build/release/mapsnap-bench Benchmarks/scenes/helsinki-basemap-8000.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/basemap-only-8000.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/world.json --runs $(BENCH_RUNS)
+	@# A label-dense 1024² style frame (issue 40): symbol layout (in resolve) and placement (text) apart.
+	@.build/release/mapsnap-bench Tests/Fixtures/styles/bright.json --size 1024x1024 --center 24.9443,60.1716 --zoom 16 --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/nyc-250000.json --runs $(BENCH_RUNS)
 	@.build/release/mapsnap-bench Benchmarks/scenes/helsinki-8000.json --diff 4096 --runs $(BENCH_RUNS)
 	@# Drawing and compressing on 1 and 2 threads (issue 13's scaling), in process.

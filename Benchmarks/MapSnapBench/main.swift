@@ -258,6 +258,8 @@ var tileCount = 0
 var coldRead = 0.0
 var tileRead: [Double] = []
 var tileStitch: [Double] = []
+var symbolLayout: [Double] = []
+var symbolCounts = (0, 0)
 do {
   // One tile cache for all runs, as in a batch job over one basemap: the
   // first run decodes (cold), the others find the tiles decoded (warm).
@@ -296,6 +298,9 @@ do {
     resolve.append(snap.timings.resolve)
     list.append(snap.timings.displayList)
     textTimes.append(snap.timings.text)
+    let figures = snap.plan.styleSymbolFigures
+    symbolLayout.append(figures.layoutSeconds)
+    symbolCounts = (figures.laidOut, figures.shown)
     labelCount = snap.text.labelCounts.values.reduce((0, 0)) { ($0.0 + $1.placed, $0.1 + $1.dropped) }
     raster.append(snap.timings.rasterize)
     t0 = t1
@@ -323,7 +328,9 @@ print(
     + (tileCount > 0
       ? " (cold \(ms([coldResolve])); tiles: read and decode \(ms(tileRead)) (cold \(ms([coldRead])) for \(tileCount) tiles), stitch \(ms(tileStitch)))"
       : "") + ", text \(ms(textTimes)) (cold \(ms([coldText]))) for \(labelCount.0) labels placed / \(labelCount.1) dropped, display list \(ms(list)), rasterise \(ms(raster))), "
-    + "encode \(ms(encode)) ms, PNG \(bytes) bytes, peak RSS \(usage.ru_maxrss / 1024) MB")
+    + "encode \(ms(encode)) ms, PNG \(bytes) bytes, peak RSS \(usage.ru_maxrss / 1024) MB"
+    + (symbolCounts.0 > 0
+      ? "; style symbols: layout \(ms(symbolLayout)) ms (in resolve) for \(symbolCounts.0) laid out, placement in text, \(symbolCounts.1) shown" : ""))
 
 extension String {
   /// "1234" (tenths of a millisecond) → "123.4".

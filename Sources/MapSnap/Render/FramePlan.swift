@@ -25,6 +25,20 @@ public struct FramePlan {
   public let viewAnnotations: ViewAnnotationPlacement
   /// Per style layer of the state (by layer index), where its symbols were placed.
   var styleSymbols: [Int: StyleSymbolPlacement] = [:]
+
+  /// The symbols of the frame's styles: how many were laid out and shown,
+  /// and the seconds their layout took (part of the plan's resolve time;
+  /// their placement is part of its text time). For benchmarks.
+  package var styleSymbolFigures: (laidOut: Int, shown: Int, layoutSeconds: Double) {
+    var laidOut = 0, shown = 0, seconds = 0.0
+    for l in state.layers {
+      guard let st = l.style else { continue }
+      laidOut += st.symbolLayers.reduce(0) { $0 + $1.symbols.count }
+      seconds += st.symbolLayoutSeconds
+    }
+    for p in styleSymbols.values { shown += p.layers.reduce(0) { $0 + $1.outcomes.filter(\.isShown).count } }
+    return (laidOut, shown, seconds)
+  }
   /// What the display list found reaches the pixels.
   public let drawn: DrawRecord
   /// Per layer of `state`: the layer joined with what placement and the

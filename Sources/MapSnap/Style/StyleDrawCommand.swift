@@ -53,6 +53,8 @@ struct StyleFrameState: Sendable {
   var symbolLayers: [StyleSymbolLayerState] = []
   /// The features view annotations name, as drawn.
   var annotated: [StyleAnnotatedFeature] = []
+  /// How long the symbol layers took to lay out (shaping, anchors, quads), seconds.
+  var symbolLayoutSeconds = 0.0
   /// The camera's MapLibre zoom.
   var zoom: Double = 0
   var bearing: Double = 0

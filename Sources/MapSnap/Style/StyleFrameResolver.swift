@@ -135,11 +135,16 @@ struct StyleFrameResolver {
     _ layer: StyleLayer, index: Int, _ data: StyleSourceData, painter: inout StyleLayerPainter, sprite: StyleSprite, glyphs: inout StyleGlyphSource,
     into state: inout StyleFrameState
   ) {
+    let start = monotonicSeconds()
+    defer { state.symbolLayoutSeconds += monotonicSeconds() - start }
     var problems: [String] = []
     var layout = StyleSymbolLayout(layer: layer, camera: camera, sprite: sprite, glyphs: glyphs, problems: &problems)
     layout.watched = painter.watched
     layout.promoteId = painter.promoteId
-    painter.forEachKeptFeature(data) { _, kept in layout.add(kept) }
+    // Features farther outside the frame than the placement margin and a
+    // long label cannot mark it: not laid out (unless a view annotation names one).
+    let reach = painter.watched.isEmpty ? (StyleSymbolPlacer.viewportPadding + Self.symbolReach) * camera.pixelRatio : nil
+    painter.forEachKeptFeature(data, reach: reach) { _, kept in layout.add(kept) }
     layout.finish()
     glyphs = layout.glyphs
     painter.problems += problems
@@ -160,6 +165,11 @@ struct StyleFrameResolver {
         StyleAnnotatedFeature(styleLayer: layer.id, id: id, layerExists: true, symbolLayer: state.symbolLayers.count - 1, symbols: layout.found[id] ?? []))
     }
   }
+
+  /// How far beyond the placement margin a symbol's anchor may lie and
+  /// still be laid out, CSS pixels: a label or icon reaching farther from
+  /// its anchor than this is not placed when its anchor is that far out.
+  static let symbolReach = 512.0
 
   /// Why a layer type is not drawn, or nil when it is.
   static func unsupported(_ kind: StyleLayer.Kind) -> String? {

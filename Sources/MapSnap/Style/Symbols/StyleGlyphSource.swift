@@ -20,6 +20,8 @@ struct StyleGlyphSource {
   private var unlisted = 0
   /// The ranges this frame has looked up, by fontstack and range start.
   private var ranges: [String: [GlyphRange]] = [:]
+  /// Each glyph this frame has looked up, by fontstack and code point.
+  private var found: [String: [UInt32: SDFGlyph?]] = [:]
 
   init(template: String?, cache: StyleGlyphCache, styleFolder: String, localRoot: String?, offline: Bool) {
     self.template = template
@@ -29,8 +31,16 @@ struct StyleGlyphSource {
     self.offline = offline
   }
 
-  /// The glyph drawing `code` in `fontstack`, or nil when no range has it.
+  /// The glyph drawing `code` in `fontstack`, or nil when no range has it;
+  /// answered once per frame, fontstack and code point.
   mutating func glyph(_ code: UInt32, fontstack: String) -> SDFGlyph? {
+    if let hit = found[fontstack]?[code] { return hit }
+    let g = lookUp(code, fontstack: fontstack)
+    found[fontstack, default: [:]][code] = .some(g)
+    return g
+  }
+
+  private mutating func lookUp(_ code: UInt32, fontstack: String) -> SDFGlyph? {
     let start = Int(code / 256) * 256
     let key = "\(start)\u{1}\(fontstack)"
     if ranges[key] == nil { ranges[key] = load(fontstack, start: start) }

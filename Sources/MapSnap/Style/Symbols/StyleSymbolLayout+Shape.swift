@@ -102,27 +102,17 @@ extension StyleSymbolLayout {
   /// plain string; code points no glyph range has are added to `missing`.
   private mutating func characters(_ f: EvaluationFeature, missing: inout [String]) -> ([SymbolShaping.Character], String) {
     let p = properties
-    var sections: [(text: String, scale: Double, font: String?, color: StyleColor?)] = []
-    let tokens = hasTokens("text-field")
-    switch p.textField.value(f) {
-    case .formatted(let fm):
-      for s in fm.sections where s.image == nil {
-        sections.append((tokens ? Self.resolveTokens(s.text, f) : s.text, s.scale ?? 1, s.fontStack, s.textColor))
-      }
-    case .null: return ([], "")
-    case let v: sections.append((tokens ? Self.resolveTokens(v.displayString, f) : v.displayString, 1, nil, nil))
-    }
+    let sections = textSections(f)
+    guard !sections.isEmpty else { return ([], "") }
     var stack = p.textFont.strings(f)
     if stack.isEmpty { stack = Self.defaultFont }
     let font = stack.joined(separator: ",")
-    let transform = p.textTransform.string(f) ?? "none"
     var string = ""
     var codes: [UInt32] = []
     var section: [Int] = []
     for (k, s) in sections.enumerated() {
-      let text = transform == "uppercase" ? s.text.uppercased() : transform == "lowercase" ? s.text.lowercased() : s.text
-      string += text
-      for scalar in text.unicodeScalars {
+      string += s.text
+      for scalar in s.text.unicodeScalars {
         codes.append(scalar.value)
         section.append(k)
       }
@@ -203,5 +193,29 @@ extension StyleSymbolLayout {
       }
     }
     return out
+  }
+
+  /// The sections of `f`'s `text-field`: each run's text (legacy tokens
+  /// resolved, `text-transform` applied), font scale, fontstack and colour;
+  /// empty when it has no text.
+  func textSections(_ f: EvaluationFeature) -> [(text: String, scale: Double, font: String?, color: StyleColor?)] {
+    let p = properties
+    var sections: [(text: String, scale: Double, font: String?, color: StyleColor?)] = []
+    let tokens = hasTokens("text-field")
+    switch p.textField.value(f) {
+    case .formatted(let fm):
+      for s in fm.sections where s.image == nil {
+        sections.append((tokens ? Self.resolveTokens(s.text, f) : s.text, s.scale ?? 1, s.fontStack, s.textColor))
+      }
+    case .null: return []
+    case let v: sections.append((tokens ? Self.resolveTokens(v.displayString, f) : v.displayString, 1, nil, nil))
+    }
+    let transform = p.textTransform.string(f) ?? "none"
+    if transform != "none" {
+      for i in sections.indices {
+        sections[i].text = transform == "uppercase" ? sections[i].text.uppercased() : transform == "lowercase" ? sections[i].text.lowercased() : sections[i].text
+      }
+    }
+    return sections.filter { !$0.text.isEmpty }
   }
 }

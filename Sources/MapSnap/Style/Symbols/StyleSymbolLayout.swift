@@ -57,7 +57,6 @@ struct StyleSymbolLayout {
 
   struct PendingLine {
     let kept: StyleLayerPainter.KeptFeature
-    let shaped: ShapedSymbol
     let order: Int
     let text: String
   }
@@ -79,12 +78,16 @@ struct StyleSymbolLayout {
     let f = kept.feature
     let order = features
     features += 1
-    guard let shaped = shape(f) else { return false }
-    if kept.geometry.kind == .lineString, let text = shaped.text, (properties.placement.string(f) ?? "point") == "line" {
-      if let last = pending.last, last.kept.transform.tx != kept.transform.tx || last.kept.transform.ty != kept.transform.ty { mergeLines() }
-      pending.append(PendingLine(kept: kept, shaped: shaped, order: order, text: text.string))
-      return true
+    if kept.geometry.kind == .lineString, (properties.placement.string(f) ?? "point") == "line" {
+      let text = textSections(f).map(\.text).joined()
+      if !text.isEmpty {
+        // Shaped once merged: a street cut into many pieces is shaped once.
+        if let last = pending.last, last.kept.transform.tx != kept.transform.tx || last.kept.transform.ty != kept.transform.ty { mergeLines() }
+        pending.append(PendingLine(kept: kept, order: order, text: text))
+        return true
+      }
     }
+    guard let shaped = shape(f) else { return false }
     return emit(kept, shaped, order: order, lines: nil)
   }
 
@@ -98,7 +101,8 @@ struct StyleSymbolLayout {
     let lines = pending
     pending = []
     for m in SymbolLineMerge.merge(items) {
-      _ = emit(lines[m.item].kept, lines[m.item].shaped, order: lines[m.item].order, lines: m.lines)
+      guard let shaped = shape(lines[m.item].kept.feature) else { continue }
+      _ = emit(lines[m.item].kept, shaped, order: lines[m.item].order, lines: m.lines)
     }
   }
 

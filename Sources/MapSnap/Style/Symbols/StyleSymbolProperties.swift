@@ -2,8 +2,9 @@ internal import _MapSnapRaster
 internal import _MapSnapStyle
 
 /// The layout and paint properties a `symbol` layer reads, compiled for a
-/// frame (`StyleProperty`: constant ones evaluated once).
-struct StyleSymbolProperties {
+/// frame (`StyleProperty`: constant ones evaluated once); a class, so that
+/// the layout reads it without copying its fifty properties per feature.
+final class StyleSymbolProperties {
   let placement, spacing, avoidEdges, sortKey, zOrder: StyleProperty
   let textField, textFont, textSize, textMaxWidth, textLineHeight, textLetterSpacing, textJustify, textAnchor: StyleProperty
   let textOffset, textRotate, textPadding, textTransform, textAllowOverlap, textIgnorePlacement, textOptional: StyleProperty
