@@ -111,6 +111,25 @@ import _MapSnapTestSupport
     #expect(plan.state.layers[0].style?.notes.contains { $0.contains("drawn from the bundled fonts") } == true)
   }
 
+  @Test func variableAnchorsTryEachPlaceInTurn() throws {
+    let folder = Folder()
+    defer { folder.remove() }
+    let style = """
+      {"version": 8, "center": [0, 0], "zoom": 2,
+       "sources": {"g": \(Self.points([("AAAA", 0, 0), ("BBBB", 0, 0), ("CCCC", 0, 0)]))},
+       "layers": [{"id": "s", "type": "symbol", "source": "g",
+                   "layout": {"text-field": ["get", "t"], "text-variable-anchor": ["top", "bottom"], "text-radial-offset": 0.5}}]}
+      """
+    let plan = try Self.plan(style, in: folder.path)
+    let outcomes = try #require(plan.styleSymbols[0]?.layers[0].outcomes)
+    #expect(outcomes.map(\.isShown) == [true, true, false], "below, above, then no room")
+    #expect(outcomes.map(\.textVariant).prefix(2) == [0, 1])
+    #expect(outcomes[2].reason == .collision)
+    // A radial offset moves the box away from the anchor, less MapLibre's baseline allowance.
+    #expect(StyleSymbolLayout.variableOffset("top", radial: 12) == Point(0, 5))
+    #expect(StyleSymbolLayout.variableOffset("left", textOffset: Point(-24, 3)) == Point(24, 0))
+  }
+
   @Test func lineLabelsFollowTheLineOncePerSpacing() throws {
     let folder = Folder()
     defer { folder.remove() }

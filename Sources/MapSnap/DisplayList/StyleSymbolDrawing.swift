@@ -28,7 +28,7 @@ enum StyleSymbolDrawing {
         list.drawImage(image, in: rect, opacity: icon.opacity)
       }
     }
-    let texts = placed.drawOrder.filter { placed.outcomes[$0].text }.compactMap { layer.symbols[$0].text }
+    let texts = placed.drawOrder.filter { placed.outcomes[$0].text }.compactMap { layer.symbols[$0].text(placed.outcomes[$0].textVariant) }
     for halo in [true, false] {
       for t in texts where !halo || t.paint.hasHalo {
         if let (image, rect) = SDFRasterizer.image(t.quads, paint: t.paint, halo: halo, width: w, height: h) { list.drawImage(image, in: rect) }

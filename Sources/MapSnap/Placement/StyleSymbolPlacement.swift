@@ -18,6 +18,9 @@ struct StyleSymbolOutcome: Sendable, Equatable {
   /// Whether its text and its icon are drawn.
   var text = false
   var icon = false
+  /// Which of the symbol's texts was placed: 0 its first anchor, k its
+  /// k-th variable anchor after that (`StyleSymbol.textVariants`).
+  var textVariant = 0
   /// Why it (or one of its parts) is not drawn; nil when all it has is drawn.
   var reason: StyleSymbolHiddenReason?
   /// For `collision`: the symbol whose box it hit first (style layer id and key).

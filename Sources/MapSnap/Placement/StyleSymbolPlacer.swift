@@ -58,7 +58,26 @@ struct StyleSymbolPlacer {
           for b in boxes { if let hit = grid.firstHit(b) { return (false, .collision, hit) } }
           return (true, nil, nil)
         }
-        let t = s.text.map { test($0.boxes, allowOverlap: $0.allowOverlap) }
+        // Variable anchors: the first that fits without overlap; with
+        // overlap allowed and none fitting, the first (MapLibre's two passes).
+        var t = s.text.map { test($0.boxes, allowOverlap: false) }
+        if let first = s.text, t?.fits == false {
+          for (k, v) in s.textVariants.enumerated() {
+            let r = test(v.boxes, allowOverlap: false)
+            if r.fits {
+              t = r
+              outcome.textVariant = k + 1
+              break
+            }
+          }
+          if t?.fits == false && first.allowOverlap {
+            let candidates = [first] + s.textVariants
+            if let k = candidates.firstIndex(where: { test($0.boxes, allowOverlap: true).fits }) {
+              t = (true, nil, nil)
+              outcome.textVariant = k
+            }
+          }
+        }
         let i = s.icon.map { test($0.boxes, allowOverlap: $0.allowOverlap) }
         var placeText = t?.fits ?? false, placeIcon = i?.fits ?? false
         let iconWithoutText = s.text == nil || s.text!.optional
@@ -83,7 +102,7 @@ struct StyleSymbolPlacer {
           if let hit = failed?.blocker { outcome.blockedBy = owners[hit] }
         }
         let owner = "\(layer.id) \(s.key)"
-        if placeText, let text = s.text, !text.ignorePlacement {
+        if placeText, let text = s.text(outcome.textVariant), !text.ignorePlacement {
           for b in text.boxes { grid.insert(b, id: owners.count) }
           owners.append(owner)
         }
@@ -111,4 +130,9 @@ struct StyleSymbolPlacer {
       return (a.sortKey, a.order, $0) < (b.sortKey, b.order, $1)
     }
   }
+}
+
+extension StyleSymbol {
+  /// Its text at the anchor placement chose (`StyleSymbolOutcome.textVariant`).
+  func text(_ variant: Int) -> Text? { variant == 0 ? text : (variant <= textVariants.count ? textVariants[variant - 1] : nil) }
 }

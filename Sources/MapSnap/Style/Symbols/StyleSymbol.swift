@@ -14,6 +14,8 @@ struct StyleSymbol: Sendable {
   /// Where the symbol stands, in device pixels.
   var anchor: Point
   var text: Text?
+  /// With `text-variable-anchor`: the text at each further anchor, tried in order after `text`.
+  var textVariants: [Text] = []
   var icon: Icon?
   /// What the layout could not draw: text whose glyphs no range has, an
   /// icon the sprite lacks. Shown in the report beside the outcome.

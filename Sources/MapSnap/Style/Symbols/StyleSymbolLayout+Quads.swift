@@ -77,28 +77,11 @@ extension StyleSymbolLayout {
     }
     var symbol = StyleSymbol(key: "", anchor: anchor, missing: shaped.missing, sortKey: shaped.sortKey ?? 0, order: 0)
     if let t = shaped.text {
-      let scale = shaped.textSize / Self.em * ratio
-      let placed: (quads: [SDFQuad], boxes: [Rect])?
-      if let path, t.mapAligned {
-        placed = alongLine(t, path: path, scale: scale)
-      } else {
-        var angle = turn(t.mapAligned) + t.rotate * .pi / 180
-        if t.keepUpright && t.mapAligned && lineAngle != nil {
-          let a = remainder(angle, 2 * .pi)
-          if a > .pi / 2 || a < -.pi / 2 { angle += .pi }
+      if let text = self.text(t, textSize: shaped.textSize, at: anchor, path: path, turn: turn(t.mapAligned), lineAngle: lineAngle) {
+        symbol.text = text
+        symbol.textVariants = shaped.textVariants.compactMap {
+          self.text($0, textSize: shaped.textSize, at: anchor, path: path, turn: turn($0.mapAligned), lineAngle: lineAngle)
         }
-        let frame = QuadFrame(anchor: anchor + t.translate, angle: angle, scale: scale)
-        let quads = t.shaping.glyphs.compactMap { g in Self.glyphQuad(g, frame: frame, at: Point(g.x, g.y)) }
-        let s = t.shaping
-        let pad = t.padding / (shaped.textSize / Self.em)
-        let boxes = Self.boxes(
-          Rect(minX: s.left - pad, minY: s.top - pad, maxX: s.right + pad, maxY: s.bottom + pad), frame: frame, alongLine: lineAngle != nil)
-        placed = (quads, boxes)
-      }
-      if let placed {
-        symbol.text = StyleSymbol.Text(
-          quads: placed.quads, paint: t.paint, boxes: placed.boxes, allowOverlap: t.allowOverlap, ignorePlacement: t.ignorePlacement,
-          optional: t.optional, string: t.string)
       } else {
         symbol.lineTooShort = true
       }
@@ -126,6 +109,34 @@ extension StyleSymbolLayout {
         allowOverlap: i.allowOverlap, ignorePlacement: i.ignorePlacement, optional: i.optional)
     }
     return symbol
+  }
+
+  /// A text part's quads and boxes at `anchor`: along `path` glyph by
+  /// glyph when it turns with the map on a line, else as one block turned
+  /// by `turn` and `text-rotate`; nil when a line label's glyphs fall off its line.
+  func text(_ t: ShapedSymbol.TextPart, textSize: Double, at anchor: Point, path: SymbolLinePath?, turn: Double, lineAngle: Double?) -> StyleSymbol.Text? {
+    let scale = textSize / Self.em * camera.pixelRatio
+    let placed: (quads: [SDFQuad], boxes: [Rect])
+    if let path, t.mapAligned {
+      guard let along = alongLine(t, path: path, scale: scale) else { return nil }
+      placed = along
+    } else {
+      var angle = turn + t.rotate * .pi / 180
+      if t.keepUpright && t.mapAligned && lineAngle != nil {
+        let a = remainder(angle, 2 * .pi)
+        if a > .pi / 2 || a < -.pi / 2 { angle += .pi }
+      }
+      let frame = QuadFrame(anchor: anchor + t.translate, angle: angle, scale: scale)
+      let quads = t.shaping.glyphs.compactMap { g in Self.glyphQuad(g, frame: frame, at: Point(g.x, g.y)) }
+      let s = t.shaping
+      let pad = t.padding / (textSize / Self.em)
+      let boxes = Self.boxes(
+        Rect(minX: s.left - pad, minY: s.top - pad, maxX: s.right + pad, maxY: s.bottom + pad), frame: frame, alongLine: lineAngle != nil)
+      placed = (quads, boxes)
+    }
+    return StyleSymbol.Text(
+      quads: placed.quads, paint: t.paint, boxes: placed.boxes, allowOverlap: t.allowOverlap, ignorePlacement: t.ignorePlacement,
+      optional: t.optional, string: t.string)
   }
 
   /// A glyph's quad: its field's rectangle (with MapLibre's `rectBuffer`

@@ -35,6 +35,8 @@ struct ShapedSymbol {
     var allowOverlap, ignorePlacement, optional, keepUpright, mapAligned: Bool
   }
   var text: TextPart?
+  /// Point labels with variable anchors: the text at the anchors after the first, in order.
+  var textVariants: [TextPart] = []
   var icon: IconPart?
   /// `text-size` in CSS pixels (also what line anchors measure ems by).
   var textSize: Double
@@ -57,9 +59,10 @@ extension StyleSymbolLayout {
     let placement = p.placement.string(f) ?? "point"
     let textSize = max(0, p.textSize.number(f))
     var text: ShapedSymbol.TextPart?
+    var variants: [ShapedSymbol.TextPart] = []
     let (characters, string) = characters(f, missing: &missing)
     if !characters.isEmpty {
-      let anchor = p.textAnchor.string(f) ?? "center"
+      for (k, (anchor, offset)) in textAnchors(f, placement: placement).enumerated() {
       let align = SymbolShaping.alignment(anchor)
       let justify: Double
       switch p.textJustify.string(f) ?? "center" {
@@ -68,24 +71,25 @@ extension StyleSymbolLayout {
       case "auto": justify = align.x
       default: justify = 0.5
       }
-      let offset = p.textOffset.pair(f)
       let shaping = SymbolShaping.shape(
         characters, maxWidth: placement == "point" ? max(0, p.textMaxWidth.number(f)) * Self.em : 0,
         lineHeight: p.textLineHeight.number(f) * Self.em, justify: justify, align: align, spacing: p.textLetterSpacing.number(f) * Self.em,
-        translate: Point(offset.x * Self.em, offset.y * Self.em))
+        translate: offset)
       if !shaping.glyphs.isEmpty {
         let paint = SDFPaint(
           color: p.textColor.styleColor(f), haloColor: p.textHaloColor.styleColor(f), haloWidth: max(0, p.textHaloWidth.number(f)),
           haloBlur: max(0, p.textHaloBlur.number(f)), opacity: min(1, max(0, p.textOpacity.number(f))), size: textSize / Self.em,
           pixelRatio: camera.pixelRatio)
         let alignment = p.textTurnsWithMap(f, placement: placement)
-        text = ShapedSymbol.TextPart(
+        let part = ShapedSymbol.TextPart(
           shaping: shaping, string: string, paint: paint, padding: max(0, p.textPadding.number(f)), rotate: p.textRotate.number(f),
           translate: StylePaint.turned(
             [p.textTranslate.pair(f).x, p.textTranslate.pair(f).y], anchor: p.textTranslateAnchor.string(f), bearing: camera.bearing,
             ratio: camera.pixelRatio),
           allowOverlap: p.textAllowOverlap.bool(f), ignorePlacement: p.textIgnorePlacement.bool(f), optional: p.textOptional.bool(f),
           keepUpright: p.textKeepUpright.bool(f), mapAligned: alignment)
+        if k == 0 { text = part } else { variants.append(part) }
+      }
       }
     }
     let icon = shapeIcon(f, text: text, textSize: textSize, placement: placement, missing: &missing)
@@ -94,7 +98,78 @@ extension StyleSymbolLayout {
     let textLength = text.map { ($0.shaping.right - $0.shaping.left) * textSize / Self.em } ?? 0
     let iconLength = icon.map { Double($0.image.image.width) / $0.image.pixelRatio * textSize / Self.em } ?? 0
     let sortKey: Double? = layer.layout["symbol-sort-key"] != nil ? p.sortKey.number(f) : nil
-    return ShapedSymbol(text: text, icon: icon, textSize: textSize, length: max(textLength, iconLength), missing: missing, sortKey: sortKey)
+    return ShapedSymbol(
+      text: text, textVariants: variants, icon: icon, textSize: textSize, length: max(textLength, iconLength), missing: missing, sortKey: sortKey)
+  }
+
+  /// The anchors a point label may take, in the order placement tries
+  /// them, each with its offset (ems × 24): `text-variable-anchor-offset`;
+  /// else `text-variable-anchor` with `text-radial-offset` (or `text-offset`
+  /// read as distances from the anchor); else `text-anchor` with
+  /// `text-offset`. Along lines, `text-anchor` alone.
+  func textAnchors(_ f: EvaluationFeature, placement: String) -> [(String, Point)] {
+    let p = properties
+    let em = Self.em
+    let offset = p.textOffset.pair(f)
+    let fixed = [(p.textAnchor.string(f) ?? "center", Point(offset.x * em, offset.y * em))]
+    guard placement == "point" else { return fixed }
+    if layer.layout["text-variable-anchor-offset"] != nil, case .anchorOffsets(let pairs) = p.textVariableAnchorOffset.value(f), !pairs.isEmpty {
+      return pairs.map { a, o in (a, Self.variableOffset(a, textOffset: Point((o.first ?? 0) * em, (o.count > 1 ? o[1] : 0) * em))) }
+    }
+    guard layer.layout["text-variable-anchor"] != nil else { return fixed }
+    let anchors = p.textVariableAnchor.strings(f)
+    guard !anchors.isEmpty else { return fixed }
+    if layer.layout["text-radial-offset"] != nil {
+      let r = max(0, p.textRadialOffset.number(f)) * em
+      return anchors.map { ($0, Self.variableOffset($0, radial: r)) }
+    }
+    return anchors.map { ($0, Self.variableOffset($0, textOffset: Point(offset.x * em, offset.y * em))) }
+  }
+
+  /// MapLibre's assumed distance from a line's top to its baseline's
+  /// glyph origin less an em (24 − 17), by which vertical offsets of
+  /// variable anchors are measured from the baseline.
+  static let variableBaseline = 7.0
+
+  /// MapLibre's `evaluateVariableOffset` from a radial offset: the text's
+  /// box moved `radial` away from the anchor along the anchor's direction
+  /// (a diagonal by radial / √2 on each axis).
+  static func variableOffset(_ anchor: String, radial: Double) -> Point {
+    let h = radial / 2.0.squareRoot()
+    var x = 0.0, y = 0.0
+    switch anchor {
+    case "top-right", "top-left": y = h - variableBaseline
+    case "bottom-right", "bottom-left": y = -h + variableBaseline
+    case "bottom": y = -radial + variableBaseline
+    case "top": y = radial - variableBaseline
+    default: break
+    }
+    switch anchor {
+    case "top-right", "bottom-right": x = -h
+    case "top-left", "bottom-left": x = h
+    case "left": x = radial
+    case "right": x = -radial
+    default: break
+    }
+    return Point(x, y)
+  }
+
+  /// MapLibre's `evaluateVariableOffset` from a text offset: its two
+  /// distances taken away from the anchor on each axis.
+  static func variableOffset(_ anchor: String, textOffset o: Point) -> Point {
+    let ax = abs(o.x), ay = abs(o.y)
+    var x = 0.0, y = 0.0
+    switch anchor {
+    case "top-right", "top-left", "top": y = ay - variableBaseline
+    case "bottom-right", "bottom-left", "bottom": y = -ay + variableBaseline
+    default: break
+    }
+    switch anchor {
+    case "top-right", "bottom-right", "right": x = -ax
+    case "top-left", "bottom-left", "left": x = ax
+    default: break
+    }
+    return Point(x, y)
   }
 
   /// The characters of `f`'s `text-field` (its `format` sections with their
