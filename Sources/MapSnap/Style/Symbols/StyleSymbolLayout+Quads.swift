@@ -88,10 +88,7 @@ extension StyleSymbolLayout {
     }
     if let i = shaped.icon {
       var angle = turn(i.mapAligned) + i.rotate * .pi / 180
-      if i.keepUpright && i.mapAligned && lineAngle != nil {
-        let a = remainder(angle, 2 * .pi)
-        if a > .pi / 2 || a < -.pi / 2 { angle += .pi }
-      }
+      if i.keepUpright && i.mapAligned && lineAngle != nil { angle = Self.upright(angle) }
       let frame = QuadFrame(anchor: anchor + i.translate, angle: angle, scale: ratio)
       // The atlas's one-texel border lies outside the image's box, in the
       // image's own pixels at its scale; an image fitted to text is drawn
@@ -122,10 +119,7 @@ extension StyleSymbolLayout {
       placed = along
     } else {
       var angle = turn + t.rotate * .pi / 180
-      if t.keepUpright && t.mapAligned && lineAngle != nil {
-        let a = remainder(angle, 2 * .pi)
-        if a > .pi / 2 || a < -.pi / 2 { angle += .pi }
-      }
+      if t.keepUpright && t.mapAligned && lineAngle != nil { angle = Self.upright(angle) }
       let frame = QuadFrame(anchor: anchor + t.translate, angle: angle, scale: scale)
       let quads = t.shaping.glyphs.compactMap { g in Self.glyphQuad(g, frame: frame, at: Point(g.x, g.y)) }
       let s = t.shaping
@@ -137,6 +131,13 @@ extension StyleSymbolLayout {
     return StyleSymbol.Text(
       quads: placed.quads, paint: t.paint, boxes: placed.boxes, allowOverlap: t.allowOverlap, ignorePlacement: t.ignorePlacement,
       optional: t.optional, string: t.string)
+  }
+
+  /// `*-keep-upright`: an angle that would turn a part upside down (more
+  /// than a quarter turn either way) turned half a turn more.
+  static func upright(_ angle: Double) -> Double {
+    let a = remainder(angle, 2 * .pi)
+    return a > .pi / 2 || a < -.pi / 2 ? angle + .pi : angle
   }
 
   /// A glyph's quad: its field's rectangle (with MapLibre's `rectBuffer`
