@@ -88,6 +88,30 @@ import _MapSnapTestSupport
     }
   }
 
+  @Test func stretchZonesAndContentLieWithinTheImageInOrder() throws {
+    try withTemporaryDirectory { dir in
+      let entries = #"""
+        {"ok": {"x": 0, "y": 0, "width": 4, "height": 2, "stretchX": [[0, 1], [2, 4]], "stretchY": [[0, 2]], "content": [1, 0, 3, 2]},
+         "past": {"x": 0, "y": 0, "width": 4, "height": 2, "stretchX": [[2, 5]]},
+         "overlap": {"x": 0, "y": 0, "width": 4, "height": 2, "stretchX": [[0, 2], [1, 3]]},
+         "backwards": {"x": 0, "y": 0, "width": 4, "height": 2, "stretchY": [[2, 1]]},
+         "content": {"x": 0, "y": 0, "width": 4, "height": 2, "content": [3, 0, 1, 2]}}
+        """#
+      try writeSprite(dir, "s", width: 4, height: 2, tag: 1, index: entries)
+      let sprite = StyleSprite([("default", "s")], pixelRatio: 1, styleFolder: dir, localRoot: nil, offline: true)
+      #expect(sprite.names == ["ok"])
+      let p = try #require(sprite.problems.first)
+      #expect(p.contains("past.stretchX: expected an array of [from, to] pairs, ascending and within 0…4"))
+      #expect(p.contains("overlap.stretchX: expected"))
+      #expect(p.contains("backwards.stretchY: expected an array of [from, to] pairs, ascending and within 0…2"))
+      #expect(p.contains("content.content: expected [left, top, right, bottom] within the 4×2 image"))
+      let many = (0..<40).map { "[\($0), \($0)]" }.joined(separator: ", ")
+      try writeSprite(dir, "m", width: 4, height: 2, tag: 1, index: #"{"m": {"x": 0, "y": 0, "width": 4, "height": 2, "stretchX": [\#(many)]}}"#)
+      let m = StyleSprite([("default", "m")], pixelRatio: 1, styleFolder: dir, localRoot: nil, offline: true)
+      #expect(m.names.isEmpty && m.problems.first?.contains("40 zones, more than the 32 an image may have") == true)
+    }
+  }
+
   @Test func at2xGoesBeforeTheQuery() {
     #expect(StyleSprite.url("https://h/s?key=1", suffix: "@2x", ext: "json") == "https://h/s@2x.json?key=1")
     #expect(StyleSprite.url("a/b", suffix: "", ext: "png") == "a/b.png")

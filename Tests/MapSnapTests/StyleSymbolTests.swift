@@ -148,6 +148,60 @@ import _MapSnapTestSupport
     #expect(angles.contains { $0 > 0.05 } || angles.contains { $0 < -0.05 })
   }
 
+  @Test func aStretchableIconKeepsItsFixedPartsAroundItsText() throws {
+    // A 30 × 20 image whose middle third stretches across and middle half
+    // down, fitted to a 100 × 40 box: three pieces each way, the fixed ones
+    // at their own size, the border one texel outside.
+    let white = RasterImage(straightRGBA: [UInt8](repeating: 255, count: 30 * 20 * 4), width: 30, height: 20)
+    let image = StyleSprite.Image(image: white, pixelRatio: 1, sdf: false, stretchX: [[10, 20]], stretchY: [[5, 15]], content: nil)
+    let box = Rect(minX: 0, minY: 0, maxX: 100, maxY: 40)
+    let pieces = try #require(IconStretch.pieces(image, box: box))
+    #expect(pieces.count == 9)
+    #expect(Set(pieces.map(\.box.minX)).sorted() == [-1, 10, 90] && Set(pieces.map(\.box.maxX)).max() == 101)
+    #expect(Set(pieces.map(\.box.minY)).sorted() == [-1, 5, 35] && Set(pieces.map(\.box.maxY)).max() == 41)
+    #expect(Set(pieces.map(\.texture.minX)).sorted() == [0, 11, 21] && Set(pieces.map(\.texture.maxX)).max() == 32)
+    // With content (at pixel ratio 2), the content fits the box and the
+    // fixed parts outside it stand beyond, in CSS pixels; the collision box
+    // covers them.
+    let framed = StyleSprite.Image(image: white, pixelRatio: 2, sdf: false, stretchX: [[10, 20]], stretchY: [], content: [10, 0, 20, 20])
+    let around = try #require(IconStretch.pieces(framed, box: box))
+    #expect(Set(around.map(\.box.minX)).sorted() == [-5.5, 0, 100] && Set(around.map(\.box.maxX)).max() == 105.5)
+    #expect(Set(around.map(\.box.minY)).sorted() == [-0.5, 0, 40])
+    #expect(IconStretch.contentPadding(framed) == [0, 5, 0, 5])
+    #expect(IconStretch.pieces(StyleSprite.Image(image: white, pixelRatio: 1, sdf: false, stretchX: [], stretchY: [], content: nil), box: box) == nil)
+
+    // Drawn: a red | green | blue image, the green third stretching under
+    // a long label, keeps ten red and ten blue columns.
+    let folder = Folder()
+    defer { folder.remove() }
+    var rgba: [UInt32] = []
+    for _ in 0..<20 { for x in 0..<30 { rgba.append(x < 10 ? 0xFF00_00FF : x < 20 ? 0xFF00_FF00 : 0xFFFF_0000) } }
+    folder.write(try rgba.withUnsafeBufferPointer { try PNGEncoder.encode(rgbaAsStored: $0, width: 30, height: 20) }, to: "sprite.png")
+    folder.write(Array(#"{"pill": {"x": 0, "y": 0, "width": 30, "height": 20, "pixelRatio": 1, "stretchX": [[10, 20]]}}"#.utf8), to: "sprite.json")
+    let style = """
+      {"version": 8, "center": [0, 0], "zoom": 2, "sprite": "sprite",
+       "sources": {"g": \(Self.points([("MMMMMMMMMM", 0, 0)]))},
+       "layers": [{"id": "s", "type": "symbol", "source": "g",
+                   "layout": {"text-field": ["get", "t"], "icon-image": "pill", "icon-text-fit": "both", "icon-text-fit-padding": [4, 4, 4, 4]},
+                   "paint": {"text-opacity": 0}}]}
+      """
+    let canvas = Snapshot.render(try Self.plan(style, in: folder.path)).canvas
+    var rows: [(red: Int, green: Int, blue: Int)] = []
+    for y in 0..<256 {
+      var row = (red: 0, green: 0, blue: 0)
+      for x in 0..<256 {
+        let p = canvas.rgba(x: x, y: y)
+        guard p.a == 255 else { continue }
+        if p.r == 255 { row.red += 1 } else if p.g == 255 { row.green += 1 } else if p.b == 255 { row.blue += 1 }
+      }
+      if row.green > 0 { rows.append(row) }
+    }
+    #expect(rows.count > 10, "the icon stands as tall as the label and its padding")
+    for row in rows {
+      #expect(row.green > 60 && (8...11).contains(row.red) && (8...11).contains(row.blue), "\(row)")
+    }
+  }
+
   @Test func hostileGlyphsAndSpritesEndInBoundedWarnings() throws {
     let folder = Folder()
     defer { folder.remove() }

@@ -12,17 +12,19 @@ enum StyleSymbolDrawing {
     for i in placed.drawOrder where placed.outcomes[i].icon {
       guard let icon = layer.symbols[i].icon else { continue }
       if let sdf = icon.sdf {
-        let c = icon.corners
-        let quad = SDFQuad(
-          field: icon.texels.field, fieldWidth: icon.texels.width, fieldHeight: icon.texels.height, origin: c[0], xAxis: c[1] - c[0],
-          yAxis: c[3] - c[0], texture: Rect(minX: 0, minY: 0, maxX: Double(icon.texels.width), maxY: Double(icon.texels.height)), color: nil)
+        let quads = icon.pieces.map { p in
+          let c = p.corners
+          return SDFQuad(
+            field: icon.texels.field, fieldWidth: icon.texels.width, fieldHeight: icon.texels.height, origin: c[0], xAxis: c[1] - c[0],
+            yAxis: c[3] - c[0], texture: p.texture, color: nil)
+        }
         var paint = sdf
         paint.opacity = icon.opacity
         for halo in paint.hasHalo ? [true, false] : [false] {
-          if let (image, rect) = SDFRasterizer.image([quad], paint: paint, halo: halo, width: w, height: h) { list.drawImage(image, in: rect) }
+          if let (image, rect) = SDFRasterizer.image(quads, paint: paint, halo: halo, width: w, height: h) { list.drawImage(image, in: rect) }
         }
       } else if let (image, rect) = ImageWarp.warp(
-        icon.texels.texels, width: icon.texels.width, height: icon.texels.height, corners: icon.corners, frameWidth: w, frameHeight: h,
+        icon.texels.texels, width: icon.texels.width, height: icon.texels.height, quads: icon.pieces, frameWidth: w, frameHeight: h,
         resampling: icon.linear ? .linear : .nearest)
       {
         list.drawImage(image, in: rect, opacity: icon.opacity)

@@ -40,6 +40,10 @@ struct StyleSprite: Sendable {
   /// The most bytes a sprite sheet file may have.
   static let maximumSheetBytes = 64 << 20
 
+  /// The most `stretchX` or `stretchY` zones an image may have: it is
+  /// drawn in (2 × zones + 1)² pieces at most.
+  static let maximumStretchZones = 32
+
   /// A sprite of no images.
   init() {}
 
@@ -174,20 +178,28 @@ struct StyleSprite: Sendable {
       guard case .bool(let b) = s else { return .failure(EntryProblem(field: "sdf", message: "expected true or false")) }
       sdf = b
     }
-    func ranges(_ key: String) -> Result<[[Double]], EntryProblem> {
+    // Stretch zones lie within the image, each from ≤ to, in ascending
+    // order without overlap, as MapLibre checks them.
+    func ranges(_ key: String, size: Int) -> Result<[[Double]], EntryProblem> {
       guard let v = o[key] else { return .success([]) }
-      guard case .array(let items) = v else { return .failure(EntryProblem(field: key, message: "expected an array of [from, to] pairs")) }
+      let expected = "expected an array of [from, to] pairs, ascending and within 0…\(size)"
+      guard case .array(let items) = v else { return .failure(EntryProblem(field: key, message: expected)) }
+      guard items.count <= Self.maximumStretchZones else {
+        return .failure(EntryProblem(field: key, message: "\(items.count) zones, more than the \(Self.maximumStretchZones) an image may have"))
+      }
       var out: [[Double]] = []
       for item in items {
-        guard case .array(let pair) = item, pair.count == 2, case .number(let a) = pair[0], case .number(let b) = pair[1], a.isFinite, b.isFinite else {
-          return .failure(EntryProblem(field: key, message: "expected an array of [from, to] pairs"))
+        guard case .array(let pair) = item, pair.count == 2, case .number(let a) = pair[0], case .number(let b) = pair[1], a.isFinite, b.isFinite,
+          a >= (out.last?[1] ?? 0), a <= b, b <= Double(size)
+        else {
+          return .failure(EntryProblem(field: key, message: expected))
         }
         out.append([a, b])
       }
       return .success(out)
     }
     let sx: [[Double]], sy: [[Double]]
-    switch (ranges("stretchX"), ranges("stretchY")) {
+    switch (ranges("stretchX", size: w), ranges("stretchY", size: h)) {
     case (.success(let a), .success(let b)): (sx, sy) = (a, b)
     case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
     }
@@ -198,6 +210,9 @@ struct StyleSprite: Sendable {
       for item in items {
         guard case .number(let n) = item, n.isFinite else { return .failure(EntryProblem(field: "content", message: "expected [left, top, right, bottom]")) }
         out.append(n)
+      }
+      guard out[0] >= 0, out[1] >= 0, out[0] <= out[2], out[1] <= out[3], out[2] <= Double(w), out[3] <= Double(h) else {
+        return .failure(EntryProblem(field: "content", message: "expected [left, top, right, bottom] within the \(w)×\(h) image, left ≤ right and top ≤ bottom"))
       }
       content = out
     }

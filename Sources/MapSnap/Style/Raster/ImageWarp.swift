@@ -28,18 +28,43 @@ enum ImageWarp {
   static func warp(
     _ texels: [UInt32], width iw: Int, height ih: Int, corners: [Point], frameWidth width: Int, frameHeight height: Int, resampling: RasterResampling
   ) -> (image: RasterImage, rect: Rect)? {
-    guard corners.count == 4, iw > 0, ih > 0, texels.count >= iw * ih, corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
-    let xs = corners.map(\.x), ys = corners.map(\.y)
+    warp(
+      texels, width: iw, height: ih, quads: [Quad(corners: corners, texture: Rect(minX: 0, minY: 0, maxX: Double(iw), maxY: Double(ih)))],
+      frameWidth: width, frameHeight: height, resampling: resampling)
+  }
+
+  /// One quad of an image drawn in pieces (a stretchable icon): its corners
+  /// on the frame (top-left, top-right, bottom-right, bottom-left) and the
+  /// rectangle of texels it shows (texel units).
+  struct Quad: Sendable {
+    var corners: [Point]
+    var texture: Rect
+  }
+
+  /// `quads`, each showing its part of the texels, into one image: a pixel
+  /// takes the first quad whose triangles hold its centre, so pieces that
+  /// share an edge cover it once. Texels are read across a piece's edge as
+  /// from one atlas (sampling clamps only at the whole image's edges).
+  static func warp(
+    _ texels: [UInt32], width iw: Int, height ih: Int, quads: [Quad], frameWidth width: Int, frameHeight height: Int, resampling: RasterResampling
+  ) -> (image: RasterImage, rect: Rect)? {
+    guard !quads.isEmpty, iw > 0, ih > 0, texels.count >= iw * ih,
+      quads.allSatisfy({ q in q.corners.count == 4 && q.corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) })
+    else { return nil }
+    let xs = quads.flatMap { $0.corners.map(\.x) }, ys = quads.flatMap { $0.corners.map(\.y) }
     let x0 = max(0, Int(xs.min()!.rounded(.down))), x1 = min(width, Int(xs.max()!.rounded(.up)))
     let y0 = max(0, Int(ys.min()!.rounded(.down))), y1 = min(height, Int(ys.max()!.rounded(.up)))
     guard x1 > x0, y1 > y0 else { return nil }
     let w = x1 - x0, h = y1 - y0
-    let tl = corners[0], tr = corners[1], br = corners[2], bl = corners[3]
-    // Each triangle with its vertices' texture coordinates.
-    let triangles = [
-      Triangle(tl, tr, bl, (0, 0), (1, 0), (0, 1)),
-      Triangle(bl, tr, br, (0, 1), (1, 0), (1, 1)),
-    ].compactMap { $0 }
+    // Each triangle with its vertices' coordinates in its quad's texture
+    // (0…1 across it) and that texture's rectangle of texels.
+    let triangles = quads.flatMap { q -> [Triangle] in
+      let tl = q.corners[0], tr = q.corners[1], br = q.corners[2], bl = q.corners[3]
+      return [
+        Triangle(tl, tr, bl, (0, 0), (1, 0), (0, 1), texels: q.texture),
+        Triangle(bl, tr, br, (0, 1), (1, 0), (1, 1), texels: q.texture),
+      ].compactMap { $0 }
+    }
     guard !triangles.isEmpty else { return nil }
     var out = [UInt32](repeating: 0, count: w * h)
     texels.withUnsafeBufferPointer { src in
@@ -49,11 +74,12 @@ enum ImageWarp {
           for col in 0..<w {
             let px = Double(x0 + col) + 0.5
             for t in triangles {
-              guard let (u, v) = t.texture(px, py) else { continue }
+              guard let (s, r) = t.texture(px, py) else { continue }
+              let u = t.texels.minX + s * t.texels.width, v = t.texels.minY + r * t.texels.height
               dst[row * w + col] =
                 resampling == .nearest
-                ? src[min(ih - 1, max(0, Int((v * Double(ih)).rounded(.down)))) * iw + min(iw - 1, max(0, Int((u * Double(iw)).rounded(.down))))]
-                : bilinear(src, iw, ih, u * Double(iw) - 0.5, v * Double(ih) - 0.5)
+                ? src[min(ih - 1, max(0, Int(v.rounded(.down)))) * iw + min(iw - 1, max(0, Int(u.rounded(.down))))]
+                : bilinear(src, iw, ih, u - 0.5, v - 0.5)
               break
             }
           }
@@ -68,11 +94,12 @@ enum ImageWarp {
     let a: Point, b: Point, c: Point
     let ta: (Double, Double), tb: (Double, Double), tc: (Double, Double)
     let area: Double
+    let texels: Rect
 
-    init?(_ a: Point, _ b: Point, _ c: Point, _ ta: (Double, Double), _ tb: (Double, Double), _ tc: (Double, Double)) {
+    init?(_ a: Point, _ b: Point, _ c: Point, _ ta: (Double, Double), _ tb: (Double, Double), _ tc: (Double, Double), texels: Rect) {
       let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
       guard area != 0, area.isFinite else { return nil }
-      (self.a, self.b, self.c, self.ta, self.tb, self.tc, self.area) = (a, b, c, ta, tb, tc, area)
+      (self.a, self.b, self.c, self.ta, self.tb, self.tc, self.area, self.texels) = (a, b, c, ta, tb, tc, area, texels)
     }
 
     /// How far outside an edge, in barycentric weight, a point still counts

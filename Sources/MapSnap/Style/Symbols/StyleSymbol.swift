@@ -45,10 +45,11 @@ struct StyleSymbol: Sendable {
   /// A symbol's icon: a sprite image over a quad.
   struct Icon: Sendable {
     var name: String
-    /// The image's texels with a transparent border of one texel, and its corners
-    /// (top-left, top-right, bottom-right, bottom-left; device pixels).
+    /// The image's texels with a transparent border of one texel, and the
+    /// quads it is drawn in (device pixels): one over the whole texels, or
+    /// the pieces of an image stretched to its text (`IconStretch`).
     var texels: SpriteTexels
-    var corners: [Point]
+    var pieces: [ImageWarp.Quad]
     /// For an SDF icon: its field's quad and paint (`icon-color`, halo).
     var sdf: SDFPaint?
     var opacity: Double

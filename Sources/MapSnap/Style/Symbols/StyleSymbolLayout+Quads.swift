@@ -90,19 +90,31 @@ extension StyleSymbolLayout {
       var angle = turn(i.mapAligned) + i.rotate * .pi / 180
       if i.keepUpright && i.mapAligned && lineAngle != nil { angle = Self.upright(angle) }
       let frame = QuadFrame(anchor: anchor + i.translate, angle: angle, scale: ratio)
-      // The atlas's one-texel border lies outside the image's box, in the
-      // image's own pixels at its scale; an image fitted to text is drawn
-      // with its border inside the text's box, as MapLibre draws it.
-      let bx = i.fitted ? 0 : i.box.width / Double(i.image.image.width), by = i.fitted ? 0 : i.box.height / Double(i.image.image.height)
       let b = i.box
-      let corners = [
-        Point(b.minX - bx, b.minY - by), Point(b.maxX + bx, b.minY - by), Point(b.maxX + bx, b.maxY + by), Point(b.minX - bx, b.maxY + by),
-      ].map(frame.apply)
-      let pad = i.padding
+      let pieces: [ImageWarp.Quad]
+      if i.fitted, let cut = IconStretch.pieces(i.image, box: b) {
+        pieces = cut.map { p in
+          let r = p.box
+          return ImageWarp.Quad(
+            corners: [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)].map(frame.apply), texture: p.texture)
+        }
+      } else {
+        // The atlas's one-texel border lies outside the image's box, in the
+        // image's own pixels at its scale; an image fitted to text is drawn
+        // with its border inside the text's box, as MapLibre draws it.
+        let bx = i.fitted ? 0 : b.width / Double(i.image.image.width), by = i.fitted ? 0 : b.height / Double(i.image.image.height)
+        let corners = [
+          Point(b.minX - bx, b.minY - by), Point(b.maxX + bx, b.minY - by), Point(b.maxX + bx, b.maxY + by), Point(b.minX - bx, b.maxY + by),
+        ].map(frame.apply)
+        pieces = [ImageWarp.Quad(corners: corners, texture: Rect(minX: 0, minY: 0, maxX: Double(i.texels.width), maxY: Double(i.texels.height)))]
+      }
+      // A fitted image's collision box also covers what stands outside its content.
+      let content = i.fitted ? IconStretch.contentPadding(i.image) : [0, 0, 0, 0]
+      let pad = zip(i.padding, content).map { $0 + $1 }
       let boxes = Self.boxes(
         Rect(minX: b.minX - pad[3], minY: b.minY - pad[0], maxX: b.maxX + pad[1], maxY: b.maxY + pad[2]), frame: frame, alongLine: false)
       symbol.icon = StyleSymbol.Icon(
-        name: i.name, texels: i.texels, corners: corners, sdf: i.sdf, opacity: i.opacity, linear: i.linear, boxes: boxes,
+        name: i.name, texels: i.texels, pieces: pieces, sdf: i.sdf, opacity: i.opacity, linear: i.linear, boxes: boxes,
         allowOverlap: i.allowOverlap, ignorePlacement: i.ignorePlacement, optional: i.optional)
     }
     return symbol
