@@ -22,9 +22,9 @@ public enum SpriteFuzzTarget {
      "layers": [{"id": "bg", "type": "background", "paint": {"background-pattern": "a"}},
                 {"id": "f", "type": "fill", "source": "g", "paint": {"fill-pattern": "b", "fill-opacity": 0.8}},
                 {"id": "i", "type": "symbol", "source": "g",
-                 "layout": {"icon-image": "a", "icon-size": 1.5, "icon-rotate": 30, "symbol-placement": "line", "symbol-spacing": 10, "icon-allow-overlap": true}},
+                 "layout": {"icon-image": "b", "icon-size": 1.5, "icon-rotate": 30, "symbol-placement": "line", "symbol-spacing": 10, "icon-allow-overlap": true}},
                 {"id": "j", "type": "symbol", "source": "g",
-                 "layout": {"icon-image": "b", "icon-text-fit": "both", "text-field": "x", "text-optional": true},
+                 "layout": {"icon-image": "a", "icon-text-fit": "both", "text-field": "x", "text-optional": true},
                  "paint": {"icon-color": "#f00", "icon-halo-width": 1, "icon-halo-color": "#00f"}}]}
     """
 

@@ -148,6 +148,38 @@ import _MapSnapTestSupport
     #expect(angles.contains { $0 > 0.05 } || angles.contains { $0 < -0.05 })
   }
 
+  @Test func cjkStandsUprightDownSteepLinesAndInVerticalPointLabels() throws {
+    let folder = Folder()
+    defer { folder.remove() }
+    func line(_ t: String, _ x: Double) -> String {
+      #"{"type": "Feature", "properties": {"t": "\#(t)"}, "geometry": {"type": "LineString", "coordinates": [[\#(x), -20], [\#(x), 20]]}}"#
+    }
+    let style = """
+      {"version": 8, "center": [0, 0], "zoom": 3,
+       "sources": {"g": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\(line("東京タワー", -10)), \(line("Tokyo", 10))]}},
+                   "p": \(Self.points([("東京", 0, 0)]))},
+       "layers": [{"id": "s", "type": "symbol", "source": "g", "layout": {"text-field": ["get", "t"], "symbol-placement": "line", "symbol-spacing": 1000}},
+                  {"id": "v", "type": "symbol", "source": "p", "layout": {"text-field": ["get", "t"], "text-writing-mode": ["vertical"]}}]}
+      """
+    let plan = try Self.plan(style, in: folder.path, size: 512)
+    let layers = try #require(plan.state.layers[0].style?.symbolLayers)
+    func turn(_ q: SDFQuad) -> Double { abs(atan2(q.xAxis.y, q.xAxis.x)) }
+    let cjk = try #require(layers[0].symbols.first { $0.text?.string == "東京タワー" }?.text)
+    let latin = try #require(layers[0].symbols.first { $0.text?.string == "Tokyo" }?.text)
+    #expect(
+      cjk.quads.map { (turn($0) * 100).rounded() / 100 } == [0, 0, 0, 0, 1.57],
+      "ideographs and kana stand upright down a vertical line; the long vowel mark ー turns with it")
+    #expect(latin.quads.allSatisfy { abs(turn($0) - .pi / 2) < 0.01 }, "Latin letters lie along it")
+    let ys = cjk.quads.map(\.origin.y)
+    #expect(ys == ys.sorted(), "read from the top down")
+    // A vertical point label: a column, its glyphs upright.
+    let column = try #require(layers[1].symbols.first?.text)
+    #expect(column.quads.count == 2 && column.quads.allSatisfy { turn($0) < 0.01 })
+    #expect(column.quads[1].origin.y > column.quads[0].origin.y + 10 && abs(column.quads[1].origin.x - column.quads[0].origin.x) < 1)
+    #expect(SymbolVertical.punctuated(Array("東京：タワー".unicodeScalars.map(\.value)))[2] == 0xFE13)
+    #expect(SymbolVertical.punctuated(Array("a:b".unicodeScalars.map(\.value)))[1] == 0x3A, "punctuation between Latin letters keeps its form")
+  }
+
   @Test func aStretchableIconKeepsItsFixedPartsAroundItsText() throws {
     // A 30 × 20 image whose middle third stretches across and middle half
     // down, fitted to a 100 × 40 box: three pieces each way, the fixed ones

@@ -133,7 +133,7 @@ extension StyleSymbolLayout {
       var angle = turn + t.rotate * .pi / 180
       if t.keepUpright && t.mapAligned && lineAngle != nil { angle = Self.upright(angle) }
       let frame = QuadFrame(anchor: anchor + t.translate, angle: angle, scale: scale)
-      let quads = t.shaping.glyphs.compactMap { g in Self.glyphQuad(g, frame: frame, at: Point(g.x, g.y)) }
+      let quads = t.shaping.glyphs.compactMap { g in Self.glyphQuad(g, frame: frame, at: Point(g.x, g.y), upright: true) }
       let s = t.shaping
       let pad = t.padding / (textSize / Self.em)
       let boxes = Self.boxes(
@@ -154,18 +154,30 @@ extension StyleSymbolLayout {
 
   /// A glyph's quad: its field's rectangle (with MapLibre's `rectBuffer`
   /// around the ink) with the glyph's pen at `pen` in `frame`'s units.
-  static func glyphQuad(_ g: SymbolShaping.Glyph, frame: QuadFrame, at pen: Point) -> SDFQuad? {
+  /// `upright`: a glyph set upright in vertical text (`SymbolShaping.Glyph.vertical`)
+  /// turned a quarter back against its line as MapLibre's quads turn it:
+  /// (x, y below the pen) goes to (the pen + y − half an em, the line's
+  /// centre − x from the glyph's middle), the line's centre lying the
+  /// baseline offset above the pen (the render suite's vertical CJK labels
+  /// stand there to the pixel).
+  static func glyphQuad(_ g: SymbolShaping.Glyph, frame: QuadFrame, at pen: Point, upright: Bool = false) -> SDFQuad? {
     guard !g.glyph.field.isEmpty else { return nil }
     let b = glyphRectBuffer
     let x1 = pen.x + (Double(g.glyph.left) - b) * g.scale
     let y1 = pen.y + (-Double(g.glyph.top) - b) * g.scale
     let qw = (Double(g.glyph.width) + 2 * b) * g.scale, qh = (Double(g.glyph.height) + 2 * b) * g.scale
-    let origin = frame.apply(Point(x1, y1))
+    let middle = pen.x + Double(g.glyph.advance) * g.scale / 2
+    let turn = upright && g.vertical
+    func place(_ x: Double, _ y: Double) -> Point {
+      guard turn else { return frame.apply(Point(x, y)) }
+      return frame.apply(Point(pen.x + (y - pen.y) - SymbolShaping.oneEm / 2, pen.y - SymbolShaping.baselineOffset - (x - middle)))
+    }
+    let origin = place(x1, y1)
     let border = GlyphRange.border
     let fw = g.glyph.width + 2 * border, fh = g.glyph.height + 2 * border
     return SDFQuad(
-      field: g.glyph.field, fieldWidth: fw, fieldHeight: fh, origin: origin, xAxis: frame.apply(Point(x1 + qw, y1)) - origin,
-      yAxis: frame.apply(Point(x1, y1 + qh)) - origin, texture: Rect(minX: -1, minY: -1, maxX: Double(fw + 1), maxY: Double(fh + 1)),
+      field: g.glyph.field, fieldWidth: fw, fieldHeight: fh, origin: origin, xAxis: place(x1 + qw, y1) - origin,
+      yAxis: place(x1, y1 + qh) - origin, texture: Rect(minX: -1, minY: -1, maxX: Double(fw + 1), maxY: Double(fh + 1)),
       color: g.color)
   }
 
@@ -173,37 +185,47 @@ extension StyleSymbolLayout {
   /// `placeGlyphsAlongLine`): each glyph's centre at its distance from the
   /// anchor along the line, turned to the segment there; with
   /// `text-keep-upright`, the label read the other way when its last glyph
-  /// would stand left of its first. Its boxes: a square as tall as the
-  /// label (padding included) about each glyph's centre, standing in for
-  /// MapLibre's collision circles. Nil when a glyph falls off the line.
+  /// would stand left of its first. Where the label would rise more than
+  /// it runs and it has a vertical line (`SymbolVertical`), that line is
+  /// drawn instead, read down the screen, its upright glyphs standing
+  /// upright. Its boxes: a square as tall as the label (padding included)
+  /// about each glyph's centre, standing in for MapLibre's collision
+  /// circles. Nil when a glyph falls off the line.
   func alongLine(_ t: ShapedSymbol.TextPart, path: SymbolLinePath, scale: Double) -> (quads: [SDFQuad], boxes: [Rect])? {
-    let s = t.shaping
-    func place(flipped: Bool) -> (quads: [SDFQuad], centres: [Point])? {
+    typealias Placed = (quads: [SDFQuad], centres: [Point])
+    func place(_ s: SymbolShaping, flipped: Bool) -> Placed? {
       var quads: [SDFQuad] = []
       var centres: [Point] = []
       for g in s.glyphs {
-        let half = Double(g.glyph.advance) * g.scale / 2
+        let half = g.advance / 2
         let along = (g.x + half) * scale * (flipped ? -1 : 1)
         guard let (p, angle) = path.point(at: along) else { return nil }
         let frame = QuadFrame(anchor: p + t.translate, angle: angle + (flipped ? .pi : 0), scale: scale)
-        if let q = Self.glyphQuad(g, frame: frame, at: Point(-half, g.y)) { quads.append(q) }
+        if let q = Self.glyphQuad(g, frame: frame, at: Point(-half, g.y), upright: true) { quads.append(q) }
         centres.append(frame.apply(Point(0, (s.top + s.bottom) / 2)))
       }
       return (quads, centres)
     }
-    guard var placed = place(flipped: false) else { return nil }
-    if t.keepUpright, let first = placed.centres.first, let last = placed.centres.last {
-      let upsideDown: Bool
-      if placed.centres.count > 1 {
-        upsideDown = last.x < first.x
+    /// `s` placed, then read the other way when it would read the wrong way.
+    func oriented(_ s: SymbolShaping, vertical: Bool) -> Placed? {
+      guard let placed = place(s, flipped: false) else { return nil }
+      guard t.keepUpright, let first = placed.centres.first, let last = placed.centres.last else { return placed }
+      let wrongWay: Bool
+      if vertical {
+        wrongWay = last.y < first.y
+      } else if placed.centres.count > 1 {
+        wrongWay = last.x < first.x
       } else {
         let a = remainder(path.point(at: 0)?.angle ?? 0, 2 * .pi)
-        upsideDown = a > .pi / 2 || a < -.pi / 2
+        wrongWay = a > .pi / 2 || a < -.pi / 2
       }
-      if upsideDown {
-        guard let flipped = place(flipped: true) else { return nil }
-        placed = flipped
-      }
+      return wrongWay ? place(s, flipped: true) : placed
+    }
+    var s = t.shaping
+    guard var placed = oriented(s, vertical: false) else { return nil }
+    if let v = t.vertical, let first = placed.centres.first, let last = placed.centres.last, abs(last.y - first.y) > abs(last.x - first.x) {
+      guard let down = oriented(v, vertical: true) else { return nil }
+      (placed, s) = (down, v)
     }
     let side = (s.bottom - s.top) * scale + 2 * t.padding * camera.pixelRatio
     let boxes = placed.centres.map { c in Rect(minX: c.x - side / 2, minY: c.y - side / 2, maxX: c.x + side / 2, maxY: c.y + side / 2) }

@@ -17,6 +17,9 @@ struct ShapedSymbol {
     var rotate: Double
     var translate: Point
     var allowOverlap, ignorePlacement, optional, keepUpright, mapAligned: Bool
+    /// A line label's text shaped for a vertical line (`SymbolVertical`),
+    /// drawn instead where the line is steep.
+    var vertical: SymbolShaping? = nil
   }
   struct IconPart {
     var name: String
@@ -60,7 +63,13 @@ extension StyleSymbolLayout {
     let textSize = max(0, p.textSize.number(f))
     var text: ShapedSymbol.TextPart?
     var variants: [ShapedSymbol.TextPart] = []
-    let (characters, string) = characters(f, missing: &missing)
+    // A line label that turns with the line and keeps upright also has a
+    // vertical line of its text, for steep lines (MapLibre's vertical
+    // shaping of CJK line labels).
+    let verticalLine = placement != "point" && p.textTurnsWithMap(f, placement: placement) && p.textKeepUpright.bool(f)
+    // A point label's `text-writing-mode`: the orientations placement tries, in order.
+    let modes = placement == "point" && layer.layout["text-writing-mode"] != nil ? p.textWritingMode.strings(f) : []
+    let (characters, string, verticalCharacters) = characters(f, vertical: verticalLine || modes.contains("vertical"), missing: &missing)
     if !characters.isEmpty {
       for (k, (anchor, offset)) in textAnchors(f, placement: placement).enumerated() {
       let align = SymbolShaping.alignment(anchor)
@@ -81,14 +90,36 @@ extension StyleSymbolLayout {
           haloBlur: max(0, p.textHaloBlur.number(f)), opacity: min(1, max(0, p.textOpacity.number(f))), size: textSize / Self.em,
           pixelRatio: camera.pixelRatio)
         let alignment = p.textTurnsWithMap(f, placement: placement)
-        let part = ShapedSymbol.TextPart(
+        var part = ShapedSymbol.TextPart(
           shaping: shaping, string: string, paint: paint, padding: max(0, p.textPadding.number(f)), rotate: p.textRotate.number(f),
           translate: StylePaint.turned(
             [p.textTranslate.pair(f).x, p.textTranslate.pair(f).y], anchor: p.textTranslateAnchor.string(f), bearing: camera.bearing,
             ratio: camera.pixelRatio),
           allowOverlap: p.textAllowOverlap.bool(f), ignorePlacement: p.textIgnorePlacement.bool(f), optional: p.textOptional.bool(f),
           keepUpright: p.textKeepUpright.bool(f), mapAligned: alignment)
+        if k == 0, verticalLine, let verticalCharacters {
+          part.vertical = SymbolShaping.shape(
+            verticalCharacters, maxWidth: 0, lineHeight: p.textLineHeight.number(f) * Self.em, justify: justify, align: align,
+            spacing: p.textLetterSpacing.number(f) * Self.em, translate: offset, vertical: .line)
+        }
         if k == 0 { text = part } else { variants.append(part) }
+        // Vertical writing: the text shaped left-justified with every
+        // character upright, the block turned a quarter clockwise about the
+        // anchor (MapLibre's vertical point labels), in the writing modes' order.
+        if k == 0, !verticalLine, let verticalCharacters {
+          var column = part
+          column.shaping = SymbolShaping.shape(
+            verticalCharacters, maxWidth: max(0, p.textMaxWidth.number(f)) * Self.em, lineHeight: p.textLineHeight.number(f) * Self.em,
+            justify: 0, align: align, spacing: p.textLetterSpacing.number(f) * Self.em, translate: offset, vertical: .point)
+          column.rotate += 90
+          let horizontal = modes.contains("horizontal")
+          if modes.first == "vertical" {
+            text = column
+            if horizontal { variants.insert(part, at: 0) }
+          } else {
+            variants.insert(column, at: 0)
+          }
+        }
       }
       }
     }
@@ -175,10 +206,16 @@ extension StyleSymbolLayout {
   /// The characters of `f`'s `text-field` (its `format` sections with their
   /// font scale, fontstack and colour; `text-transform` applied) and the
   /// plain string; code points no glyph range has are added to `missing`.
-  private mutating func characters(_ f: EvaluationFeature, missing: inout [String]) -> ([SymbolShaping.Character], String) {
+  /// `f`'s text as characters with their glyphs, its string, and, when
+  /// `verticalLine` (vertical writing asked for) and some character stands
+  /// upright in vertical writing, the characters of its vertical line (`SymbolVertical`: punctuation in
+  /// vertical forms the fontstack has).
+  private mutating func characters(
+    _ f: EvaluationFeature, vertical verticalLine: Bool, missing: inout [String]
+  ) -> (characters: [SymbolShaping.Character], string: String, vertical: [SymbolShaping.Character]?) {
     let p = properties
     let sections = textSections(f)
-    guard !sections.isEmpty else { return ([], "") }
+    guard !sections.isEmpty else { return ([], "", nil) }
     var stack = p.textFont.strings(f)
     if stack.isEmpty { stack = Self.defaultFont }
     let font = stack.joined(separator: ",")
@@ -209,6 +246,8 @@ extension StyleSymbolLayout {
       }
     }
     var out: [SymbolShaping.Character] = []
+    let verticalCodes = verticalLine && SymbolVertical.allows(codes) ? SymbolVertical.punctuated(codes) : nil
+    var vertical: [SymbolShaping.Character] = []
     var absent: [String] = []
     for (i, code) in codes.enumerated() {
       let s = sections[section[i]]
@@ -219,14 +258,19 @@ extension StyleSymbolLayout {
       if glyph == nil && code >= 0x20 && !SymbolShaping.isWhitespace(code), let scalar = Unicode.Scalar(code) {
         absent.append(codePointName(scalar))
       }
-      out.append(SymbolShaping.Character(code: code, glyph: glyph, scale: s.scale, color: s.color, level: levels[i]))
+      let c = SymbolShaping.Character(code: code, glyph: glyph, scale: s.scale, color: s.color, level: levels[i])
+      out.append(c)
+      if let v = verticalCodes?[i] {
+        let form = v != code ? glyphs.glyph(v, fontstack: s.font ?? font) : nil
+        vertical.append(form.map { SymbolShaping.Character(code: v, glyph: $0, scale: s.scale, color: s.color, level: levels[i]) } ?? c)
+      }
     }
     if !absent.isEmpty {
       var seen = Set<String>()
       let unique = absent.filter { seen.insert($0).inserted }
       missing.append("text \(Echo.quoted(string)): no glyph for \(unique.prefix(5).joined(separator: ", "))\(unique.count > 5 ? " (and \(unique.count - 5) more)" : "")")
     }
-    return (out, string)
+    return (out, string, verticalCodes == nil ? nil : vertical)
   }
 }
 

@@ -8,7 +8,7 @@ final class StyleSymbolProperties {
   let placement, spacing, avoidEdges, sortKey, zOrder: StyleProperty
   let textField, textFont, textSize, textMaxWidth, textLineHeight, textLetterSpacing, textJustify, textAnchor: StyleProperty
   let textOffset, textRotate, textPadding, textTransform, textAllowOverlap, textIgnorePlacement, textOptional: StyleProperty
-  let textMaxAngle, textKeepUpright, textRadialOffset, textVariableAnchor, textVariableAnchorOffset, textRotationAlignment,
+  let textMaxAngle, textKeepUpright, textRadialOffset, textVariableAnchor, textVariableAnchorOffset, textRotationAlignment, textWritingMode,
     iconRotationAlignment: StyleProperty
   let iconImage, iconSize, iconRotate, iconOffset, iconAnchor, iconPadding, iconAllowOverlap, iconIgnorePlacement, iconOptional: StyleProperty
   let iconTextFit, iconTextFitPadding, iconKeepUpright: StyleProperty
@@ -25,7 +25,7 @@ final class StyleSymbolProperties {
     textTransform = l("text-transform"); textAllowOverlap = l("text-allow-overlap"); textIgnorePlacement = l("text-ignore-placement")
     textOptional = l("text-optional"); textMaxAngle = l("text-max-angle"); textKeepUpright = l("text-keep-upright")
     textRadialOffset = l("text-radial-offset"); textVariableAnchor = l("text-variable-anchor")
-    textVariableAnchorOffset = l("text-variable-anchor-offset")
+    textVariableAnchorOffset = l("text-variable-anchor-offset"); textWritingMode = l("text-writing-mode")
     textRotationAlignment = l("text-rotation-alignment"); iconRotationAlignment = l("icon-rotation-alignment")
     iconImage = l("icon-image"); iconSize = l("icon-size"); iconRotate = l("icon-rotate"); iconOffset = l("icon-offset")
     iconAnchor = l("icon-anchor"); iconPadding = l("icon-padding"); iconAllowOverlap = l("icon-allow-overlap")

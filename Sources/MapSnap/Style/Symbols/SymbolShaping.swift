@@ -13,6 +13,12 @@ struct SymbolShaping: Sendable {
     let scale: Double
     /// The `format` section's own colour, if it gives one.
     let color: StyleColor?
+    /// Set upright in a vertical line of text (`SymbolVertical`): it takes
+    /// an em along the line and is turned a quarter back against it.
+    var vertical = false
+
+    /// How far the pen moves past it along its line.
+    var advance: Double { vertical ? SymbolShaping.oneEm * scale : Double(glyph.advance) * scale }
   }
 
   var glyphs: [Glyph] = []
@@ -44,10 +50,11 @@ struct SymbolShaping: Sendable {
   /// block aligned on the anchor by `align` (horizontal and vertical, 0…1:
   /// MapLibre's `getAnchorAlignment`), moved by `translate` (ems × 24),
   /// with `spacing` (ems × 24) between letters and `lineHeight` (ems × 24)
-  /// between lines.
+  /// between lines. `vertical` shapes the text for vertical writing: the
+  /// characters set upright there (`SymbolVertical.Mode`) each an em long.
   static func shape(
     _ characters: [Character], maxWidth: Double, lineHeight: Double, justify: Double, align: (x: Double, y: Double), spacing: Double,
-    translate: Point
+    translate: Point, vertical: SymbolVertical.Mode = .none
   ) -> SymbolShaping {
     var shaping = SymbolShaping()
     let breaks = lineBreaks(characters, spacing: spacing, maxWidth: maxWidth)
@@ -67,8 +74,9 @@ struct SymbolShaping: Sendable {
       let line = logical.contains(where: { $0.level > 0 }) ? Bidi.visualOrder(levels: logical.map(\.level)).map { logical[logical.startIndex + $0] } : Array(logical)
       for c in line {
         guard let g = c.glyph else { continue }
-        shaping.glyphs.append(Glyph(glyph: g, x: x, y: y, scale: c.scale, color: c.color))
-        x += Double(g.advance) * c.scale + spacing
+        let glyph = Glyph(glyph: g, x: x, y: y, scale: c.scale, color: c.color, vertical: vertical.setsUpright(c.code))
+        shaping.glyphs.append(glyph)
+        x += glyph.advance + spacing
         lineMaxScale = max(lineMaxScale, c.scale)
       }
       if shaping.glyphs.count > first {
@@ -76,7 +84,7 @@ struct SymbolShaping: Sendable {
         maxLineLength = max(maxLineLength, lineLength)
         // MapLibre justifies by the last glyph's right edge (its pen plus advance).
         let last = shaping.glyphs[shaping.glyphs.count - 1]
-        let indent = (last.x + Double(last.glyph.advance) * last.scale) * justify
+        let indent = (last.x + last.advance) * justify
         for i in first..<shaping.glyphs.count { shaping.glyphs[i].x -= indent }
       }
       y += lineHeight
