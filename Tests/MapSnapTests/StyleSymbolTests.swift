@@ -180,6 +180,39 @@ import _MapSnapTestSupport
     #expect(SymbolVertical.punctuated(Array("a:b".unicodeScalars.map(\.value)))[1] == 0x3A, "punctuation between Latin letters keeps its form")
   }
 
+  @Test func fontFacesDrawAndShapeTheirCharacters() throws {
+    #expect(StyleFontFaces.range("U+0900-097F") == 0x900...0x97F)
+    #expect(StyleFontFaces.range("u+26") == 0x26...0x26)
+    #expect(StyleFontFaces.range("U+4??") == 0x400...0x4FF)
+    #expect(StyleFontFaces.range("U+110000") == nil && StyleFontFaces.range("U+20-10") == nil && StyleFontFaces.range("0900") == nil)
+    let faces = StyleFontFaces(try JSONParser.parse(Array(#"{"A": "a.ttf", "B": [{"url": "b.ttf", "unicode-range": ["U+0-7F"]}, {"unicode-range": []}], "C": 3}"#.utf8)))
+    #expect(faces.faces("A", covering: 0x4E00).map(\.url) == ["a.ttf"] && faces.faces("B", covering: 0x41).map(\.url) == ["b.ttf"])
+    #expect(faces.faces("B", covering: 0x100).isEmpty)
+    #expect(faces.problems.count == 2 && faces.problems.contains { $0.hasPrefix(#"font-faces["B"][1]: expected "url""#) })
+
+    // A conjunct (क + ् + ष) is one glyph when HarfBuzz shapes it with the
+    // style's Devanagari file, three letters without it.
+    let folder = Folder()
+    defer { folder.remove() }
+    func conjunct(_ faces: String) throws -> (quads: Int, notes: [String]) {
+      let style = """
+        {"version": 8, "center": [0, 0], "zoom": 2, \(faces)
+         "sources": {"g": \(Self.points([("क्ष", 0, 0)]))},
+         "layers": [{"id": "s", "type": "symbol", "source": "g", "layout": {"text-field": ["get", "t"], "text-font": ["Noto Sans Regular"]}}]}
+        """
+      let plan = try Self.plan(style, in: folder.path)
+      let state = try #require(plan.state.layers[0].style)
+      return (state.symbolLayers.first?.symbols.first?.text?.quads.count ?? 0, state.notes)
+    }
+    let font = Repository.root + "/Fonts/NotoSansDevanagari-Regular.ttf"
+    #expect(try conjunct(#""font-faces": {"Noto Sans Regular": [{"url": "\#(font)", "unicode-range": ["U+0900-097F"]}]},"#).quads == 1)
+    #expect(try conjunct("").quads >= 2)
+    let missing = try conjunct(#""font-faces": {"Noto Sans Regular": "nowhere.ttf"},"#)
+    #expect(missing.notes.contains { $0.contains("font-faces: nowhere.ttf") }, "\(missing.notes)")
+    folder.write(Array("not a font".utf8), to: "bad.ttf")
+    #expect(try conjunct(#""font-faces": {"Noto Sans Regular": "bad.ttf"},"#).notes.contains { $0.contains("bad.ttf: not a font file FreeType can read") })
+  }
+
   @Test func aStretchableIconKeepsItsFixedPartsAroundItsText() throws {
     // A 30 × 20 image whose middle third stretches across and middle half
     // down, fitted to a 100 × 40 box: three pieces each way, the fixed ones

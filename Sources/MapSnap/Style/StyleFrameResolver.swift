@@ -39,8 +39,10 @@ struct StyleFrameResolver {
     var sourceOrder: [String] = []
     // The sprite is read once, when a layer drawn first needs it.
     var sprite: StyleSprite?
+    let fontFaces = StyleFontFaces(document.json["font-faces"])
+    state.notes += fontFaces.problems
     var glyphSource = StyleGlyphSource(
-      template: document.glyphs, cache: glyphs, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+      template: document.glyphs, fontFaces: fontFaces, cache: glyphs, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
     for layer in document.layers {
       var record = StyleLayerRecord(layer, status: .drawn)
       guard let kind = layer.kind else {

@@ -1,6 +1,10 @@
 internal import _MapSnapStyle
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The SDF glyph ranges a style's frames have read through its `glyphs` URL
 /// (`{fontstack}/{range}.pbf`), kept for the frames after, for a process's
 /// life, shared by a batch's threads behind a lock. A range that could not
@@ -10,11 +14,23 @@ import Synchronization
 /// Bounded: a range file larger than `maximumRangeBytes` is refused (a real
 /// one holds 256 glyphs in some 100 KB), at most `maximumFontstacks`
 /// fontstacks are read (the rest have no glyphs, with a warning), and at
-/// most `maximumRanges` ranges kept.
+/// most `maximumRanges` ranges kept. The font files of `font-faces` are
+/// opened here too, once each: at most `maximumFontFiles`, each at most
+/// `maximumFontFileBytes`.
 final class StyleGlyphCache: Sendable {
   static let maximumRangeBytes = 4 << 20
   static let maximumFontstacks = 64
   static let maximumRanges = 4096
+  /// Font files of `font-faces` opened per style, and the largest read
+  /// (a CJK font reaches some 20 MB).
+  static let maximumFontFiles = 16
+  static let maximumFontFileBytes = 64 << 20
+
+  /// A font file as opened, or why it could not be.
+  enum FontFileEntry: Sendable {
+    case file(StyleFontFile)
+    case problem(String)
+  }
 
   /// A range as read: its glyphs, or why it has none.
   enum Entry: Sendable {
@@ -25,6 +41,7 @@ final class StyleGlyphCache: Sendable {
   private struct State {
     var ranges: [String: Entry] = [:]
     var fontstacks: Set<String> = []
+    var fontFiles: [String: FontFileEntry] = [:]
   }
   private let state = Mutex(State())
 
@@ -59,6 +76,62 @@ final class StyleGlyphCache: Sendable {
       if s.ranges.count < Self.maximumRanges { s.ranges[key] = entry }
     }
     return entry
+  }
+
+  /// The font file at `url` (a `font-faces` entry), opened the first time
+  /// a frame asks.
+  func fontFile(_ url: String, styleFolder: String, localRoot: String?, offline: Bool) -> FontFileEntry {
+    let key = "\(styleFolder)\u{1}\(localRoot ?? "")\u{1}\(url)"
+    let known: FontFileEntry?? = state.withLock { s in
+      if let hit = s.fontFiles[key] { return .some(hit) }
+      return s.fontFiles.count < Self.maximumFontFiles ? .some(nil) : nil
+    }
+    guard let known else {
+      return .problem("font-faces: more than \(Self.maximumFontFiles) font files are asked for; \(url) is not read")
+    }
+    if let known { return known }
+    let entry = Self.open(url, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+    state.withLock { $0.fontFiles[key] = entry }
+    return entry
+  }
+
+  /// Opens a font file: a local one where it lies, a fetched one from a
+  /// private temporary file, removed once FreeType and HarfBuzz hold it.
+  private static func open(_ url: String, styleFolder: String, localRoot: String?, offline: Bool) -> FontFileEntry {
+    let notAFont = FontFileEntry.problem("font-faces: \(url): not a font file FreeType can read (TrueType or OpenType)")
+    do throws(StyleSourceError) {
+      if case .file(let path) = try StyleResource.resolve(url, styleFolder: styleFolder, localRoot: localRoot) {
+        do {
+          let opened = try FileIO.openForReading(path)
+          close(opened.fd)
+          guard opened.size <= maximumFontFileBytes else {
+            return .problem("font-faces: \(url): \(opened.size) bytes, more than the \(maximumFontFileBytes) a font file may have")
+          }
+        } catch {
+          return .problem("font-faces: \(url): \(error.reason)")
+        }
+        return StyleFontFile(path: path, url: url).map { .file($0) } ?? notAFont
+      }
+      let bytes = try StyleResource.bytes(url, maximum: maximumFontFileBytes, styleFolder: styleFolder, localRoot: localRoot, offline: offline)
+      var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/mapsnap-font-XXXXXX").utf8CString)
+      let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      guard fd >= 0 else { return .problem("font-faces: \(url): no temporary file to open it from") }
+      let path = String(cString: template)
+      defer { unlink(path) }
+      do {
+        try FileIO.writeAll(fd: fd, bytes, path: path)
+        close(fd)
+      } catch {
+        close(fd)
+        return .problem("font-faces: \(url): \(error.reason)")
+      }
+      guard let file = StyleFontFile(path: path, url: url) else { return notAFont }
+      // HarfBuzz reads the file now, before it is removed.
+      if case .success = TextShaper.status { _ = HarfBuzzFonts.font(path) }
+      return .file(file)
+    } catch {
+      return .problem("font-faces: \(error.description)")
+    }
   }
 
   /// The URL of a range: `{fontstack}` and `{range}` (`start-end`) filled

@@ -7,10 +7,15 @@ internal import _MapSnapStyle
 /// server, which merges its fonts); when that range cannot be read and the
 /// stack names several fonts, each font's own range is read and the first
 /// that has the glyph draws it; a glyph no range has is made from the
-/// bundled fonts (`LocalGlyphs`). Problems (no `glyphs` URL, ranges
-/// missing) are collected once each, in the order met.
+/// bundled fonts (`LocalGlyphs`). Before any range, a font of the stack
+/// that the style's `font-faces` gives a file for covering the code point
+/// draws it from that file, as the specification resolves fonts; runs of
+/// the scripts that need a shaping engine are shaped by HarfBuzz with that
+/// file (`shapedRun`). Problems (no `glyphs` URL, ranges missing, font
+/// files unreadable) are collected once each, in the order met.
 struct StyleGlyphSource {
   let template: String?
+  let fontFaces: StyleFontFaces
   let cache: StyleGlyphCache
   let styleFolder: String
   let localRoot: String?
@@ -23,8 +28,9 @@ struct StyleGlyphSource {
   /// Each glyph this frame has looked up, by fontstack and code point.
   private var found: [String: [UInt32: SDFGlyph?]] = [:]
 
-  init(template: String?, cache: StyleGlyphCache, styleFolder: String, localRoot: String?, offline: Bool) {
+  init(template: String?, fontFaces: StyleFontFaces = StyleFontFaces(nil), cache: StyleGlyphCache, styleFolder: String, localRoot: String?, offline: Bool) {
     self.template = template
+    self.fontFaces = fontFaces
     self.cache = cache
     self.styleFolder = styleFolder
     self.localRoot = localRoot
@@ -40,7 +46,50 @@ struct StyleGlyphSource {
     return g
   }
 
+  /// Whether the style's `font-faces` names any font file.
+  var hasFontFaces: Bool { !fontFaces.isEmpty }
+
+  /// Scripts whose letters combine into clusters a shaping engine must
+  /// form (Indic scripts, Thai, Lao, Tibetan, Myanmar, Khmer): drawn from a
+  /// `font-faces` file, they are shaped whole. (Arabic and Hebrew are
+  /// joined and ordered by `Bidi`, as MapLibre's RTL plugin does.)
+  static func needsShaping(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x0900...0x0DFF, 0x0E00...0x0EFF, 0x0F00...0x109F, 0x1780...0x17FF, 0xA8E0...0xA8FF: return true
+    default: return false
+    }
+  }
+
+  /// `codes` shaped by the first `font-faces` file of `fontstack` that
+  /// covers their first code point; nil when none does (the run is then
+  /// drawn glyph by glyph).
+  mutating func shapedRun(_ codes: [UInt32], fontstack: String) -> [SDFGlyph]? {
+    guard let first = codes.first else { return nil }
+    for font in fontstack.split(separator: ",").map({ $0.trimmingSpaces }) {
+      for face in fontFaces.faces(font, covering: first) {
+        if let file = fontFile(face.url), let run = file.shape(codes) { return run }
+      }
+    }
+    return nil
+  }
+
+  private mutating func fontFile(_ url: String) -> StyleFontFile? {
+    switch cache.fontFile(url, styleFolder: styleFolder, localRoot: localRoot, offline: offline) {
+    case .file(let f): return f
+    case .problem(let p):
+      note(p)
+      return nil
+    }
+  }
+
   private mutating func lookUp(_ code: UInt32, fontstack: String) -> SDFGlyph? {
+    if !fontFaces.isEmpty {
+      for font in fontstack.split(separator: ",").map({ $0.trimmingSpaces }) {
+        for face in fontFaces.faces(font, covering: code) {
+          if let g = fontFile(face.url)?.glyph(code) { return g }
+        }
+      }
+    }
     let start = Int(code / 256) * 256
     let key = "\(start)\u{1}\(fontstack)"
     if ranges[key] == nil { ranges[key] = load(fontstack, start: start) }
@@ -52,7 +101,10 @@ struct StyleGlyphSource {
 
   private mutating func load(_ fontstack: String, start: Int) -> [GlyphRange] {
     guard let template else {
-      note("glyphs: the style has no \"glyphs\" URL; its text is drawn from the bundled fonts")
+      note(
+        fontFaces.isEmpty
+          ? "glyphs: the style has no \"glyphs\" URL; its text is drawn from the bundled fonts"
+          : "glyphs: the style has no \"glyphs\" URL; text its font-faces do not cover is drawn from the bundled fonts")
       return []
     }
     guard start <= 0xFFFF else { return [] }

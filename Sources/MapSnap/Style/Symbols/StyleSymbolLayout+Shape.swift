@@ -249,8 +249,27 @@ extension StyleSymbolLayout {
     let verticalCodes = verticalLine && SymbolVertical.allows(codes) ? SymbolVertical.punctuated(codes) : nil
     var vertical: [SymbolShaping.Character] = []
     var absent: [String] = []
+    var next = 0
     for (i, code) in codes.enumerated() {
+      guard i >= next else { continue }
       let s = sections[section[i]]
+      // A run of a script that needs a shaping engine, drawn from a
+      // `font-faces` file: shaped whole by HarfBuzz.
+      if glyphs.hasFontFaces, StyleGlyphSource.needsShaping(code) {
+        var end = i + 1
+        while end < codes.count, section[end] == section[i], StyleGlyphSource.needsShaping(codes[end]) || codes[end] == 0x200C || codes[end] == 0x200D {
+          end += 1
+        }
+        if let run = glyphs.shapedRun(Array(codes[i..<end]), fontstack: s.font ?? font) {
+          for g in run {
+            let c = SymbolShaping.Character(code: code, glyph: g, scale: s.scale, color: s.color, level: levels[i])
+            out.append(c)
+            if verticalCodes != nil { vertical.append(c) }
+          }
+          next = end
+          continue
+        }
+      }
       // The second letter of a lam-alef ligature, and the invisible bidi
       // controls, draw nothing.
       if code == 0xFEFF || code == 0x200E || code == 0x200F || (0x202A...0x202E).contains(code) || (0x2066...0x2069).contains(code) { continue }
