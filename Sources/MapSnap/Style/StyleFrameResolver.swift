@@ -151,9 +151,7 @@ struct StyleFrameResolver {
     glyphs = layout.glyphs
     painter.problems += problems
     if !layout.missingImages.isEmpty {
-      let names = layout.missingImages
-      let shown = names.prefix(5).map { Echo.quoted($0) }.joined(separator: ", ") + (names.count > 5 ? " (and \(names.count - 5) more)" : "")
-      painter.problems.append("\(layer.path): the sprite has no image \(shown); the icons that name \(names.count == 1 ? "it" : "them") are not drawn")
+      painter.problems.append(StyleLayerPainter.missingImages(layout.missingImages, layer: layer.path, icons: true))
     }
     let p = layout.properties
     let mayOverlap = [p.textAllowOverlap, p.iconAllowOverlap, p.textIgnorePlacement, p.iconIgnorePlacement].contains { $0.bool(nil) }

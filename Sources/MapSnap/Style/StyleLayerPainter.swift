@@ -68,8 +68,16 @@ struct StyleLayerPainter {
   private mutating func noteMissingImages() {
     let names = paint.missingImages
     guard !names.isEmpty else { return }
+    problems.append(Self.missingImages(names, layer: layer.path, icons: false))
+  }
+
+  /// The problem of a layer whose features name images the sprite lacks:
+  /// the first five names, how many more, and what is not drawn (the
+  /// features of a pattern, or a symbol layer's icons).
+  static func missingImages(_ names: [String], layer path: String, icons: Bool) -> String {
     let shown = names.prefix(5).map { Echo.quoted($0) }.joined(separator: ", ") + (names.count > 5 ? " (and \(names.count - 5) more)" : "")
-    problems.append("\(layer.path): the sprite has no image \(shown); what names \(names.count == 1 ? "it" : "them") is not drawn")
+    let them = names.count == 1 ? "it" : "them"
+    return "\(path): the sprite has no image \(shown); " + (icons ? "the icons that name \(them) are not drawn" : "what names \(them) is not drawn")
   }
 
   /// Paints every feature of `data` the layer selects.
