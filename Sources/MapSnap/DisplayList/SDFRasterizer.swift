@@ -31,17 +31,34 @@ enum SDFRasterizer {
     }
     var pixels = [UInt32](repeating: 0, count: w * h)
     var any = false
-    for i in 0..<(w * h) {
-      let a = acc[4 * i + 3]
-      guard a > 0 else { continue }
-      func byte(_ v: Float) -> UInt32 { UInt32(max(0, min(255, (v * 255).rounded()))) }
-      let ab = byte(a)
-      let r = min(byte(acc[4 * i]), ab), g = min(byte(acc[4 * i + 1]), ab), b = min(byte(acc[4 * i + 2]), ab)
-      pixels[i] = r | (g << 8) | (b << 16) | (ab << 24)
-      if ab > 0 { any = true }
+    acc.withUnsafeBufferPointer { acc in
+      pixels.withUnsafeMutableBufferPointer { pixels in
+        for i in 0..<(w * h) {
+          let a = acc[4 * i + 3]
+          guard a > 0 else { continue }
+          let ab = byte(a)
+          let r = min(byte(acc[4 * i]), ab), g = min(byte(acc[4 * i + 1]), ab), b = min(byte(acc[4 * i + 2]), ab)
+          pixels[i] = r | (g << 8) | (b << 16) | (ab << 24)
+          if ab > 0 { any = true }
+        }
+      }
     }
     guard any else { return nil }
     return (RasterImage(premultipliedPixels: pixels, width: w, height: h), Rect(minX: Double(x0), minY: Double(y0), maxX: Double(x1), maxY: Double(y1)))
+  }
+
+  /// `v` (0…1) as a byte: v × 255 rounded half away from zero, clamped.
+  @inline(__always) private static func byte(_ v: Float) -> UInt32 {
+    let x = max(0, min(255, v * 255))
+    // x − its whole part is exact below 256, so this is `rounded()` without a libm call.
+    let whole = Int(x)
+    return UInt32(x - Float(whole) >= 0.5 ? whole + 1 : whole)
+  }
+
+  /// The largest whole number not above `x` (`rounded(.down)`) without a libm call.
+  @inline(__always) private static func floor(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) > x ? t - 1 : t
   }
 
   private static func paintQuad(
@@ -73,10 +90,17 @@ enum SDFRasterizer {
           guard u >= 0, u < 1, v >= 0, v < 1 else { continue }
           // Field coordinates with texel centres at whole numbers.
           let fx = q.texture.minX + u * tw - 0.5, fy = q.texture.minY + v * th - 0.5
-          let ix = Int(fx.rounded(.down)), iy = Int(fy.rounded(.down))
+          let ix = floor(fx), iy = floor(fy)
           let ax = fx - Double(ix), ay = fy - Double(iy)
-          let top = texel(ix, iy) + (texel(ix + 1, iy) - texel(ix, iy)) * ax
-          let bottom = texel(ix, iy + 1) + (texel(ix + 1, iy + 1) - texel(ix, iy + 1)) * ax
+          let t00: Double, t10: Double, t01: Double, t11: Double
+          if ix >= 0, iy >= 0, ix + 1 < fw, iy + 1 < fh {
+            let k = iy * fw + ix
+            (t00, t10, t01, t11) = (Double(field[k]), Double(field[k + 1]), Double(field[k + fw]), Double(field[k + fw + 1]))
+          } else {
+            (t00, t10, t01, t11) = (texel(ix, iy), texel(ix + 1, iy), texel(ix, iy + 1), texel(ix + 1, iy + 1))
+          }
+          let top = t00 + (t10 - t00) * ax
+          let bottom = t01 + (t11 - t01) * ax
           let d = (top + (bottom - top) * ay) / 255
           var t = span > 0 ? (d - lo) / span : (d >= edge ? 1 : 0)
           t = max(0, min(1, t))
