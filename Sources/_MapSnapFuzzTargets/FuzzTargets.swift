@@ -55,6 +55,9 @@ public enum FuzzTargets {
       name: "glyphs", summary: "an SDF glyph range (0-255.pbf) drawn as point, multi-line and line labels at 64×64 (GlyphRange, the symbol layout)",
       maxLength: 65_536, run: GlyphsFuzzTarget.run),
     FuzzTarget(
+      name: "font", summary: "a font file of a style's font-faces drawn as Latin and shaped Devanagari labels at 64×64 (StyleFontFile, FreeType, HarfBuzz)",
+      maxLength: 65_536, run: FontFuzzTarget.run),
+    FuzzTarget(
       name: "expression", summary: "a style expression, filter or legacy function: compiled and evaluated (StyleExpression)",
       maxLength: 8_192, run: ExpressionFuzzTarget.run),
     FuzzTarget(

@@ -65,13 +65,19 @@ final class LocalGlyphs: Sendable {
     }
   }
 
+  /// The widest and tallest outline made into a field, in pixels at 24
+  /// per em (ten ems): a font's glyph past it (a hostile `font-faces`
+  /// file's) keeps its advance and draws nothing.
+  static let maximumGlyphSide = 240.0
+
   /// The SDF glyph of one outline.
   static func make(_ code: UInt32, face: FontFace, glyph: UInt32) -> SDFGlyph {
     let scale = size / face.unitsPerEm
     let advance = Int((face.advance(glyph) * scale).rounded())
     let ascent = Int((face.ascender * scale).rounded())
     let path = face.outline(glyph).flattened(scale: scale, tolerance: Flattening.tolerance)
-    guard let mask = MaskAtlas.rasterize(path) else {
+    let bounds = path.bounds
+    guard bounds.isEmpty || (bounds.width <= maximumGlyphSide && bounds.height <= maximumGlyphSide), let mask = MaskAtlas.rasterize(path) else {
       return SDFGlyph(id: code, field: [], width: 0, height: 0, left: 0, top: 0, advance: advance)
     }
     let w = Int(mask.width), h = Int(mask.height)

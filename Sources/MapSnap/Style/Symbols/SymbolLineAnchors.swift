@@ -99,8 +99,12 @@ enum SymbolLineAnchors {
   }
 
   /// MapLibre's `checkMaxAngle`: false when the label would run off the
-  /// line, or the line turns by more than `maxAngle` within `window` along it.
+  /// line, or the line turns by more than `maxAngle` within `window` along
+  /// it. A label of no length (glyphs without advances) fits; one of no
+  /// finite length does not.
   static func fitsAngle(_ line: [Point], _ anchor: LineAnchor, labelLength: Double, window: Double, maxAngle: Double) -> Bool {
+    guard labelLength.isFinite else { return false }
+    guard labelLength > 0 else { return true }
     var p = anchor.point
     var index = anchor.segment + 1
     var along = 0.0
