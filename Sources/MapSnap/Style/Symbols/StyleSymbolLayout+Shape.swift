@@ -203,13 +203,14 @@ extension StyleSymbolLayout {
     return Point(x, y)
   }
 
-  /// The characters of `f`'s `text-field` (its `format` sections with their
-  /// font scale, fontstack and colour; `text-transform` applied) and the
-  /// plain string; code points no glyph range has are added to `missing`.
-  /// `f`'s text as characters with their glyphs, its string, and, when
-  /// `verticalLine` (vertical writing asked for) and some character stands
-  /// upright in vertical writing, the characters of its vertical line (`SymbolVertical`: punctuation in
-  /// vertical forms the fontstack has).
+  /// The characters of `f`'s `text-field` with their glyphs (its `format`
+  /// sections with their font scale, fontstack and colour; `text-transform`
+  /// applied; runs shaped by a `font-faces` file one character per glyph),
+  /// the plain string, and, when `verticalLine` (vertical writing asked
+  /// for) and some character stands upright in vertical writing, the
+  /// characters of its vertical line (`SymbolVertical`: punctuation in the
+  /// vertical forms the fontstack has). Code points no glyph has are added
+  /// to `missing`.
   private mutating func characters(
     _ f: EvaluationFeature, vertical verticalLine: Bool, missing: inout [String]
   ) -> (characters: [SymbolShaping.Character], string: String, vertical: [SymbolShaping.Character]?) {
