@@ -27,11 +27,13 @@ enum SymbolVertical {
   }
 
   /// Scripts shaped as a whole word (MapLibre's `charInComplexShapingScript`):
-  /// Arabic, Hebrew, Syriac, Thaana, N'Ko and the Brahmic scripts.
+  /// those joined right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko and
+  /// their presentation forms) and those a shaping engine clusters
+  /// (`StyleGlyphSource.needsShaping`).
   static func isComplexShaping(_ c: UInt32) -> Bool {
     switch c {
-    case 0x0590...0x08FF, 0x0900...0x0DFF, 0x0F00...0x109F, 0x1780...0x17FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF: return true
-    default: return false
+    case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF: return true
+    default: return StyleGlyphSource.needsShaping(c)
     }
   }
 
