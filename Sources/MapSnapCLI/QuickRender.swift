@@ -61,6 +61,7 @@ enum QuickRender {
     case "--zoom": return .unconditional { r, v in set(&r.view.zoom, Double(v)) }
     case "--bearing": return .unconditional { r, v in set(&r.view.bearing, Double(v)) }
     case "--center": return .unconditional { r, v in r.view.center = v; return true }
+    case "--view-crs": return .value { r, v in r.view.viewCrs = v; return true }
     case "--size": return .value { r, v in r.view.size = v; return true }
     case "--pixel-ratio": return .unconditional { r, v in set(&r.view.pixelRatio, Double(v)) }
     case "--bounds": return .unconditional { r, v in r.view.bounds = v; return true }

@@ -74,10 +74,10 @@ struct Render: ParsableCommand {
 }
 
 /// `lon,lat` in degrees (`ViewParameter.center`).
-func parseCenter(_ s: String) -> (lon: Double, lat: Double)? {
+func parseCenter(_ s: String, viewCrs: String? = nil) -> (lon: Double, lat: Double)? {
   let parts = s.split(separator: ",", omittingEmptySubsequences: false)
   guard parts.count == 2, let lon = Double(parts[0].trimmingSpaces), let lat = Double(parts[1].trimmingSpaces) else { return nil }
-  return ViewParameter.center([lon, lat])
+  return ViewParameter.isDegrees(viewCrs: viewCrs) ? ViewParameter.center([lon, lat]) : ViewParameter.centerInMapUnits([lon, lat])
 }
 
 /// `WxH` in whole logical pixels (`ViewParameter.size`).

@@ -16,6 +16,13 @@ struct ViewOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: ArgumentHelp("Map centre as lon,lat in degrees (a negative longitude is fine: --center -73.98,40.71).", valueName: "lon,lat"))
   var center: String?
 
+  @Option(
+    name: .customLong("view-crs"),
+    help: ArgumentHelp(
+      "The reference --center, --bounds and --marker are given in: EPSG:4326 (degrees, the default), map (the map's own units) or another PROJ knows (EPSG:3067).",
+      valueName: "crs"))
+  var viewCrs: String?
+
   @Option(help: ArgumentHelp("Image size in logical pixels.", valueName: "WxH"))
   var size: String?
 
@@ -64,7 +71,7 @@ struct ViewOptions: ParsableArguments {
     ViewSettings(
       scale: scale, zoom: zoom, center: center, size: size, pixelRatio: pixelRatio, bounds: bounds, padding: padding,
       fit: fit, marker: marker, highlight: highlight, geojson: geojson, floor: floor, maxPixels: maxPixels, fontDirs: fontDirs,
-      bearing: bearing)
+      bearing: bearing, viewCrs: viewCrs)
   }
 }
 
@@ -75,11 +82,13 @@ private func numbers(_ s: String) -> [Double] {
 }
 
 /// `west,south,east,north` in degrees, checked by `ViewParameter.bounds`.
-func boundsCheck(_ s: String) -> ViewParameter.BoundsCheck { ViewParameter.bounds(numbers(s)) }
+func boundsCheck(_ s: String, viewCrs: String? = nil) -> ViewParameter.BoundsCheck {
+  ViewParameter.isDegrees(viewCrs: viewCrs) ? ViewParameter.bounds(numbers(s)) : ViewParameter.boundsInMapUnits(numbers(s))
+}
 
 /// The box of `--bounds`, nil when `boundsCheck` refuses it.
-func parseBounds(_ s: String) -> MapBounds? {
-  guard case .box(let b) = boundsCheck(s) else { return nil }
+func parseBounds(_ s: String, viewCrs: String? = nil) -> MapBounds? {
+  guard case .box(let b) = boundsCheck(s, viewCrs: viewCrs) else { return nil }
   return b
 }
 

@@ -20,6 +20,11 @@ struct ViewSettings: Equatable {
   var maxPixels: Int = FrameSizeLimit.defaultMaxPixels
   var fontDirs: [String] = []
   var bearing: Double? = nil
+  /// `--view-crs` as given.
+  var viewCrs: String? = nil
+
+  /// `--view-crs` as `ViewParameter.viewCrs` reads it.
+  var viewReference: String? { viewCrs.flatMap { ViewParameter.viewCrs(.string($0)) } }
 
   /// The view's parameters by `ViewParameter`'s rules (the scene's and a
   /// manifest line's), then what only the command line has.
@@ -28,14 +33,22 @@ struct ViewSettings: Equatable {
     if let z = zoom, !ViewParameter.isZoom(z) { throw invalid(.zoom, "\(z)") }
     if let b = bearing, !ViewParameter.isBearing(b) { throw invalid(.bearing, "\(b)") }
     if scale != nil && zoom != nil { throw ValidationError("give either --scale or --zoom, not both") }
-    if let c = center, parseCenter(c) == nil { throw invalid(.center, Echo.quoted(c)) }
+    if let v = viewCrs {
+      guard let reference = viewReference else { throw invalid(.viewCrs, Echo.quoted(v)) }
+      if reference != ViewParameter.mapUnits, case .failure(let e) = MapProjection.named(reference) {
+        throw ValidationError("--view-crs must be \(ViewParameter.viewCrs.expected(.commandLine)), got \(Echo.quoted(v)): \(e)")
+      }
+    }
+    if let c = center, parseCenter(c, viewCrs: viewReference) == nil {
+      throw ViewValidation.invalid(.center, Echo.quoted(c), degrees: ViewParameter.isDegrees(viewCrs: viewReference))
+    }
     if let s = size, parseSize(s) == nil { throw invalid(.size, Echo.quoted(s)) }
     try CountOptions.checkMaxPixels(maxPixels)
     if let r = pixelRatio, !ViewParameter.isPixelRatio(r) { throw invalid(.pixelRatio, "\(r)") }
     if let b = bounds {
-      switch boundsCheck(b) {
+      switch boundsCheck(b, viewCrs: viewReference) {
       case .box: break
-      case .outOfRange: throw invalid(.bounds, Echo.quoted(b))
+      case .outOfRange: throw ViewValidation.invalid(.bounds, Echo.quoted(b), degrees: ViewParameter.isDegrees(viewCrs: viewReference))
       case .wrongOrder: throw ValidationError("--bounds must have \(ViewParameter.boundsOrder), got \(Echo.quoted(b))")
       }
     }
@@ -51,13 +64,13 @@ struct ViewSettings: Equatable {
 
   /// The usage error of a value `parameter` refuses: "--option must be …, got …".
   private func invalid(_ parameter: ViewParameter, _ found: String) -> ValidationError {
-    ValidationError("\(parameter.option ?? parameter.key) must be \(parameter.expected(.commandLine)), got \(found)")
+    ViewValidation.invalid(parameter, found, degrees: true)
   }
 
   /// The overlays of `--geojson`, `--highlight` and `--marker`, in that
   /// order (markers on top), each kind in the order given.
   func overlays() throws(SceneError) -> [Overlay] {
-    let decoder = OverlayDecoder(file: "command line", baseDirectory: "")
+    let decoder = OverlayDecoder(file: "command line", baseDirectory: "", viewCrs: viewReference)
     var out: [Overlay] = []
     for g in geojson { out.append(try decoder.decode(commandLine: g, kind: "geojson")) }
     for h in highlight { out.append(try decoder.decode(commandLine: h, kind: "highlight")) }
@@ -67,9 +80,9 @@ struct ViewSettings: Equatable {
 
   var overrides: ViewOverrides {
     ViewOverrides(
-      scale: scale, zoom: zoom, center: center.flatMap(parseCenter), size: size.flatMap(parseSize),
-      pixelRatio: pixelRatio, floor: floor.map(FloorValue.init), bounds: bounds.flatMap(parseBounds),
-      padding: padding.flatMap(parsePadding), fit: fit.flatMap(parseFit), maxPixels: maxPixels, bearing: bearing)
+      scale: scale, zoom: zoom, center: center.flatMap { parseCenter($0, viewCrs: viewReference) }, size: size.flatMap(parseSize),
+      pixelRatio: pixelRatio, floor: floor.map(FloorValue.init), bounds: bounds.flatMap { parseBounds($0, viewCrs: viewReference) },
+      padding: padding.flatMap(parsePadding), fit: fit.flatMap(parseFit), maxPixels: maxPixels, bearing: bearing, viewCrs: viewReference)
   }
 
   /// The one-frame `RenderSession` of this command line (the session
@@ -132,5 +145,15 @@ struct ViewSettings: Equatable {
       return nil
     }
     return "--size/--pixel-ratio: \(error.message)\(error.hint.map { " (\($0))" } ?? "")"
+  }
+}
+
+/// The command line's words for a view value it refuses.
+enum ViewValidation {
+  /// "--option must be …, got …", in degrees or in the view's units.
+  static func invalid(_ parameter: ViewParameter, _ found: String, degrees: Bool) -> ValidationError {
+    let expected = degrees ? parameter.expected(.commandLine) : parameter.expectedInMapUnits(.commandLine)
+    let hint = degrees && [.center, .bounds].contains(parameter) ? " (coordinates in map units need --view-crs: map, or a reference such as EPSG:3067)" : ""
+    return ValidationError("\(parameter.option ?? parameter.key) must be \(expected), got \(found)\(hint)")
   }
 }

@@ -23,7 +23,7 @@ import _MapSnapTestSupport
   @Test(arguments: [MapProjection.webMercator, .geographic])
   func theBoxFitsExactlyAlongOneSide(_ projection: MapProjection) throws {
     let b = MapBounds(west: 24.93, south: 60.165, east: 24.95, north: 60.172)
-    let s = try scene(#""bounds": [24.93, 60.165, 24.95, 60.172], "size": [800, 600], "spatialReference": \#(projection.code)"#)
+    let s = try scene(#""bounds": [24.93, 60.165, 24.95, 60.172], "size": [800, 600], "spatialReference": \#(projection.epsgCode!)"#)
     let v = try ViewOverrides().viewport(for: s, projection: projection)
     let r = box(b, projection)
     let e = v.extent

@@ -286,7 +286,7 @@ import _MapSnapTestSupport
       #expect(InputDigest.of(try plan(dir), encoding: .small, files: files) != base, "compression changes the bytes")
       #expect(InputDigest.of(try plan(dir, ViewOverrides(scale: 4001)), encoding: .fast, files: files) != base)
       // The same scale given as a zoom level gives the same frame.
-      let z = log2(MapProjection.webMercator.zoom0Scale / 4000)
+      let z = log2(MapProjection.webMercator.zoom0Scale! / 4000)
       #expect(InputDigest.of(try plan(dir, ViewOverrides(zoom: z)), encoding: .fast, files: files) == base)
       // A source's bytes change: so does the digest (size differs, so the cache re-reads it).
       try Files.write(

@@ -11,9 +11,9 @@ import Testing
     (20, 564.248588),
   ])
   func zoomLevelsMatchTheTilingSchemeTable(zoom: Double, scale: Double) {
-    #expect(abs(Viewport.scale(forZoom: zoom) - scale) < 1e-6 * max(1, scale / 1e6))
+    #expect(abs(Viewport.scale(forZoom: zoom)! - scale) < 1e-6 * max(1, scale / 1e6))
     let v = Viewport(center: (0, 0), scale: scale, width: 256, height: 256)
-    #expect(abs(v.zoom - zoom) < 1e-9)
+    #expect(abs(v.zoom! - zoom) < 1e-9)
   }
 
   @Test func resolutionUsesThirtyNineThirtySevenInchesPerMetre() {
@@ -21,7 +21,7 @@ import Testing
     #expect(abs(v.metersPerPixel - 0.529_167_5) < 1e-6)  // 2000 / (96 × 39.37), no latitude correction
     let z0 = Viewport(center: (0, 0), scale: Viewport.zoom0Scale, width: 256, height: 256)
     #expect(abs(z0.metersPerPixel - 156_543.033_928_000_14) < 1e-6)
-    #expect(abs(Viewport(center: (0, 0), scale: 2000, width: 1, height: 1).zoom - 18.174_402_8) < 1e-6)
+    #expect(abs(Viewport(center: (0, 0), scale: 2000, width: 1, height: 1).zoom! - 18.174_402_8) < 1e-6)
   }
 
   @Test func dpiChangesMetresPerPixel() {

@@ -52,7 +52,7 @@ private let layerCases: [ErrorCase] = [
     hint: .exactly(#"did you mean "features"?"#)),
   ErrorCase(
     "tiles layer without a source", sceneWithLayers(#"{"id": "a", "type": "tiles"}"#), path: "layers[0].source", .missingKey,
-    message: [#"expected { "mbtiles": "file" } or { "xyz": "tiles/{z}/{x}/{y}.png" }"#]),
+    message: [#"expected { "mbtiles": "file" }, { "xyz": "tiles/{z}/{x}/{y}.png" } or { "geopackage": "file.gpkg" }"#]),
   ErrorCase(
     "map attribution of the wrong type", #"{"version": 1, "map": {"center": [0, 0], "scale": 1000, "size": [10, 10], "attribution": 3}}"#,
     path: "map.attribution", message: ["expected true, false, or the text to draw", "found number 3"]),

@@ -8,7 +8,7 @@ import _MapSnapRaster
 @Suite struct StyleGeometryTests {
   /// A 512² frame at MapLibre zoom `z` over (0, 0).
   private func camera(zoom z: Double, bearing: Double = 0, size: Int = 512, ratio: Double = 1) -> StyleCamera {
-    let v = Viewport(center: (0, 0), scale: Viewport.scale(forZoom: z + 1), width: size, height: size, pixelRatio: ratio)
+    let v = Viewport(center: (0, 0), scale: Viewport.scale(forZoom: z + 1)!, width: size, height: size, pixelRatio: ratio)
     return StyleCamera(viewport: v, bearing: bearing)
   }
 

@@ -20,7 +20,7 @@ import _MapSnapTestSupport
     #expect(scene.map.zoom == 15)
     #expect(scene.map.size == StyleScene.defaultSize)
     let plan = try FramePlan.make(scene, overrides: ViewOverrides(zoom: 14))
-    #expect(abs(plan.state.viewport.zoom - 15) < 1e-9)
+    #expect(abs(plan.state.viewport.zoom! - 15) < 1e-9)
     let layer = try #require(plan.state.layers.first?.style)
     #expect(layer.layers.map(\.status) == [.drawn, .drawn])
     #expect(layer.sources.first?.tilesRead ?? 0 > 0)

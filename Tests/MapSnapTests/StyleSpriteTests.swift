@@ -172,7 +172,7 @@ import _MapSnapTestSupport
 
   @Test func theGridIsTheWorldsPixelGridAtTheTileZoom() {
     // Zoom 2.5 (MapLibre): tile zoom 2, a CSS pixel of the grid drawn 2^0.5 larger.
-    let vp = Viewport(center: (0, 0), scale: Viewport.scale(forZoom: 3.5), width: 32, height: 32, pixelRatio: 2)
+    let vp = Viewport(center: (0, 0), scale: Viewport.scale(forZoom: 3.5)!, width: 32, height: 32, pixelRatio: 2)
     let grid = StylePatternGrid(camera: StyleCamera(viewport: vp, bearing: 0))
     #expect(abs(grid.zoomScale - 2.0.squareRoot()) < 1e-12)
     #expect(abs(grid.east.x - 2 * 2.0.squareRoot()) < 1e-9 && abs(grid.east.y) < 1e-9)

@@ -144,7 +144,7 @@ import _MapSnapTestSupport
         map: #""center": [10, 45], "zoom": 2, "size": [256, 256], "spatialReference": 3857"#))
     #expect(s.state.viewport.projection == .webMercator)
     #expect(s.layers[0].status == [.error])
-    #expect(s.layers[0].problems == [.spatialReference(tiles: 4326, map: 3857)])
+    #expect(s.layers[0].problems == [.spatialReference(tiles: "EPSG:4326", map: "EPSG:3857")])
     #expect(s.layers[0].message?.contains("EPSG:4326 but the map is in EPSG:3857") == true)
     // Second to a Web Mercator basemap: the same error.
     let second = try Snapshot.render(
@@ -296,7 +296,14 @@ import _MapSnapTestSupport
     let s = try FramePlan.make(try scene([], map: #""center": [24.94, 60.17], "scale": 2000, "size": [100, 100], "spatialReference": 4326"#))
     #expect(s.state.viewport.projection == .geographic)
     #expect(abs(s.state.viewport.extent.width - 100 * 2000 / (96 * 39.37) / 111_319.490_793_273_57) < 1e-12)
-    #expect(throws: SceneError.self) { try scene([], map: #""center": [0, 0], "scale": 2000, "size": [10, 10], "spatialReference": 2056"#) }
+    // Not a reference by its form: refused when the scene is read.
+    for bad in ["-1", "3.5", "\"\"", "true"] {
+      #expect(throws: SceneError.self) { try scene([], map: #""center": [0, 0], "scale": 2000, "size": [10, 10], "spatialReference": \#(bad)"#) }
+    }
+    // A reference PROJ does not know: refused when the map is resolved, at its key.
+    let unknown = try scene([], map: #""center": [0, 0], "scale": 2000, "size": [10, 10], "spatialReference": "EPSG:999999""#)
+    let error = #expect(throws: SceneError.self) { try FramePlan.make(unknown) }
+    #expect(error?.path == "map.spatialReference")
   }
 
   // MARK: - Hostile sources (found in review)

@@ -26,7 +26,7 @@ public struct ManifestReader: Sendable {
 
   /// The keys a line may have: section 8's, plus `overlays` (`Overlay`).
   public static let keys = [
-    "scene", "style", "output", "scale", "zoom", "center", "size", "pixelRatio", "floor", "bounds", "padding", "fit", "report", "overlays",
+    "scene", "style", "output", "scale", "zoom", "center", "size", "pixelRatio", "floor", "bounds", "padding", "fit", "report", "overlays", "viewCrs",
     "bearing",
   ]
 
@@ -185,11 +185,12 @@ public struct ManifestReader: Sendable {
     let view = ViewDecoder(r)
     var o = ViewOverrides()
     (o.scale, o.zoom) = try view.scaleAndZoom()
-    o.center = try view.center()
+    o.viewCrs = try view.viewCrs()
+    o.center = try view.center(viewCrs: o.viewCrs)
     o.size = try view.size()
     o.pixelRatio = try view.pixelRatio()
     o.floor = try view.floor()
-    o.bounds = try view.bounds()
+    o.bounds = try view.bounds(viewCrs: o.viewCrs)
     o.padding = try view.padding()
     o.bearing = try r.number("bearing", ViewParameter.bearing.expected(.json), where: ViewParameter.isBearing)
     if let fit = r.object["fit"] {
@@ -199,7 +200,7 @@ public struct ManifestReader: Sendable {
     var overlays: [Overlay] = []
     if let list = r.object["overlays"] {
       guard case .array(let items) = list else { throw r.invalid("overlays", expected: "an array of overlays", found: list) }
-      let decoder = OverlayDecoder(file: file, baseDirectory: directory)
+      let decoder = OverlayDecoder(file: file, baseDirectory: directory, viewCrs: o.viewCrs)
       for (i, item) in items.enumerated() { overlays.append(try decoder.decode(item, at: "overlays[\(i)]")) }
     }
     return ManifestLine(

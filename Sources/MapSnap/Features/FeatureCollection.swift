@@ -125,9 +125,11 @@ public struct FeatureCollection: Sendable, Equatable {
     return c
   }
 
-  /// The features in `projection`'s map units.
+  /// The features in `projection`'s map units; a feature PROJ cannot
+  /// project into it is kept without geometry and counted in
+  /// `unprojectableCount`.
   public func projected(to projection: MapProjection) -> FeatureCollection {
-    guard projection != .geographic else { return self }
+    guard !projection.isWGS84Degrees else { return self }
     var c = self
     let workers = min(activeProcessorCount(), features.count)
     let weights = workers > 1 ? features.map(\.geometry.pointCount) : []
@@ -151,6 +153,12 @@ public struct FeatureCollection: Sendable, Equatable {
       }
       let cut = ranges
       DispatchQueue.concurrentPerform(iterations: cut.count) { k in job.run(cut[k]) }
+    }
+    if case .proj = projection.kind, c.features.contains(where: \.geometry.isEmpty) {
+      let lost = c.features.filter(\.geometry.isEmpty)
+      c.features.removeAll(where: \.geometry.isEmpty)
+      c.unprojectableCount += lost.count
+      c.withoutGeometry += lost
     }
     return c
   }

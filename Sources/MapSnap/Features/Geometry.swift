@@ -18,9 +18,11 @@ public struct Geometry: Sendable, Equatable {
   /// An empty geometry (no parts, empty bounds).
   public init() {}
 
-  /// The geometry in `projection`'s map units (degrees stay as they are).
+  /// The geometry in `projection`'s map units (WGS84 degrees stay as they
+  /// are); empty when PROJ cannot project one of its positions.
   public func projected(to projection: MapProjection) -> Geometry {
-    guard projection != .geographic else { return self }
+    guard !projection.isWGS84Degrees else { return self }
+    if case .proj = projection.kind { return projectedAtOnce(to: projection) }
     var g = Geometry()
     @inline(__always) func p(_ q: Point) -> Point {
       let m = projection.project(lon: q.x, lat: q.y)
@@ -30,6 +32,30 @@ public struct Geometry: Sendable, Equatable {
     g.points = points.map(p)
     g.lines = lines.map { $0.map(p) }
     g.polygons = polygons.map { $0.map { $0.map(p) } }
+    return g
+  }
+
+  /// Every position through PROJ in one call, then put back part by part.
+  private func projectedAtOnce(to projection: MapProjection) -> Geometry {
+    var all: [Point] = []
+    all.reserveCapacity(pointCount)
+    all += points
+    for l in lines { all += l }
+    for p in polygons { for r in p { all += r } }
+    all.withUnsafeMutableBufferPointer { projection.project($0) }
+    var g = Geometry()
+    for p in all {
+      guard p.x.isFinite, p.y.isFinite else { return Geometry() }
+      g.bounds.include(p)
+    }
+    var next = all.startIndex
+    func take(_ n: Int) -> [Point] {
+      defer { next += n }
+      return Array(all[next..<(next + n)])
+    }
+    g.points = take(points.count)
+    g.lines = lines.map { take($0.count) }
+    g.polygons = polygons.map { $0.map { take($0.count) } }
     return g
   }
 

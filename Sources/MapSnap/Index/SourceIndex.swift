@@ -79,7 +79,7 @@ final class SourceIndex: Sendable {
   /// What a feature's digest key depends on besides the feature.
   struct DigestSet: Hashable, Sendable {
     var fields: [String]
-    var projection: Int
+    var projection: String
   }
 
   private let built = Mutex<Built>(Built())
@@ -89,7 +89,7 @@ final class SourceIndex: Sendable {
   /// frames over one source hash each feature they name once, not once a
   /// frame.
   func digestKey(_ position: Int, fields: [String], projection: MapProjection) -> String {
-    let set = DigestSet(fields: fields, projection: projection.code)
+    let set = DigestSet(fields: fields, projection: projection.identifier)
     if let hit = built.withLock({ $0.digests[set]?[Int32(position)] }) { return hit }
     let made = FeatureKeyDigest.key(collection.features[position], projection: projection, fields: fields)
     built.withLock { $0.digests[set, default: [:]][Int32(position)] = made }

@@ -28,7 +28,7 @@ public enum LayerProblem: Sendable, Equatable {
   /// A tile source could not be opened, or is not a tile set.
   case tileSource(TileError)
   /// The tiles are in another spatial reference than the map (EPSG codes).
-  case spatialReference(tiles: Int, map: Int)
+  case spatialReference(tiles: String, map: String)
   /// Some tiles meeting the frame were absent (filled from a parent level
   /// or not) or could not be decoded.
   case incompleteTiles(fromParent: Int, missing: Int, undecodable: Int)
@@ -102,14 +102,16 @@ public enum LayerProblem: Sendable, Equatable {
       default: return "marker icon \(name): \(error); markers with it are not drawn"
       }
     case .unprojectable(let n, let crs):
-      return "skipped \(n) feature\(n == 1 ? "" : "s") that could not be re-projected from \(crs)"
+      return crs.isEmpty
+        ? "skipped \(n) feature\(n == 1 ? "" : "s") that could not be projected into the map's spatial reference"
+        : "skipped \(n) feature\(n == 1 ? "" : "s") that could not be re-projected from \(crs)"
     case .notDegrees(let n, let total):
       return "\(n) of \(total) feature\(total == 1 ? "" : "s") have coordinates that cannot be WGS84 degrees (|longitude| > 180 or |latitude| > 90), "
         + "and neither the scene nor the file names a spatial reference (\"crs\"); read as degrees, they lie off the map"
     case .tileSource(let error):
       return error.description
     case .spatialReference(let tiles, let map):
-      return "the tiles are in EPSG:\(tiles) but the map is in EPSG:\(map); a tiled layer is drawn only in the map's spatial reference"
+      return "the tiles are in \(tiles) but the map is in \(map); a tiled layer is drawn only in the map's spatial reference"
     case .incompleteTiles(let parent, let missing, let undecodable):
       var parts: [String] = []
       if parent > 0 { parts.append("\(parent) absent tile\(parent == 1 ? "" : "s") filled from a parent level") }

@@ -12,7 +12,7 @@ extension LayerResolver {
     guard shown else { return }
     guard viewport.projection == .webMercator else {
       state.add(.style(
-        "a style is drawn only on a Web Mercator map (EPSG:3857); this map is in EPSG:\(viewport.projection.code), "
+        "a style is drawn only on a Web Mercator map (EPSG:3857); this map is in \(viewport.projection.identifier), "
           + "which its first layer dictates", isError: true))
       return
     }

@@ -117,7 +117,7 @@ struct LayerResolver {
       finishSublayers()
     case .tiles(let t):
       let (tileState, tileInputs, problems) = TileResolver(
-        viewport: viewport, layer: t, attribution: layer.attribution, cache: tiles, mapSpatialReference: viewport.projection.code
+        viewport: viewport, layer: t, attribution: layer.attribution, cache: tiles, mapSpatialReference: viewport.projection
       ).resolve(draws: draws)
       state.tiles = tileState
       if tileState != nil { inputs.tiles = tileInputs }

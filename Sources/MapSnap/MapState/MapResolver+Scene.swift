@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What `MapResolver` works out from the scene alone, before a frame:
 /// fonts, the map's projection, and the sources' spatial references.
 
@@ -31,15 +35,38 @@ extension MapResolver {
 extension MapResolver {
   /// The map's spatial reference (scene format 1.1): `map.spatialReference`
   /// when the scene gives it; else, as in ArcGIS, the first layer's when it
-  /// is a `tiles` layer (its `tileMatrixSet`, else its source's; an MBTiles
-  /// file is Web Mercator; a source that cannot be opened counts as Web
-  /// Mercator and is reported on its layer); else Web Mercator (3857).
-  static func projection(for scene: Scene, tiles: TileCache) -> MapProjection {
-    if let p = scene.map.spatialReference { return p }
-    guard let first = scene.layers.first, case .tiles(let t) = first.content else { return .webMercator }
-    var set = t.tileMatrixSet
-    if set == nil, case .success(let source) = tiles.source(t.source) { set = source.tileMatrixSet }
-    return (set ?? .webMercatorQuad) == .worldCRS84Quad ? .geographic : .webMercator
+  /// is a `tiles` layer (its tile matrix set's reference: the layer's
+  /// `tileMatrixSet`, else its source's; an MBTiles file is Web Mercator; a
+  /// source or set that cannot be opened counts as Web Mercator and is
+  /// reported on its layer); else Web Mercator (3857).
+  ///
+  /// Zoom levels follow the tile matrix set of a first `tiles` layer in the
+  /// map's reference (zoom z is the scale at which a 96-DPI pixel spans
+  /// level z's cell size, levels halving from the first), else WebMercatorQuad's (3857) or WorldCRS84Quad's
+  /// (geographic); another reference has none.
+  /// - Throws: `SceneError` at `map.spatialReference` when PROJ does not
+  ///   know the reference (or is not installed).
+  static func projection(for scene: Scene, tiles: TileCache) throws(SceneError) -> MapProjection {
+    var basemap: TileMatrixSet? = nil
+    if let first = scene.layers.first, case .tiles(let t) = first.content, case .success(let set) = tiles.tileMatrixSet(of: t) {
+      basemap = set
+    }
+    guard let name = scene.map.spatialReference ?? basemap?.crs else { return .webMercator }
+    let projection: MapProjection
+    switch MapProjection.named(name) {
+    case .success(let p): projection = p
+    case .failure(let e):
+      if scene.map.spatialReference == nil { return .webMercator }
+      throw SceneError(
+        file: scene.file, path: "map.spatialReference", kind: .invalidValue,
+        expected: ViewParameter.spatialReference.expected(.json), found: "\(Echo.quoted(name)) (\(e))")
+    }
+    // The basemap's levels give the zoom levels when it is in this reference.
+    guard let set = basemap, let level = set.matrices.first, set.id != TileMatrixSet.webMercatorQuad.id,
+      set.id != TileMatrixSet.worldCRS84Quad.id, (try? MapProjection.named(set.crs).get()) == projection
+    else { return projection }
+    let level0Cell = level.cellSize * pow(2, Double(level.level))
+    return projection.zoomed(level0Scale: level0Cell * 96 * projection.inchesPerUnit)
   }
 }
 

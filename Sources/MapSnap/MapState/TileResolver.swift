@@ -9,16 +9,20 @@ internal import _MapSnapRaster
 /// that the display list resamples into the frame.
 ///
 /// Rules:
-/// - **Level**: the one whose resolution (map units per tile pixel) is
-///   nearest, in log2, to the frame's resolution per device pixel
-///   (`unitsPerPixel / pixelRatio`), ties to the finer level, clamped to
-///   `minZoom…maxZoom` (the layer's, else the source's metadata, else 0…22).
-///   Past `maxZoom` the tiles are enlarged (overzoom).
+/// - **Level**: of the tile matrix set's levels within `minZoom…maxZoom`
+///   (the layer's, else the source's metadata, else the set's levels within
+///   0…22), the one whose cell size (map units per tile pixel) is nearest, in
+///   log2, to the frame's resolution per device pixel (`unitsPerPixel /
+///   pixelRatio`), ties to the finer level. OGC's scale denominators assume
+///   0.28 mm pixels where the map's scale assumes its `dpi`: cell sizes
+///   compare the same ground whatever either assumes. Past the finest level
+///   the tiles are enlarged (overzoom).
 /// - **Tiles**: every tile of that level whose square overlaps the frame
 ///   with positive area, within the tile matrix.
 /// - **Absent tiles** are filled from the nearest level above that has the
-///   covering tile (its quarter, eighth, … enlarged bilinearly); with none
-///   they are `missing`. A tile that cannot be decoded (not a PNG or JPEG of
+///   covering tile (its quarter, eighth, … enlarged bilinearly) when that
+///   level nests in the chosen one (`TileMatrixSet.nests`); with none they
+///   are `missing`. A tile that cannot be decoded (not a PNG or JPEG of
 ///   the tile size) is skipped: `undecodable`. Either makes the layer `warning`.
 /// - **Reuse**: tiles are decoded once per process (`TileCache`), and the
 ///   stitched mosaic of a tile range is kept for the next frames over the
@@ -36,8 +40,8 @@ struct TileResolver {
   /// The layer's own `attribution`, before the source's.
   let attribution: String?
   let cache: TileCache
-  /// The map's spatial reference (EPSG code).
-  let mapSpatialReference: Int
+  /// The map's spatial reference.
+  let mapSpatialReference: MapProjection
 
   static let maximumLevelsBelow = 2.0
   static let maximumMosaicPixels = 1 << 26
@@ -57,33 +61,52 @@ struct TileResolver {
       return (nil, TileInputs(), [.tileSource(error)])
     case .success(let s): source = s
     }
-    let tms = layer.tileMatrixSet ?? source.tileMatrixSet ?? .webMercatorQuad
-    let attribution = self.attribution ?? source.attribution
-    guard tms.spatialReference == mapSpatialReference else {
-      return (nil, TileInputs(), [.spatialReference(tiles: tms.spatialReference, map: mapSpatialReference)])
+    let tms: TileMatrixSet
+    switch cache.tileMatrixSet(of: layer) {
+    case .failure(let error): return (nil, TileInputs(), [.tileSource(error)])
+    case .success(let s): tms = s
     }
-    let size = layer.tileSize ?? Self.defaultTileSize
-    let minZoom = layer.minZoom ?? source.minZoom ?? Self.defaultZoomRange.lowerBound
-    let maxZoom = max(minZoom, layer.maxZoom ?? source.maxZoom ?? Self.defaultZoomRange.upperBound)
+    let attribution = self.attribution ?? source.attribution
+    let tilesReference = (try? MapProjection.named(tms.crs).get())?.identifier ?? tms.crs
+    guard tilesReference == mapSpatialReference.identifier else {
+      return (nil, TileInputs(), [.spatialReference(tiles: tilesReference, map: mapSpatialReference.identifier)])
+    }
+    let minZoom = layer.minZoom ?? source.minZoom ?? max(Self.defaultZoomRange.lowerBound, tms.levels.lowerBound)
+    let maxZoom = max(minZoom, layer.maxZoom ?? source.maxZoom ?? min(Self.defaultZoomRange.upperBound, tms.levels.upperBound))
     // Map units per device pixel, and the level whose tile pixels match it.
     let frameResolution = viewport.unitsPerPixel / viewport.pixelRatio
-    let exact = log2(tms.tileSpan(0) / Double(size) / frameResolution)
-    let z = min(max(Int(saturating: (exact + 0.5).rounded(.down)), minZoom), maxZoom)
+    let candidates = tms.matrices.filter { (minZoom...maxZoom).contains($0.level) }
+    guard let coarsest = candidates.first else {
+      let reason = "the tile matrix set \(tms.id) has no level from \(minZoom) to \(maxZoom)"
+      return (nil, TileInputs(), [.tilesOutOfRange(reason: reason)])
+    }
+    /// Map units per pixel of a level's tiles as drawn (`tileSize` pixels
+    /// across the declared tile's span).
+    func cell(_ m: TileMatrixSet.TileMatrix) -> Double { m.cellSize * Double(m.tileWidth) / Double(layer.tileSize ?? m.tileWidth) }
+    // Nearest in log2; a tie (within rounding) goes to the finer level.
+    func distance(_ m: TileMatrixSet.TileMatrix) -> Double { abs(log2(cell(m) / frameResolution)) }
+    var matrix = coarsest
+    for m in candidates.dropFirst() where distance(m) <= distance(matrix) + 1e-9 && cell(m) < cell(matrix) {
+      matrix = m
+    }
+    let z = matrix.level
+    let size = layer.tileSize ?? matrix.tileWidth
     var state = TileLayerState(zoom: z, tileMatrixSet: tms, attribution: attribution)
     guard draws else { return (state, TileInputs(), []) }
-    if exact < Double(minZoom) - Self.maximumLevelsBelow {
-      let reason = "1:\(number(viewport.scale)) is more than \(Int(Self.maximumLevelsBelow)) levels coarser than the tile set's coarsest level \(minZoom)"
+    if log2(cell(coarsest) / frameResolution) < -Self.maximumLevelsBelow {
+      let reason = "1:\(number(viewport.scale)) is more than \(Int(Self.maximumLevelsBelow)) levels coarser than the tile set's coarsest level \(coarsest.level)"
       return (state, TileInputs(), [.tilesOutOfRange(reason: reason)])
     }
     // The tiles of level z that overlap the frame.
     let extent = viewport.extent
-    let span = tms.tileSpan(z)
-    let o = tms.origin
-    let (columns, rows) = tms.matrixSize(z)
-    let x0 = max(0, Int(saturating: ((extent.minX - o.x) / span).rounded(.down)))
-    let x1 = min(columns - 1, Int(saturating: ((extent.maxX - o.x) / span).rounded(.up)) - 1)
-    let y0 = max(0, Int(saturating: ((o.y - extent.maxY) / span).rounded(.down)))
-    let y1 = min(rows - 1, Int(saturating: ((o.y - extent.minY) / span).rounded(.up)) - 1)
+    let spanX = matrix.cellSize * Double(matrix.tileWidth)
+    let spanY = matrix.cellSize * Double(matrix.tileHeight)
+    let o = matrix.origin
+    let (columns, rows) = (matrix.matrixWidth, matrix.matrixHeight)
+    let x0 = max(0, Int(saturating: ((extent.minX - o.x) / spanX).rounded(.down)))
+    let x1 = min(columns - 1, Int(saturating: ((extent.maxX - o.x) / spanX).rounded(.up)) - 1)
+    let y0 = max(0, Int(saturating: ((o.y - extent.maxY) / spanY).rounded(.down)))
+    let y1 = min(rows - 1, Int(saturating: ((o.y - extent.minY) / spanY).rounded(.up)) - 1)
     guard x0 <= x1, y0 <= y1 else { return (state, TileInputs(), []) }
     let across = x1 - x0 + 1
     let down = y1 - y0 + 1
@@ -94,10 +117,11 @@ struct TileResolver {
     }
     var clock = monotonicSeconds()
     var inputs = TileInputs()
-    let top = tms.bounds(z: z, x: x0, y: y0)
-    let bottom = tms.bounds(z: z, x: x1, y: y1)
+    let top = matrix.bounds(x: x0, y: y0)
+    let bottom = matrix.bounds(x: x1, y: y1)
     let mosaicBounds = Rect(minX: top.minX, minY: bottom.minY, maxX: bottom.maxX, maxY: top.maxY)
-    let key = TileCache.MosaicKey(source: layer.source, z: z, x0: x0, y0: y0, x1: x1, y1: y1, size: size, minZoom: minZoom)
+    let key = TileCache.MosaicKey(
+      source: layer.source, tileMatrixSet: tms, z: z, x0: x0, y0: y0, x1: x1, y1: y1, size: size, minZoom: minZoom)
     if let kept = cache.mosaic(key) {
       state.drawn = kept.drawn
       state.fromParent = kept.fromParent
@@ -111,7 +135,7 @@ struct TileResolver {
     }
     var coordinates: [(z: Int, x: Int, y: Int)] = []
     for y in y0...y1 { for x in x0...x1 { coordinates.append((z, x, y)) } }
-    let matrixRows = { (level: Int) in tms.matrixSize(level).rows }
+    let matrixRows = { (level: Int) in tms.matrix(level)?.matrixHeight ?? 1 }
     let read = cache.tiles(coordinates, of: layer.source, size: size, matrixRows: matrixRows)
     let tiles = read.map(\.tile)
     // What the frame read, tile by tile (parents below), for `InputDigest`.
@@ -121,7 +145,7 @@ struct TileResolver {
     var parents: [Int: (level: Int, pixels: [UInt32])] = [:]
     var pending = tiles.indices.filter { if case .absent = tiles[$0] { return true } else { return false } }
     var level = z - 1
-    while !pending.isEmpty && level >= minZoom {
+    while !pending.isEmpty && level >= minZoom && tms.nests(level, in: z) {
       let d = z - level
       // Each distinct ancestor is read once, however many tiles it covers.
       var distinct: [(z: Int, x: Int, y: Int)] = []

@@ -29,7 +29,7 @@ enum ViewFit {
     // Map units per logical pixel so that the box just fits.
     let unitsPerPixel = max(box.width / width, box.height / height)
     guard unitsPerPixel > 0, unitsPerPixel.isFinite else { return (c, nil) }
-    let scale = unitsPerPixel * projection.metersPerUnit * dpi * Viewport.inchesPerMeter
+    let scale = projection.scale(unitsPerPixel: unitsPerPixel, dpi: dpi)
     return (c, scale)
   }
 

@@ -13,6 +13,9 @@ public struct ViewOverrides: Sendable {
   public var padding: Padding?
   /// A style's bearing, degrees clockwise (`--bearing`); a scene's map has none.
   public var bearing: Double?
+  /// The reference `center`, `bounds` and markers of these overrides are
+  /// given in (`--view-crs`, a manifest line's `viewCrs`); nil: degrees.
+  public var viewCrs: String?
   /// Fit the view to one feature's bounds: a layer id and a feature id.
   public var fit: (layer: String, id: FeatureID)?
   /// The most device pixels the frame may have (`FrameSizeLimit`; the CLI's
@@ -23,8 +26,9 @@ public struct ViewOverrides: Sendable {
   public init(scale: Double? = nil, zoom: Double? = nil, center: (lon: Double, lat: Double)? = nil,
               size: (width: Int, height: Int)? = nil, pixelRatio: Double? = nil, floor: FloorValue? = nil,
               bounds: MapBounds? = nil, padding: Padding? = nil, fit: (layer: String, id: FeatureID)? = nil,
-              maxPixels: Int = FrameSizeLimit.defaultMaxPixels, bearing: Double? = nil) {
+              maxPixels: Int = FrameSizeLimit.defaultMaxPixels, bearing: Double? = nil, viewCrs: String? = nil) {
     self.bearing = bearing
+    self.viewCrs = viewCrs
     self.maxPixels = min(maxPixels, FrameSizeLimit.absoluteMaxPixels)
     self.scale = scale
     self.zoom = zoom
@@ -47,12 +51,29 @@ public struct ViewOverrides: Sendable {
   public func viewport(for scene: Scene, projection: MapProjection = .webMercator, sources: SourceLoader? = nil) throws(SceneError) -> Viewport {
     let m = scene.map
     var scale: Double
-    var center = self.center ?? m.center
+    // The centre in degrees, from the reference it is given in.
+    var center: (lon: Double, lat: Double)
+    if let c = self.center {
+      center = try ViewReference.degrees(c, in: viewCrs, map: projection, scene: scene, path: "center")
+    } else {
+      center = try ViewReference.degrees(m.center, in: m.viewCrs, map: projection, scene: scene, path: "map.center")
+    }
     let size = self.size ?? m.size
     // The scale given (the overrides' before the scene's), if any.
     // A style's zoom is MapLibre's (512-pixel tiles): one less than the scene's.
-    let lineScale = self.scale ?? zoom.map { Viewport.scale(forZoom: $0 + (scene.isStyle ? 1 : 0), projection: projection) }
-    let given = lineScale ?? m.scale ?? m.zoom.map { Viewport.scale(forZoom: $0, projection: projection) }
+    func zoomScale(_ zoom: Double, _ path: String) throws(SceneError) -> Double {
+      guard let s = Viewport.scale(forZoom: zoom, projection: projection) else {
+        throw SceneError(
+          file: scene.file, path: path, kind: .invalidValue,
+          expected: "\"scale\" (or --scale): \(projection.identifier) has no tile matrix set whose levels a zoom could count",
+          found: "zoom \(format(zoom))", hint: "give the scale, such as \"scale\": 5000 for 1:5000")
+      }
+      return s
+    }
+    var lineScale = self.scale
+    if lineScale == nil, let z = zoom { lineScale = try zoomScale(z + (scene.isStyle ? 1 : 0), "zoom") }
+    var given = lineScale ?? m.scale
+    if given == nil, let z = m.zoom { given = try zoomScale(z, "map.zoom") }
     // Fitting (section 7, `ViewFitting`): --fit, else --bounds, else the
     // scene's bounds unless --center moves the view.
     var fitting: ViewFitting? = nil
@@ -113,11 +134,10 @@ public struct ViewOverrides: Sendable {
     if let fit {
       return (try ViewFit.featureBounds(fit.layer, fit.id, in: scene, projection: projection, sources: sources ?? SourceLoader()), .fit)
     }
-    let kind: ViewFitting.Box = bounds != nil ? .bounds : .sceneBounds
-    guard let b = bounds ?? (center == nil ? scene.map.bounds : nil) else { return nil }
-    var r = Rect.empty
-    r.include(projection.project(lon: b.west, lat: b.south))
-    r.include(projection.project(lon: b.east, lat: b.north))
-    return (r, kind)
+    if let bounds {
+      return (try ViewReference.box(bounds, in: viewCrs, map: projection, scene: scene, path: "bounds"), .bounds)
+    }
+    guard center == nil, let b = scene.map.bounds else { return nil }
+    return (try ViewReference.box(b, in: scene.map.viewCrs, map: projection, scene: scene, path: "map.bounds"), .sceneBounds)
   }
 }

@@ -7,22 +7,24 @@
 /// The map frame: where it is, at what scale, in which spatial reference, and
 /// how map units become device pixels.
 ///
-/// One logical pixel spans `scale / (dpi × 39.37)` metres, with no latitude
-/// correction (the ArcGIS tiling-scheme convention): Web Mercator metres on a
-/// 3857 map, or that many metres along the equator in degrees
-/// (÷ 111319.49 m per degree) on a 4326 map (scene format 1.1). The image has
+/// One logical pixel spans `scale / (dpi × inches per unit)` map units, as
+/// ArcGIS computes it (`MapProjection.inchesPerUnit`: 39.37 per metre, 12
+/// per foot), with no latitude correction (the ArcGIS tiling-scheme
+/// convention): Web Mercator metres on a 3857 map, that many metres along
+/// the equator in degrees (÷ 111319.49 m per degree) on a geographic map,
+/// metres or feet of any projected reference (scene format 1.1). The image has
 /// `round(width × pixelRatio) × round(height × pixelRatio)` device pixels and
 /// the centre maps to the middle of the image.
 public struct Viewport: Sendable, Hashable {
   /// Inches per metre as ArcGIS computes scale.
-  public static let inchesPerMeter = 39.37
+  public static let inchesPerMeter = MapProjection.inchesPerMeter
   /// The scales mapsnap accepts: from 1:0.000001 to 1:10^12. Far beyond what
   /// a map shows (zoom 30 is about 1:0.55, the whole world on one 256-px tile
   /// 1:591657528), and small enough that every derived value (zoom, metres
   /// and pixels per metre, pixel positions) stays finite.
   public static let scaleRange: ClosedRange<Double> = 1e-6...1e12
   /// Scale of zoom level 0 in the 256-px ArcGIS/Google tiling scheme at 96 DPI.
-  public static let zoom0Scale = MapProjection.webMercator.zoom0Scale
+  public static let zoom0Scale = MapProjection.webMercator.zoom0Scale!
 
   public let center: (lon: Double, lat: Double)
   /// The map's spatial reference.
@@ -41,9 +43,9 @@ public struct Viewport: Sendable, Hashable {
   /// How the view was fitted to a box, nil when it was not (not part of
   /// equality: it says how the frame was chosen, not what it is).
   public var fitting: ViewFitting? = nil
-  /// Metres per logical pixel (along the equator on a 4326 map).
+  /// Metres per logical pixel (along the equator on a geographic map).
   public let metersPerPixel: Double
-  /// Map units (metres, or degrees) per logical pixel.
+  /// Map units (metres, feet or degrees) per logical pixel.
   public let unitsPerPixel: Double
 
   public init(
@@ -60,18 +62,21 @@ public struct Viewport: Sendable, Hashable {
     self.pixelRatio = pixelRatio
     self.deviceWidth = max(1, Int((Double(width) * pixelRatio).rounded()))
     self.deviceHeight = max(1, Int((Double(height) * pixelRatio).rounded()))
-    self.metersPerPixel = scale / (dpi * Viewport.inchesPerMeter)
-    self.unitsPerPixel = metersPerPixel / projection.metersPerUnit
+    self.unitsPerPixel = projection.unitsPerPixel(scale: scale, dpi: dpi)
+    self.metersPerPixel = unitsPerPixel * projection.metersPerUnit
   }
 
-  /// The scale for a 256-px zoom level of `projection`'s tiling scheme:
-  /// `591657527.591555 / 2^zoom` (3857) or `295828763.7957775 / 2^zoom` (4326).
-  public static func scale(forZoom zoom: Double, projection: MapProjection = .webMercator) -> Double {
-    projection.zoom0Scale / pow(2, zoom)
+  /// The scale for a zoom level of `projection`'s tile matrix set:
+  /// `591657527.591555 / 2^zoom` (3857), `295828763.7957775 / 2^zoom`
+  /// (geographic) or its basemap's (`MapProjection.zoom0Scale`); nil when
+  /// the reference has no tile matrix set.
+  public static func scale(forZoom zoom: Double, projection: MapProjection = .webMercator) -> Double? {
+    projection.zoom0Scale.map { $0 / pow(2, zoom) }
   }
 
-  /// The 256-px zoom level of this scale at 96 DPI, in the map's tiling scheme.
-  public var zoom: Double { log2(projection.zoom0Scale / scale) }
+  /// The zoom level of this scale at 96 DPI in the map's tile matrix set;
+  /// nil when its reference has none.
+  public var zoom: Double? { projection.zoom0Scale.map { log2($0 / scale) } }
 
   /// Device pixels per map unit.
   public var pixelsPerUnit: Double { pixelRatio / unitsPerPixel }

@@ -93,7 +93,7 @@ public struct FramePlan {
       }
       scene.configureStyle { $0.bearing = bearing }
     }
-    let viewport = try overrides.viewport(for: scene, projection: MapResolver.projection(for: scene, tiles: tiles), sources: sources)
+    let viewport = try overrides.viewport(for: scene, projection: try MapResolver.projection(for: scene, tiles: tiles), sources: sources)
     var clock = monotonicSeconds()
     try MapResolver.checkSpatialReferences(of: scene)
     let library = try MapResolver.fonts(for: scene, given: fonts)

@@ -50,7 +50,7 @@ public enum InputDigest {
     if let shaping = plan.text.shaping { lines.append("shaping \(shaping)") }
     let v = plan.state.viewport
     lines.append(
-      "frame \(v.centerMap.x) \(v.centerMap.y) \(v.scale) \(v.width)x\(v.height) \(v.pixelRatio) \(v.dpi) \(v.projection.code)")
+      "frame \(v.centerMap.x) \(v.centerMap.y) \(v.scale) \(v.width)x\(v.height) \(v.pixelRatio) \(v.dpi) \(v.projection.epsgCode.map(String.init) ?? v.projection.identifier)")
     lines.append("floor \(plan.state.floor.map { "\"\($0.text)\"" } ?? "none")")
     lines.append("png \(encoding.effectiveDeflater.rawValue) \(encoding.compressionLevel) \(encoding.filter.name)")
     if let palette = encoding.palette { lines.append("palette \(palette.colors) \(palette.dither ? "dither" : "plain")") }

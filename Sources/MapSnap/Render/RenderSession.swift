@@ -83,7 +83,7 @@ public final class RenderSession: Sendable {
   /// library's glyph mask atlas, which the next frame planned with that
   /// library would grow.
   public func plan(scene path: String, overrides: ViewOverrides, overlays: [Overlay] = [], threads: Int = 1) throws(SceneError) -> FramePlan {
-    let scene = try self.scene(at: path).adding(overlays, sources: sources)
+    let scene = try self.scene(at: path).adding(overlays, sources: sources, tiles: tiles)
     var overrides = overrides
     overrides.maxPixels = options.maxPixels
     let library: FontLibrary?

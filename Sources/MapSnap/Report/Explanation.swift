@@ -39,7 +39,7 @@ public struct Explanation {
     let floor = plan.state.floor.map { "floor \($0.text)" } ?? "all floors"
     let b = v.bounds
     out.append(
-      "map: 1:\(number(v.scale)) (zoom \(number(v.zoom, digits: 2))), EPSG:\(v.projection.code), \(v.width)×\(v.height) px × \(number(v.pixelRatio)), "
+      "map: 1:\(number(v.scale))\(v.zoom.map { " (zoom \(number($0, digits: 2)))" } ?? ""), \(v.projection.identifier), \(v.width)×\(v.height) px × \(number(v.pixelRatio)), "
         + "centre \(number(v.center.lon, digits: 5)), \(number(v.center.lat, digits: 5)), \(floor)")
     out.append("     lon \(number(b.west, digits: 5))…\(number(b.east, digits: 5)), lat \(number(b.south, digits: 5))…\(number(b.north, digits: 5))")
     if let f = v.fitting { out.append("     view: \(f.summary)") }
@@ -107,7 +107,7 @@ public struct Explanation {
       if l.drawnFeatures < l.features.total {
         parts.append("the rest are outside the frame, taken by no rule or too small to show")
       }
-      if let t = l.tiles, let a = t.attribution { parts.append("\(t.tileMatrixSet.rawValue); \(a)") }
+      if let t = l.tiles, let a = t.attribution { parts.append("\(t.tileMatrixSet.id); \(a)") }
     }
     return parts.joined(separator: "; ")
   }

@@ -22,11 +22,13 @@ public struct ReportBuilder {
     let e = v.extent
     let b = v.bounds
     var map = JSONObject([
-      ("spatialReference", .number(Double(v.projection.code))),
+      ("spatialReference", v.projection.epsgCode.map { .number(Double($0)) } ?? .string(v.projection.identifier)),
+      ("units", .string(v.projection.unitName)),
       ("scale", .number(v.scale)),
-      ("zoom", .number(v.zoom)),
+      ("zoom", v.zoom.map(JSONValue.number) ?? .null),
       ("metersPerPixel", .number(v.metersPerPixel)),
       ("center", .array([.number(v.center.lon), .number(v.center.lat)])),
+      ("centerMap", .array([.number(v.centerMap.x), .number(v.centerMap.y)])),
       ("size", .array([.number(Double(v.width)), .number(Double(v.height))])),
       ("pixelRatio", .number(v.pixelRatio)),
       ("imageSize", .array([.number(Double(v.deviceWidth)), .number(Double(v.deviceHeight))])),
@@ -127,7 +129,7 @@ public struct ReportBuilder {
             "tiles",
             .object(
               JSONObject([
-                ("zoom", .number(Double(t.zoom))), ("tileMatrixSet", .string(t.tileMatrixSet.rawValue)),
+                ("zoom", .number(Double(t.zoom))), ("tileMatrixSet", .string(t.tileMatrixSet.id)),
                 ("drawn", .number(Double(t.drawn))), ("fromParent", .number(Double(t.fromParent))),
                 ("missing", .number(Double(t.missing))), ("undecodable", .number(Double(t.undecodable))),
               ]))

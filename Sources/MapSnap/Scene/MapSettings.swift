@@ -1,6 +1,6 @@
 /// The `map` block: where the map is, at what scale, and how many pixels.
 public struct MapSettings: Sendable, Hashable {
-  /// WGS84 longitude and latitude in degrees.
+  /// WGS84 longitude and latitude in degrees, or x and y in `viewCrs`.
   public var center: (lon: Double, lat: Double)
   /// Scale denominator (2000 means 1:2000); nil when `zoom` gives the scale or
   /// the caller must supply one.
@@ -21,8 +21,12 @@ public struct MapSettings: Sendable, Hashable {
   /// `map.padding`: logical pixels kept free around `bounds` when fitting.
   public var padding: Padding = .zero
   /// `map.spatialReference`: the map's spatial reference when the scene
-  /// sets it; nil lets the first layer decide (scene format 1.1).
-  public var spatialReference: MapProjection?
+  /// sets it, as `MapProjection.normalizedName` spells it ("EPSG:3067"); nil
+  /// lets the first layer decide (scene format 1.1).
+  public var spatialReference: String?
+  /// `map.viewCrs`: the reference `center` and `bounds` are given in
+  /// ("map", or a name as `spatialReference` spells it); nil: WGS84 degrees.
+  public var viewCrs: String?
   /// The attribution line drawn at the bottom right (scene format 3.4).
   public var attribution: Attribution = .none
 
@@ -45,7 +49,7 @@ public struct MapSettings: Sendable, Hashable {
     a.center == b.center && a.scale == b.scale && a.zoom == b.zoom && a.size == b.size
       && a.pixelRatio == b.pixelRatio && a.dpi == b.dpi && a.background == b.background && a.floor == b.floor
       && a.attribution == b.attribution && a.spatialReference == b.spatialReference && a.bounds == b.bounds
-      && a.padding == b.padding
+      && a.padding == b.padding && a.viewCrs == b.viewCrs
   }
 
   public func hash(into h: inout Hasher) {

@@ -11,8 +11,9 @@
 public struct Overlay: Sendable {
   /// What the overlay draws.
   public enum Target: Sendable {
-    /// A point in degrees, with an optional label beside the marker.
-    case marker(lon: Double, lat: Double, label: String?)
+    /// A point in degrees, or in `crs` (a `viewCrs`: "map" or a reference
+    /// PROJ knows), with an optional label beside the marker.
+    case marker(lon: Double, lat: Double, label: String?, crs: String? = nil)
     /// Every feature of a features or graphics layer whose id (the layer's
     /// `idField`, else the GeoJSON `id`) is `id`.
     case highlight(layer: String, id: FeatureID)
@@ -98,7 +99,9 @@ extension Scene {
   /// - Throws: `SceneError` at `overlays[i]` when a highlight names a layer
   ///   that is not a features or graphics layer, a source that cannot be
   ///   read, or an id no feature has.
-  public func adding(_ overlays: [Overlay], sources: SourceLoader) throws(SceneError) -> Scene {
+  /// A marker in the map's own units ("map") takes the map's reference
+  /// (`MapResolver.projection`, the first layer's tiles read through `tiles`).
+  public func adding(_ overlays: [Overlay], sources: SourceLoader, tiles: TileCache = TileCache()) throws(SceneError) -> Scene {
     guard !overlays.isEmpty else { return self }
     var scene = self
     var sha = SHA256()
@@ -107,7 +110,7 @@ extension Scene {
       sha.update("\noverlay \(o.digestKey)")
       let source: Source
       switch o.target {
-      case .marker(let lon, let lat, let label):
+      case .marker(let lon, let lat, let label, let crs):
         var g = Geometry()
         g.points = [Point(lon, lat)]
         g.bounds.include(Point(lon, lat))
@@ -116,7 +119,12 @@ extension Scene {
         var c = FeatureCollection()
         let f = Feature(id: nil, properties: properties, geometry: g, index: 0)
         c.features = [f]
-        source = .inline(c)
+        if let crs, !ViewParameter.isDegrees(viewCrs: crs) {
+          let name = crs == ViewParameter.mapUnits ? try MapResolver.projection(for: self, tiles: tiles).identifier : crs
+          source = .reprojected(.inline(c), crs: name)
+        } else {
+          source = .inline(c)
+        }
       case .highlight(let layer, let id):
         var c = FeatureCollection()
         c.features = try FeatureLookup.features(layer, id, in: self, projection: nil, sources: sources, path: "overlays[\(i)].highlight")

@@ -13,10 +13,13 @@
 /// manifest's folder (JSON) or the working directory (command line).
 package struct OverlayDecoder {
   let decoder: SceneDecoder
+  /// The reference markers are given in (a `viewCrs`); nil: degrees.
+  let viewCrs: String?
 
-  /// A decoder whose messages name `file` and whose paths resolve against
-  /// `baseDirectory`.
-  public init(file: String, baseDirectory: String) {
+  /// A decoder whose messages name `file`, whose paths resolve against
+  /// `baseDirectory`, and whose markers are in `viewCrs`.
+  public init(file: String, baseDirectory: String, viewCrs: String? = nil) {
+    self.viewCrs = viewCrs
     decoder = SceneDecoder(file: file, baseDirectory: baseDirectory)
   }
 
@@ -44,8 +47,14 @@ package struct OverlayDecoder {
     case "marker":
       let r = try ObjectReader(
         value, at: jsonPath, file: file, what: "a marker overlay", allowed: ["marker", "label", "color", "shape", "size", "icon", "style"])
-      guard let at = try r.numbers("marker", count: 2, "[lon, lat] in degrees"), abs(at[0]) <= 180, abs(at[1]) <= 90 else {
-        throw r.invalid("marker", expected: "[lon, lat] in degrees (longitude within ±180, latitude within ±90)", found: object["marker"]!)
+      let degrees = ViewParameter.isDegrees(viewCrs: viewCrs)
+      let expected =
+        degrees
+        ? "[lon, lat] in degrees (longitude within ±180, latitude within ±90)" : ViewParameter.center.expectedInMapUnits(.json)
+      guard let at = try r.numbers("marker", count: 2, expected),
+        degrees ? abs(at[0]) <= 180 && abs(at[1]) <= 90 : ViewParameter.centerInMapUnits(at) != nil
+      else {
+        throw r.invalid("marker", expected: expected, found: object["marker"]!)
       }
       let label = try r.string("label", nonEmpty: true)
       var marker: MarkerStyle
@@ -71,9 +80,9 @@ package struct OverlayDecoder {
         m = try decoder.decodeMarker(.object(json), at: jsonPath)
         marker = m
       }
-      let key = "marker \(at[0]) \(at[1]) \(label.map { "\"\($0)\"" } ?? "-")"
+      let key = "marker \(at[0]) \(at[1]) \(label.map { "\"\($0)\"" } ?? "-")" + (degrees ? "" : " in \(viewCrs!)")
       let style = Overlay.markerStyle(marker, label: label != nil)
-      return Overlay(target: .marker(lon: at[0], lat: at[1], label: label), style: style, digestKey: key + " " + Overlay.key(of: style))
+      return Overlay(target: .marker(lon: at[0], lat: at[1], label: label, crs: degrees ? nil : viewCrs), style: style, digestKey: key + " " + Overlay.key(of: style))
     case "highlight":
       let r = try ObjectReader(value, at: jsonPath, file: file, what: "a highlight overlay", allowed: ["highlight", "color", "width", "style"])
       let (layer, id) = try decoder.decodeFeatureReference(object["highlight"]!, at: jsonPath.key("highlight"), what: "the feature to highlight")

@@ -7,13 +7,14 @@ extension SceneDecoder {
       value, at: path, file: file, what: "the map block",
       allowed: [
         "center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor", "attribution", "spatialReference", "bounds",
-        "padding",
+        "padding", "viewCrs",
       ])
     let view = ViewDecoder(r)
-    let bounds = try view.bounds()
+    let viewCrs = try view.viewCrs()
+    let bounds = try view.bounds(viewCrs: viewCrs)
     // With `bounds` the centre comes from the box: `center` may be left out.
     guard
-      let c = try view.center()
+      let c = try view.center(viewCrs: viewCrs)
         ?? bounds.map({ (($0.west + $0.east) / 2, ($0.south + $0.north) / 2) })
     else { throw r.missing("center", "[lon, lat] in degrees (or \"bounds\" to fit)") }
     let (scale, zoom) = try view.scaleAndZoom()
@@ -25,6 +26,7 @@ extension SceneDecoder {
     m.floor = try view.floor()
     m.spatialReference = try view.spatialReference()
     m.bounds = bounds
+    m.viewCrs = viewCrs
     m.padding = try view.padding() ?? .zero
     switch r.object["attribution"] {
     case nil, .bool(false)?: m.attribution = .none

@@ -7,9 +7,20 @@ struct ViewDecoder {
   init(_ r: ObjectReader) { self.r = r }
 
   /// `center`: [lon, lat] in degrees (an error names the element out of
-  /// range: `ObjectReader.lonLat`).
-  func center() throws(SceneError) -> (lon: Double, lat: Double)? {
-    try r.lonLat(ViewParameter.center.key)
+  /// range: `ObjectReader.lonLat`), or [x, y] in `viewCrs`'s units.
+  func center(viewCrs: String? = nil) throws(SceneError) -> (lon: Double, lat: Double)? {
+    guard !ViewParameter.isDegrees(viewCrs: viewCrs) else { return try r.lonLat(ViewParameter.center.key) }
+    let p = ViewParameter.center
+    return try r.numbers(p.key, count: 2, p.expectedInMapUnits(.json), where: { abs($0) <= ViewParameter.maximumCoordinate })
+      .flatMap(ViewParameter.centerInMapUnits)
+  }
+
+  /// `viewCrs`: the reference of `center`, `bounds` and markers.
+  func viewCrs() throws(SceneError) -> String? {
+    let p = ViewParameter.viewCrs
+    guard let v = r.object[p.key] else { return nil }
+    guard let crs = ViewParameter.viewCrs(v) else { throw r.invalid(p.key, expected: p.expected(.json), found: v) }
+    return crs
   }
 
   /// `scale` and `zoom`, at most one of them.
@@ -31,13 +42,16 @@ struct ViewDecoder {
     try r.number(ViewParameter.pixelRatio.key, ViewParameter.pixelRatio.expected(.json), where: ViewParameter.isPixelRatio)
   }
 
-  /// `bounds`: [west, south, east, north] in degrees, west ≤ east, south ≤ north.
-  func bounds() throws(SceneError) -> MapBounds? {
+  /// `bounds`: [west, south, east, north] in degrees, west ≤ east, south ≤
+  /// north; or [xmin, ymin, xmax, ymax] in `viewCrs`'s units.
+  func bounds(viewCrs: String? = nil) throws(SceneError) -> MapBounds? {
     let p = ViewParameter.bounds
-    guard let b = try r.numbers(p.key, count: 4, p.expected(.json), where: { $0.isFinite }) else { return nil }
-    switch ViewParameter.bounds(b) {
+    let degrees = ViewParameter.isDegrees(viewCrs: viewCrs)
+    let expected = degrees ? p.expected(.json) : p.expectedInMapUnits(.json)
+    guard let b = try r.numbers(p.key, count: 4, expected, where: { $0.isFinite }) else { return nil }
+    switch degrees ? ViewParameter.bounds(b) : ViewParameter.boundsInMapUnits(b) {
     case .box(let box): return box
-    case .outOfRange: throw r.invalid(p.key, expected: p.expected(.json), found: r.object[p.key]!)
+    case .outOfRange: throw r.invalid(p.key, expected: expected, found: r.object[p.key]!)
     case .wrongOrder: throw r.invalid(p.key, expected: ViewParameter.boundsOrder, found: r.object[p.key]!)
     }
   }
@@ -58,11 +72,11 @@ struct ViewDecoder {
     }
   }
 
-  /// `spatialReference`: the map's EPSG code.
-  func spatialReference() throws(SceneError) -> MapProjection? {
+  /// `spatialReference`: the map's reference, by name.
+  func spatialReference() throws(SceneError) -> String? {
     let p = ViewParameter.spatialReference
     guard let v = r.object[p.key] else { return nil }
-    guard case .number(let n) = v, let projection = ViewParameter.spatialReference(n) else {
+    guard let projection = ViewParameter.spatialReference(v) else {
       throw r.invalid(p.key, expected: p.expected(.json), found: v)
     }
     return projection

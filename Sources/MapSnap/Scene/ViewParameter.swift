@@ -6,7 +6,7 @@
 /// line (the CLI's view options). A parameter the format adds (a bearing, a
 /// style's zoom convention) is one more case with its check and its words.
 package enum ViewParameter: String, CaseIterable, Sendable {
-  case center, scale, zoom, size, pixelRatio, bounds, padding, spatialReference, bearing
+  case center, scale, zoom, size, pixelRatio, bounds, padding, spatialReference, bearing, viewCrs
 
   /// The largest `size` side in logical pixels (the device pixels a frame
   /// may have are `FrameSizeLimit`'s rule).
@@ -30,6 +30,7 @@ package enum ViewParameter: String, CaseIterable, Sendable {
   package var option: String? {
     switch self {
     case .pixelRatio: "--pixel-ratio"
+    case .viewCrs: "--view-crs"
     case .spatialReference: nil
     default: "--" + rawValue
     }
@@ -56,10 +57,57 @@ package enum ViewParameter: String, CaseIterable, Sendable {
     case .padding:
       return "logical pixels ≥ 0: one number, or " + (json ? "[top, right, bottom, left]" : "top,right,bottom,left")
     case .spatialReference:
-      return "3857 (Web Mercator) or 4326 (geographic)"
+      return "a spatial reference PROJ knows: an EPSG code (3067) or \"AUTHORITY:CODE\" (\"EPSG:3067\", \"ESRI:102100\")"
     case .bearing:
       return "degrees clockwise from north, from -360 to 360 (a style's map only)"
+    case .viewCrs:
+      return "the reference the view's coordinates are in: \"EPSG:4326\" (degrees, the default), \"map\" (the map's own units) "
+        + "or another that PROJ knows (\"EPSG:3067\")"
     }
+  }
+
+  /// What a valid `center` or `bounds` is when the view's reference is not
+  /// WGS84 degrees.
+  package func expectedInMapUnits(_ syntax: Syntax) -> String {
+    let json = syntax == .json
+    switch self {
+    case .center: return (json ? "[x, y]" : "x,y") + " in the units of the view's reference (viewCrs), x east and y north"
+    case .bounds: return (json ? "[xmin, ymin, xmax, ymax]" : "xmin,ymin,xmax,ymax") + " in the units of the view's reference (viewCrs)"
+    default: return expected(syntax)
+    }
+  }
+
+  /// `viewCrs`: "map", or a reference by name as `spatialReference` reads
+  /// one (a number is an EPSG code); nil when it is neither.
+  package static func viewCrs(_ v: JSONValue) -> String? {
+    if case .string(let s) = v, s.trimmedOfSpaces.lowercased() == mapUnits { return mapUnits }
+    return spatialReference(v)
+  }
+
+  /// The `viewCrs` that means the map's own reference.
+  package static let mapUnits = "map"
+
+  /// True when coordinates in `viewCrs` (nil: the default) are WGS84 degrees.
+  package static func isDegrees(viewCrs: String?) -> Bool {
+    viewCrs.map { MapProjection.wgs84Names.contains($0) } ?? true
+  }
+
+  /// The largest magnitude of a coordinate in map units (a planet in
+  /// millimetres is under 1e11).
+  package static let maximumCoordinate = 1e12
+
+  /// `center` in a reference other than degrees: two finite numbers.
+  package static func centerInMapUnits(_ n: [Double]) -> (lon: Double, lat: Double)? {
+    guard n.count == 2, n.allSatisfy({ abs($0) <= maximumCoordinate }) else { return nil }
+    return (n[0], n[1])
+  }
+
+  /// `bounds` in a reference other than degrees: four finite numbers,
+  /// xmin ≤ xmax and ymin ≤ ymax.
+  package static func boundsInMapUnits(_ n: [Double]) -> BoundsCheck {
+    guard n.count == 4, n.allSatisfy({ abs($0) <= maximumCoordinate }) else { return .outOfRange }
+    guard n[0] <= n[2], n[1] <= n[3] else { return .wrongOrder }
+    return .box(MapBounds(west: n[0], south: n[1], east: n[2], north: n[3]))
   }
 
   /// The second rule of `bounds`: a box the right way round.
@@ -128,8 +176,19 @@ package enum ViewParameter: String, CaseIterable, Sendable {
     }
   }
 
-  /// `spatialReference`: an EPSG code the map can be drawn in.
-  package static func spatialReference(_ v: Double) -> MapProjection? {
-    MapProjection(rawValue: Int(exactly: v) ?? -1)
+  /// `spatialReference`: a whole positive number (an EPSG code) or a
+  /// non-empty name of at most `maximumReferenceName` characters, as
+  /// `MapProjection.normalizedName` spells it; whether PROJ knows it is
+  /// decided when the map is resolved.
+  package static func spatialReference(_ v: JSONValue) -> String? {
+    switch v {
+    case .number(let n) where n >= 1 && n <= Double(Int32.max) && n == n.rounded(): return "EPSG:\(Int(n))"
+    case .string(let s) where !s.trimmedOfSpaces.isEmpty && s.count <= maximumReferenceName: return MapProjection.normalizedName(s)
+    default: return nil
+    }
   }
+
+  /// The longest spatial reference name read (a URL of an OGC definition
+  /// is under 100 characters).
+  package static let maximumReferenceName = 256
 }

@@ -35,8 +35,8 @@ struct StyleCamera: Sendable {
     sinB = sin(r)
   }
 
-  /// MapLibre's zoom.
-  var zoom: Double { viewport.zoom - 1 }
+  /// MapLibre's zoom (a style is drawn on Web Mercator maps only).
+  var zoom: Double { log2(Viewport.zoom0Scale / viewport.scale) - 1 }
 
   /// Device pixels per CSS pixel.
   var pixelRatio: Double { viewport.pixelRatio }

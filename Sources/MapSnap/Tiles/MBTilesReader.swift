@@ -28,31 +28,7 @@ final class MBTilesReader {
   /// `mapsnap-fd` VFS, which does not resolve the name again): what SQLite
   /// reads is the file that was checked, even if a link is swapped meanwhile.
   init(path: String, shown: String, confinement: Confinement? = nil) throws(TileError) {
-    guard let canonical = FileIO.canonicalPath(path) else { throw .missing(path: shown) }
-    let opened: (fd: Int32, size: Int)
-    do {
-      opened = try FileIO.openForReading(path, confinement: confinement)
-    } catch {
-      if case .notFound = error { throw .missing(path: shown) }
-      throw .unreadable(path: shown, reason: error.reason)
-    }
-    // SQLite keeps a descriptor of its own once the connection is open.
-    defer { close(opened.fd) }
-    var handle: OpaquePointer?
-    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-    let uri: String
-    if let vfs = mapsnapFDVFS {
-      uri = MBTilesReader.uri("/proc/self/fd/\(opened.fd)") + "&vfs=" + vfs
-    } else {
-      uri = MBTilesReader.uri(canonical)
-    }
-    guard sqlite3_open_v2(uri, &handle, flags, nil) == SQLITE_OK, let handle else {
-      let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? mapsnap_sqlite_unavailable().map { String(cString: $0) } ?? "out of memory"
-      if let handle { sqlite3_close(handle) }
-      throw .unreadable(path: shown, reason: reason)
-    }
-    // A busy or locked file is waited for at most a second.
-    sqlite3_busy_timeout(handle, 1000)
+    let handle = try MBTilesReader.open(path: path, shown: shown, confinement: confinement)
     func fail(_ what: String) -> TileError {
       let reason = String(cString: sqlite3_errmsg(handle))
       sqlite3_close(handle)
@@ -77,6 +53,37 @@ final class MBTilesReader {
     db = handle
     select = tiles
     metadata = meta
+  }
+
+  /// Opens the SQLite file `path` read-only as described above; `shown`
+  /// names it in errors. The caller closes the connection.
+  static func open(path: String, shown: String, confinement: Confinement?) throws(TileError) -> OpaquePointer {
+    guard let canonical = FileIO.canonicalPath(path) else { throw .missing(path: shown) }
+    let opened: (fd: Int32, size: Int)
+    do {
+      opened = try FileIO.openForReading(path, confinement: confinement)
+    } catch {
+      if case .notFound = error { throw .missing(path: shown) }
+      throw .unreadable(path: shown, reason: error.reason)
+    }
+    // SQLite keeps a descriptor of its own once the connection is open.
+    defer { close(opened.fd) }
+    var handle: OpaquePointer?
+    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+    let uri: String
+    if let vfs = mapsnapFDVFS {
+      uri = Self.uri("/proc/self/fd/\(opened.fd)") + "&vfs=" + vfs
+    } else {
+      uri = Self.uri(canonical)
+    }
+    guard sqlite3_open_v2(uri, &handle, flags, nil) == SQLITE_OK, let handle else {
+      let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? mapsnap_sqlite_unavailable().map { String(cString: $0) } ?? "out of memory"
+      if let handle { sqlite3_close(handle) }
+      throw .unreadable(path: shown, reason: reason)
+    }
+    // A busy or locked file is waited for at most a second.
+    sqlite3_busy_timeout(handle, 1000)
+    return handle
   }
 
   deinit {
@@ -113,10 +120,15 @@ final class MBTilesReader {
   /// length comes from the record header): it reads as `failed`, so the
   /// tile counts as undecodable, as an oversized XYZ tile file does.
   func tile(z: Int, x: Int, tmsY: Int) -> Read {
+    Self.step(select, z: z, x: x, row: tmsY)
+  }
+
+  /// Runs a prepared tile query (blob, length; bound to level, column, row).
+  static func step(_ select: OpaquePointer, z: Int, x: Int, row: Int) -> Read {
     sqlite3_reset(select)
     sqlite3_bind_int64(select, 1, Int64(z))
     sqlite3_bind_int64(select, 2, Int64(x))
-    sqlite3_bind_int64(select, 3, Int64(tmsY))
+    sqlite3_bind_int64(select, 3, Int64(row))
     switch sqlite3_step(select) {
     case SQLITE_ROW:
       if sqlite3_column_int64(select, 1) > Int64(TileSource.maximumTileBytes) { return .failed }

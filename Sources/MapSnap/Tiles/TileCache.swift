@@ -31,6 +31,7 @@ public final class TileCache: Sendable {
 
   private struct State {
     var sources: [TileSourceSpec: Result<TileSource, TileError>] = [:]
+    var sets: [String: Result<TileMatrixSet, TileError>] = [:]
     var tiles: [Key: CachedTile] = [:]
     var order: [Key] = []
     /// Bytes of the kept tiles' pixels.
@@ -43,6 +44,7 @@ public final class TileCache: Sendable {
   /// range, the tile size and the coarsest level parents were taken from.
   struct MosaicKey: Hashable {
     var source: TileSourceSpec
+    var tileMatrixSet: TileMatrixSet
     var z: Int
     var x0: Int
     var y0: Int
@@ -126,6 +128,29 @@ public final class TileCache: Sendable {
       }
       s.sources[spec] = r
       return r
+    }
+  }
+
+  /// The tile matrix set a layer uses: its own `tileMatrixSet` (a file read
+  /// on first use), else its source's, else WebMercatorQuad; a failure to
+  /// open either is kept and returned each time.
+  func tileMatrixSet(of layer: TileLayer) -> Result<TileMatrixSet, TileError> {
+    switch layer.tileMatrixSet {
+    case .named(let set)?: return .success(set)
+    case .file(let shown, let resolved)?:
+      return state.withLock { s in
+        if let hit = s.sets[resolved] { return hit }
+        let r: Result<TileMatrixSet, TileError>
+        do throws(TileError) {
+          r = .success(try TileMatrixSetDecoder.read(path: resolved, shown: shown, confinement: confinement))
+        } catch {
+          r = .failure(error)
+        }
+        s.sets[resolved] = r
+        return r
+      }
+    case nil:
+      return source(layer.source).map { $0.tileMatrixSet ?? .webMercatorQuad }
     }
   }
 

@@ -1,13 +1,15 @@
 internal import _MapSnapRaster
 
 /// An opened tile set: where its tiles are read from and what its metadata
-/// (MBTiles `metadata` table, or the `tiles.json` TileJSON beside an XYZ
-/// folder) says. Reads only; never writes to the user's files.
+/// (MBTiles `metadata` table, the `tiles.json` TileJSON beside an XYZ
+/// folder, a GeoPackage's tile matrix tables) says. Reads only; never
+/// writes to the user's files.
 final class TileSource {
   enum Store {
     case mbtiles(MBTilesReader)
     /// The resolved template and whether rows count from the south.
     case xyz(template: String, tms: Bool)
+    case geopackage(GeoPackageTileReader)
   }
 
   let store: Store
@@ -37,6 +39,13 @@ final class TileSource {
       attribution = m["attribution"]
       // MBTiles is Web Mercator by definition.
       tileMatrixSet = .webMercatorQuad
+    case .geopackage(let shown, let resolved, let table):
+      let reader = try GeoPackageTileReader(path: resolved, shown: shown, table: table, confinement: confinement)
+      store = .geopackage(reader)
+      minZoom = reader.tileMatrixSet.levels.lowerBound
+      maxZoom = reader.tileMatrixSet.levels.upperBound
+      attribution = nil
+      tileMatrixSet = reader.tileMatrixSet
     case .xyz(let shown, let resolved, let tms):
       let root = TileSource.rootFolder(of: resolved)
       guard FileIO.canonicalPath(root.isEmpty ? "." : root) != nil else { throw .missing(path: TileSource.rootFolder(of: shown)) }
@@ -76,10 +85,16 @@ final class TileSource {
       maxZoom = int("maxzoom")
       if case .string(let a)? = meta?["attribution"] { attribution = a } else { attribution = nil }
       if case .string(let t)? = meta?["tileMatrixSet"] {
-        guard let set = TileMatrixSet(rawValue: t) else {
-          throw .notTiles(path: json, reason: "tileMatrixSet \(Echo.quoted(t)) is not WebMercatorQuad or WorldCRS84Quad")
+        // A registry name, or a JSON file beside tiles.json.
+        switch TileMatrixSetSpec.parse(t, relativeTo: root.isEmpty ? "." : root) {
+        case .named(let set)?: tileMatrixSet = set
+        case .file(_, let path)?:
+          tileMatrixSet = try TileMatrixSetDecoder.read(path: path, shown: path, confinement: confinement)
+        case nil:
+          throw .notTiles(
+            path: json,
+            reason: "tileMatrixSet \(Echo.quoted(t)) is neither in the OGC registry (\(TileMatrixSet.registryNames.joined(separator: ", "))) nor a .json file")
         }
-        tileMatrixSet = set
       } else {
         tileMatrixSet = nil
       }
@@ -114,6 +129,12 @@ final class TileSource {
   /// The bytes of tile (`z`, `x`, `y`), row `y` counted from the north.
   func read(z: Int, x: Int, y: Int, matrixRows: Int) -> Read {
     switch store {
+    case .geopackage(let reader):
+      switch reader.tile(z: z, x: x, y: y) {
+      case .bytes(let b): return .bytes(b)
+      case .absent: return .absent
+      case .failed: return .unreadable
+      }
     case .mbtiles(let reader):
       switch reader.tile(z: z, x: x, tmsY: matrixRows - 1 - y) {
       case .bytes(let b): return .bytes(b)

@@ -447,5 +447,5 @@ final class GeoPackageReader: @unchecked Sendable {
   }
 
   /// SQLITE_TRANSIENT: SQLite copies the bound text.
-  private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+  static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

@@ -1,0 +1,71 @@
+/// The reference a view's coordinates are given in (`viewCrs`, scene format
+/// 1.2): `center`, `bounds` and markers in WGS84 degrees by default, in the
+/// map's own units with "map", or in any reference PROJ knows; each reader
+/// (the scene's map block, a manifest line, the command line) names its own.
+enum ViewReference {
+  /// `p` (x, y in `crs`; nil: degrees) as WGS84 longitude and latitude.
+  /// - Throws: `SceneError` at `path`'s `viewCrs` when PROJ does not know
+  ///   `crs`, or at `path` when the point has no WGS84 position.
+  static func degrees(
+    _ p: (lon: Double, lat: Double), in crs: String?, map: MapProjection, scene: Scene, path: String
+  ) throws(SceneError) -> (lon: Double, lat: Double) {
+    guard let crs, !ViewParameter.isDegrees(viewCrs: crs) else { return p }
+    let from = try reference(crs, map: map, scene: scene, path: path)
+    let d = from.unproject(Point(p.lon, p.lat))
+    guard d.lon.isFinite, d.lat.isFinite, abs(d.lat) <= 90, abs(d.lon) <= 540 else {
+      throw SceneError(
+        file: scene.file, path: path, kind: .invalidValue, expected: "a position that \(from.identifier) can place on the Earth",
+        found: "\(format(p.lon)), \(format(p.lat))")
+    }
+    return (d.lon, d.lat)
+  }
+
+  /// The box `b` (in `crs`; nil: degrees) in map units: the box itself when
+  /// `crs` is the map's reference; else the extent of its edges, each
+  /// sampled `edgeSamples` times, re-projected (a box of degrees takes its
+  /// two corners, as ever).
+  static func box(_ b: MapBounds, in crs: String?, map: MapProjection, scene: Scene, path: String) throws(SceneError) -> Rect {
+    var r = Rect.empty
+    guard let crs, !ViewParameter.isDegrees(viewCrs: crs) else {
+      r.include(map.project(lon: b.west, lat: b.south))
+      r.include(map.project(lon: b.east, lat: b.north))
+      return r
+    }
+    let from = try reference(crs, map: map, scene: scene, path: path)
+    if from == map { return Rect(minX: b.west, minY: b.south, maxX: b.east, maxY: b.north) }
+    let n = edgeSamples
+    for i in 0...n {
+      let t = Double(i) / Double(n)
+      let x = b.west + (b.east - b.west) * t
+      let y = b.south + (b.north - b.south) * t
+      for q in [Point(x, b.south), Point(x, b.north), Point(b.west, y), Point(b.east, y)] {
+        let d = from.unproject(q)
+        let m = map.project(lon: d.lon, lat: d.lat)
+        guard m.x.isFinite, m.y.isFinite else {
+          throw SceneError(
+            file: scene.file, path: path, kind: .invalidValue, expected: "a box that \(from.identifier) and the map's \(map.identifier) can both place",
+            found: "\(format(q.x)), \(format(q.y)) has no position in \(map.identifier)")
+        }
+        r.include(m)
+      }
+    }
+    return r
+  }
+
+  /// Points per edge when a box is re-projected: enough that a box of a
+  /// city or a country keeps its extent to well under a pixel.
+  static let edgeSamples = 16
+
+  /// The projection `crs` names ("map": the map's own).
+  /// - Throws: `SceneError` at the `viewCrs` beside `path` when PROJ does not know it.
+  static func reference(_ crs: String, map: MapProjection, scene: Scene, path: String) throws(SceneError) -> MapProjection {
+    if crs == ViewParameter.mapUnits { return map }
+    switch MapProjection.named(crs) {
+    case .success(let p): return p
+    case .failure(let e):
+      let key = path.hasPrefix("map.") ? "map.viewCrs" : "viewCrs"
+      throw SceneError(
+        file: scene.file, path: key, kind: .invalidValue, expected: ViewParameter.viewCrs.expected(.json), found: "\(Echo.quoted(crs)) (\(e))")
+    }
+  }
+}
