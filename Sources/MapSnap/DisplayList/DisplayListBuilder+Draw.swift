@@ -155,4 +155,16 @@ extension DisplayListBuilder {
     }
     return drew
   }
+
+  /// The scale bar and the north arrow: each shape over a white halo of
+  /// `FurniturePlacer.halo` logical pixels, then their texts.
+  func drawFurniture(into list: inout DisplayList) {
+    let r = state.viewport.pixelRatio
+    let halo = StrokeStyle(width: 2 * FurniturePlacer.halo * r, join: .miter, cap: .butt, miterLimit: 4)
+    for (shape, color) in [furniture.scaleBar.map { ($0.shape, $0.color) }, furniture.northArrow.map { ($0.shape, $0.color) }].compactMap({ $0 }) {
+      _ = list.fillStroke(of: shape, style: halo, tolerance: tolerance, color: .white)
+      _ = list.fill(shape, rule: .nonZero, color: color)
+    }
+    for t in furnitureText { _ = draw(t, into: &list) }
+  }
 }

@@ -124,6 +124,8 @@ extension DisplayListBuilder {
       }
     case .attribution:
       if let a = attribution { _ = draw(a, into: &list) }
+    case .furniture:
+      drawFurniture(into: &list)
     case .boxes:
       for i in chunk.range {
         flags[f] = draw(boxes[i].box, text: boxes[i].text, into: &list)

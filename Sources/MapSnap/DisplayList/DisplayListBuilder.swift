@@ -42,6 +42,10 @@ struct DisplayListBuilder: Sendable {
   let boxes: [(box: PlacedBox, text: PreparedText)]
   /// The attribution line, drawn above everything else.
   let attribution: PreparedText?
+  /// The scale bar and north arrow, drawn under the attribution line, and
+  /// their texts.
+  let furniture: FurniturePlacement
+  let furnitureText: [PreparedText]
   /// Flattening tolerance in device pixels for round joins, caps, markers
   /// and rounded boxes.
   var tolerance = Flattening.tolerance
@@ -60,7 +64,7 @@ struct DisplayListBuilder: Sendable {
   /// and keeps them for the build.
   init(
     state: MapState, inputs: ResolvedInputs, text: TextPlacement, boxes: [PlacedBox], attribution: GlyphRun? = nil, fonts: FontLibrary?,
-    threads: Int = 0
+    threads: Int = 0, furniture: FurniturePlacement = FurniturePlacement()
   ) {
     self.state = state
     self.inputs = inputs
@@ -69,6 +73,7 @@ struct DisplayListBuilder: Sendable {
     var labels: [PreparedText] = []
     var prepared: [(PlacedBox, PreparedText)] = []
     var credit: PreparedText? = nil
+    var furnitureText: [PreparedText] = []
     if let fonts {
       let glyphs = GlyphRasterizer(fonts: fonts)
       // The masks the passes below take, made side by side first, in the
@@ -77,6 +82,7 @@ struct DisplayListBuilder: Sendable {
       for (_, texts) in text.annotations.sorted(by: { $0.key < $1.key }) { runs += texts.compactMap(\.run) }
       runs += text.labels.map(\.run)
       runs += boxes.map(\.text)
+      runs += furniture.runs
       if let attribution { runs.append(attribution) }
       fonts.prepareMasks(
         runs.filter { $0.poses == nil && $0.usesMasks }.map { ($0.block, $0.origin, $0.haloWidth) }, threads: threads)
@@ -86,8 +92,11 @@ struct DisplayListBuilder: Sendable {
       labels = text.labels.map { glyphs.prepare($0.run) }
       prepared = boxes.map { ($0, glyphs.prepare($0.text)) }
       credit = attribution.map(glyphs.prepare)
+      furnitureText = furniture.runs.map(glyphs.prepare)
     }
     self.attribution = credit
+    self.furniture = furniture
+    self.furnitureText = furnitureText
     self.annotations = annotations
     self.labels = labels
     self.boxes = prepared
@@ -97,7 +106,7 @@ struct DisplayListBuilder: Sendable {
   /// texts of one layer, or labels (layer -1, above every layer).
   struct Chunk: Equatable, Sendable {
     enum Kind: Sendable {
-      case raster, drawables, style, styleSymbols, annotations, labels, boxes, attribution
+      case raster, drawables, style, styleSymbols, annotations, labels, boxes, furniture, attribution
 
       /// Built from the resolved state alone (`GeometryBuild`).
       var isGeometry: Bool { self == .raster || self == .drawables || self == .style }
@@ -193,6 +202,7 @@ struct DisplayListBuilder: Sendable {
       chunks.append(Chunk(kind: .boxes, layer: -1, range: s..<min(boxes.count, s + Self.chunkDrawables), flags: flagCount + s))
     }
     flagCount += boxes.count
+    if furniture.scaleBar != nil || furniture.northArrow != nil { chunks.append(Chunk(kind: .furniture, layer: -1, range: 0..<1, flags: -1)) }
     if attribution != nil { chunks.append(Chunk(kind: .attribution, layer: -1, range: 0..<1, flags: -1)) }
     return (chunks, flagCount, drawableFlags, annotationFlags, labelFlags)
   }

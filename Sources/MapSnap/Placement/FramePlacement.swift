@@ -2,7 +2,7 @@
 /// records are written. Labels and annotation text first (`TextPlacer`,
 /// which spends the frame's text budget), then the view annotations with
 /// what that budget has left (`ViewAnnotationPlacer`), then the attribution
-/// line (`AttributionPlacer`). The fonts used and the code points no font
+/// line (`AttributionPlacer`) and the map furniture above it (`FurniturePlacer`). The fonts used and the code points no font
 /// covers are those of all three, so they are completed here, after the view
 /// annotations, before the records are handed on; nothing after this stage
 /// writes them.
@@ -10,6 +10,7 @@ package struct FramePlacement {
   package var text: TextPlacement
   package var boxes: ViewAnnotationPlacement
   package var attribution: AttributionPlacement
+  package var furniture: FurniturePlacement
   /// Per style layer of the state (by layer index), where its symbols are placed.
   var styleSymbols: [Int: StyleSymbolPlacement] = [:]
 
@@ -37,6 +38,10 @@ package struct FramePlacement {
       text.shaping = library.shaping
     }
     let attribution = AttributionPlacer(state: state, setting: scene.map.attribution, fonts: library).place()
-    return FramePlacement(text: text, boxes: boxes, attribution: attribution, styleSymbols: styleSymbols)
+    let furniture = FurniturePlacer(
+      state: state, settings: (scene.map.scaleBar, scene.map.northArrow), fonts: library,
+      attributionHeight: attribution.run.map { $0.box.height / v.pixelRatio + AttributionPlacer.margin } ?? 0
+    ).place()
+    return FramePlacement(text: text, boxes: boxes, attribution: attribution, furniture: furniture, styleSymbols: styleSymbols)
   }
 }

@@ -46,6 +46,8 @@ public struct FramePlan {
   public let layers: [LayerRecord]
   /// The attribution line, when `map.attribution` asks for one.
   public let attribution: AttributionPlacement
+  /// The scale bar and north arrow, when the map asks for them.
+  public internal(set) var furniture = FurniturePlacement()
   /// The font files text was laid out with (every face of the library, in
   /// its order); empty when the scene has no text.
   public let fontFiles: [String]
@@ -115,7 +117,8 @@ public struct FramePlan {
     let (boxes, attribution) = (placed.boxes, placed.attribution)
     let textTime = lap(&clock)
     var builder = DisplayListBuilder(
-      state: state, inputs: inputs, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads)
+      state: state, inputs: inputs, text: text, boxes: boxes.boxes, attribution: attribution.run, fonts: library, threads: threads,
+      furniture: placed.furniture)
     builder.styleSymbols = placed.styleSymbols
     let (list, coverage) = builder.build(geometry: geometry?.take())
     let drawn = DrawRecord(state: state, text: text, coverage: coverage)
@@ -125,6 +128,7 @@ public struct FramePlan {
       fontFiles: library?.faces.map(\.path) ?? [], displayList: list, fonts: library, resolveTime: resolveTime,
       textTime: textTime, displayListTime: lap(&clock))
     plan.styleSymbols = placed.styleSymbols
+    plan.furniture = placed.furniture
     return plan
   }
 

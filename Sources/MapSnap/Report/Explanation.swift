@@ -43,6 +43,10 @@ public struct Explanation {
         + "centre \(number(v.center.lon, digits: 5)), \(number(v.center.lat, digits: 5)), \(floor)")
     out.append("     lon \(number(b.west, digits: 5))…\(number(b.east, digits: 5)), lat \(number(b.south, digits: 5))…\(number(b.north, digits: 5))")
     if let f = v.fitting { out.append("     view: \(f.summary)") }
+    if let b = plan.furniture.scaleBar {
+      out.append("     scale bar: \(b.label) over \(number(b.widthPixels, digits: 1)) px (\(number(b.groundMetersPerPixel, digits: 4)) m per px at the centre)")
+    }
+    if let a = plan.furniture.northArrow { out.append("     north arrow: true north \(number(a.angle, digits: 3))° clockwise from up") }
     out.append("")
     var rows: [[String]] = [["LAYER", "TYPE", "STATUS", "DRAWN/TOTAL", "LABELS", "WHY"]]
     for (li, l) in plan.layers.enumerated() where filter.includes(l.id) {

@@ -39,6 +39,23 @@ public struct ReportBuilder {
       ("attribution", plan.attribution.text.map(JSONValue.string) ?? .null),
     ])
     if let f = v.fitting { map["fit"] = fit(f) }
+    if plan.scene.map.scaleBar != nil {
+      map["scaleBar"] =
+        plan.furniture.scaleBar.map { b in
+          .object(
+            JSONObject([
+              ("length", .number(b.length)), ("units", .string(b.units)), ("label", .string(b.label)),
+              ("widthPixels", .number(b.widthPixels)), ("groundMetersPerPixel", .number(b.groundMetersPerPixel)),
+              ("position", .string(b.position.rawValue)),
+            ]))
+        } ?? .null
+    }
+    if plan.scene.map.northArrow != nil {
+      map["northArrow"] =
+        plan.furniture.northArrow.map { a in
+          .object(JSONObject([("angle", .number(a.angle)), ("position", .string(a.position.rawValue))]))
+        } ?? .null
+    }
     var entries: [Int: [LabelOutcome]] = [:]
     for o in plan.text.outcomes { entries[o.layerIndex, default: []].append(o) }
     let layers = plan.layers.enumerated().map { li, l in

@@ -27,6 +27,9 @@ public struct MapSettings: Sendable, Hashable {
   /// `map.viewCrs`: the reference `center` and `bounds` are given in
   /// ("map", or a name as `spatialReference` spells it); nil: WGS84 degrees.
   public var viewCrs: String?
+  /// `map.scaleBar` and `map.northArrow` (scene format 1.3); nil: none.
+  public var scaleBar: ScaleBarSettings?
+  public var northArrow: NorthArrowSettings?
   /// The attribution line drawn at the bottom right (scene format 3.4).
   public var attribution: Attribution = .none
 
@@ -50,6 +53,7 @@ public struct MapSettings: Sendable, Hashable {
       && a.pixelRatio == b.pixelRatio && a.dpi == b.dpi && a.background == b.background && a.floor == b.floor
       && a.attribution == b.attribution && a.spatialReference == b.spatialReference && a.bounds == b.bounds
       && a.padding == b.padding && a.viewCrs == b.viewCrs
+      && a.scaleBar == b.scaleBar && a.northArrow == b.northArrow
   }
 
   public func hash(into h: inout Hasher) {

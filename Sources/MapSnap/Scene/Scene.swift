@@ -36,9 +36,10 @@ public struct Scene: Sendable {
 
   /// True when the scene has text of any kind, at any scale: a label style,
   /// an annotation layer, view annotations, a style naming a font, or an
-  /// attribution line.
+  /// attribution line, or map furniture.
   public var hasText: Bool {
     if !viewAnnotations.isEmpty || !fontReferences.isEmpty || map.attribution != .none { return true }
+    if map.scaleBar != nil || map.northArrow != nil { return true }
     for layer in layers {
       switch layer.content {
       case .annotation: return true

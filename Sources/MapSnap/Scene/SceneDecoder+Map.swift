@@ -7,7 +7,7 @@ extension SceneDecoder {
       value, at: path, file: file, what: "the map block",
       allowed: [
         "center", "scale", "zoom", "size", "pixelRatio", "dpi", "background", "floor", "attribution", "spatialReference", "bounds",
-        "padding", "viewCrs",
+        "padding", "viewCrs", "scaleBar", "northArrow",
       ])
     let view = ViewDecoder(r)
     let viewCrs = try view.viewCrs()
@@ -27,6 +27,8 @@ extension SceneDecoder {
     m.spatialReference = try view.spatialReference()
     m.bounds = bounds
     m.viewCrs = viewCrs
+    m.scaleBar = try decodeScaleBar(r)
+    m.northArrow = try decodeNorthArrow(r)
     m.padding = try view.padding() ?? .zero
     switch r.object["attribution"] {
     case nil, .bool(false)?: m.attribution = .none
