@@ -49,6 +49,18 @@ import _MapSnapTestSupport
     #expect(error?.message.contains("\"scale\"") == true)
   }
 
+  /// Lambert's azimuthal equal-area has no image of its centre's antipode:
+  /// that feature is skipped, counted, and makes the layer a warning.
+  @Test func featuresPROJCannotProjectAreSkippedAndCounted() throws {
+    let data = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [10, 52]}, "properties": {}}, {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-170, -52]}, "properties": {}}]}"#
+    let layer = #"{"id": "p", "type": "features", "source": {"data": \#(data)}, "style": {"marker": {}}}"#
+    let plan = try FramePlan.make(try scene([layer], map: #""spatialReference": "EPSG:3035", "center": [10, 52], "scale": 50000, "size": [100, 100]"#))
+    #expect(plan.layers[0].status == [.active, .warning])
+    #expect(plan.layers[0].problems == [.unprojectable(count: 1, crs: "")])
+    #expect(plan.layers[0].drawnFeatures == 1)
+    #expect(plan.layers[0].message?.contains("skipped 1 feature that could not be projected into the map's spatial reference") == true)
+  }
+
   /// EPSG:2263 (New York Long Island, US survey feet): 12 inches per unit.
   @Test func aStatePlaneInFeetCountsTwelveInchesPerUnit() throws {
     let s = try scene([], map: #""spatialReference": 2263, "center": [-73.98, 40.75], "scale": 2400, "size": [10, 10]"#)

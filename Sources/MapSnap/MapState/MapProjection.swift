@@ -28,6 +28,8 @@ public struct MapProjection: Sendable, Hashable, CustomStringConvertible {
   public let name: String
   /// The unit of the map's coordinates ("metre", "US survey foot", "degree").
   public let unitName: String
+  /// True for a geographic reference (degrees, drawn as plate carrée).
+  public let isGeographic: Bool
   /// Metres per map unit; for degrees, metres along the equator per degree
   /// (2π · 6378137 / 360 = 111319.49), the length scale counts in.
   public let metersPerUnit: Double
@@ -52,11 +54,11 @@ public struct MapProjection: Sendable, Hashable, CustomStringConvertible {
   /// EPSG:3857, Web Mercator: metres on the sphere of radius 6378137;
   /// latitudes clamped to ±85.05112878°.
   public static let webMercator = MapProjection(
-    kind: .webMercator, identifier: "EPSG:3857", name: "WGS 84 / Pseudo-Mercator", unitName: "metre", metersPerUnit: 1,
+    kind: .webMercator, identifier: "EPSG:3857", name: "WGS 84 / Pseudo-Mercator", unitName: "metre", isGeographic: false, metersPerUnit: 1,
     inchesPerUnit: inchesPerMeter, zoom0Scale: 591_657_527.591555)
   /// EPSG:4326, plate carrée: x is longitude and y latitude, in degrees.
   public static let geographic = MapProjection(
-    kind: .wgs84Degrees, identifier: "EPSG:4326", name: "WGS 84", unitName: "degree", metersPerUnit: metersPerDegree,
+    kind: .wgs84Degrees, identifier: "EPSG:4326", name: "WGS 84", unitName: "degree", isGeographic: true, metersPerUnit: metersPerDegree,
     inchesPerUnit: inchesPerMeter * metersPerDegree, zoom0Scale: 295_828_763.795_777_5)
 
   /// The names of Web Mercator and of WGS84 degrees that need no PROJ.
@@ -64,12 +66,14 @@ public struct MapProjection: Sendable, Hashable, CustomStringConvertible {
   static let wgs84Names: Set<String> = ["EPSG:4326", "OGC:CRS84", "CRS:84"]
 
   private init(
-    kind: Kind, identifier: String, name: String, unitName: String, metersPerUnit: Double, inchesPerUnit: Double, zoom0Scale: Double?
+    kind: Kind, identifier: String, name: String, unitName: String, isGeographic: Bool, metersPerUnit: Double, inchesPerUnit: Double,
+    zoom0Scale: Double?
   ) {
     self.kind = kind
     self.identifier = identifier
     self.name = name
     self.unitName = unitName
+    self.isGeographic = isGeographic
     self.metersPerUnit = metersPerUnit
     self.inchesPerUnit = inchesPerUnit
     self.zoom0Scale = zoom0Scale
@@ -98,7 +102,8 @@ public struct MapProjection: Sendable, Hashable, CustomStringConvertible {
     let meters = d.isGeographic ? metersPerDegree : d.metersPerUnit
     return .success(
       MapProjection(
-        kind: .proj(transform), identifier: d.identifier, name: d.name, unitName: d.unitName, metersPerUnit: meters,
+        kind: .proj(transform), identifier: d.identifier, name: d.name, unitName: d.unitName, isGeographic: d.isGeographic,
+        metersPerUnit: meters,
         inchesPerUnit: feet ? inchesPerFoot : inchesPerMeter * meters, zoom0Scale: d.isGeographic ? geographic.zoom0Scale : nil))
   }
 
@@ -137,8 +142,8 @@ public struct MapProjection: Sendable, Hashable, CustomStringConvertible {
   /// whose level 0 has `scale` at 96 DPI.
   func zoomed(level0Scale scale: Double?) -> MapProjection {
     MapProjection(
-      kind: kind, identifier: identifier, name: name, unitName: unitName, metersPerUnit: metersPerUnit, inchesPerUnit: inchesPerUnit,
-      zoom0Scale: scale)
+      kind: kind, identifier: identifier, name: name, unitName: unitName, isGeographic: isGeographic, metersPerUnit: metersPerUnit,
+      inchesPerUnit: inchesPerUnit, zoom0Scale: scale)
   }
 
   /// The EPSG code, nil for another authority's reference.
@@ -146,8 +151,6 @@ public struct MapProjection: Sendable, Hashable, CustomStringConvertible {
     identifier.hasPrefix("EPSG:") ? Int(identifier.dropFirst(5)) : nil
   }
 
-  /// True for a geographic reference (degrees).
-  public var isGeographic: Bool { metersPerUnit == Self.metersPerDegree }
 
   /// True when the map units are WGS84 degrees as decoded: nothing to project.
   var isWGS84Degrees: Bool {
