@@ -111,8 +111,9 @@ struct TileResolver {
     let across = x1 - x0 + 1
     let down = y1 - y0 + 1
     let budget = min(max(Self.maximumMosaicPixels, 2 * viewport.deviceWidth * viewport.deviceHeight), Self.largestMosaicPixels)
-    guard across * down * size * size <= budget else {
-      let reason = "the frame needs \(across * down) tiles of level \(z), more than \(budget / (size * size))"
+    // In floating point: a hostile tile matrix set's counts would overflow Int.
+    guard Double(across) * Double(down) * Double(size * size) <= Double(budget) else {
+      let reason = "the frame needs \(number(Double(across) * Double(down))) tiles of level \(z), more than \(budget / (size * size))"
       return (state, TileInputs(), [.tilesOutOfRange(reason: reason)])
     }
     var clock = monotonicSeconds()
