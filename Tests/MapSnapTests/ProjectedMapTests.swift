@@ -61,6 +61,42 @@ import _MapSnapTestSupport
     #expect(plan.layers[0].message?.contains("skipped 1 feature that could not be projected into the map's spatial reference") == true)
   }
 
+  /// A box of degrees on a transverse Mercator is not a box there: its
+  /// edges are sampled, so the fitted frame holds the whole south edge
+  /// (lowest at the central meridian) and the far corner.
+  @Test func aBoxOfDegreesFitsWholeOnANationalGrid() throws {
+    let s = try scene([], map: #""spatialReference": "EPSG:3067", "bounds": [20, 59.5, 32, 70], "size": [400, 400]"#)
+    let v = try FramePlan.make(s).state.viewport
+    let e = v.extent
+    for (lon, lat) in [(27.0, 59.5), (32.0, 59.5), (20.0, 59.5), (32.0, 70.0), (20.0, 70.0), (27.0, 70.0)] {
+      let p = v.projection.project(lon: lon, lat: lat)
+      // Within a pixel: the edges are sampled, 17 points each.
+      let d = v.unitsPerPixel
+      #expect(p.x >= e.minX - d && p.x <= e.maxX + d && p.y >= e.minY - d && p.y <= e.maxY + d, "\(lon), \(lat)")
+    }
+    // The report's bounds in degrees hold the frame's edges too.
+    let b = v.bounds
+    #expect(b.west <= 20 && b.east >= 32 && b.south <= 59.5 && b.north >= 70)
+  }
+
+  /// A centre the map's reference cannot place is an input error, not a blank frame.
+  @Test func aCentreTheReferenceCannotPlaceIsAnInputError() throws {
+    let s = try scene([], map: #""spatialReference": "EPSG:3035", "center": [-170, -52], "scale": 50000, "size": [100, 100]"#)
+    let error = #expect(throws: SceneError.self) { try FramePlan.make(s) }
+    #expect(error?.path == "map.center")
+    let far = try scene([], map: #""spatialReference": "EPSG:3067", "viewCrs": "map", "center": [1e11, 1e11], "scale": 5000, "size": [100, 100]"#)
+    #expect(throws: SceneError.self) { try FramePlan.make(far) }
+  }
+
+  /// A feature with no position at all is not "unprojectable".
+  @Test func emptyGeometriesAreNotUnprojectable() throws {
+    let data = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "MultiPoint", "coordinates": []}, "properties": {}}, {"type": "Feature", "geometry": {"type": "Point", "coordinates": [24.94, 60.17]}, "properties": {}}]}"#
+    let layer = #"{"id": "p", "type": "features", "source": {"data": \#(data)}, "style": {"marker": {}}}"#
+    let plan = try FramePlan.make(try scene([layer], map: #""spatialReference": 3067, "center": [24.94, 60.17], "scale": 5000, "size": [100, 100]"#))
+    #expect(plan.layers[0].problems.isEmpty, "\(plan.layers[0].problems)")
+    #expect(plan.layers[0].drawnFeatures == 1)
+  }
+
   /// EPSG:2263 (New York Long Island, US survey feet): 12 inches per unit.
   @Test func aStatePlaneInFeetCountsTwelveInchesPerUnit() throws {
     let s = try scene([], map: #""spatialReference": 2263, "center": [-73.98, 40.75], "scale": 2400, "size": [10, 10]"#)

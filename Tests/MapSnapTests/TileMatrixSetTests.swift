@@ -76,6 +76,23 @@ import _MapSnapTestSupport
     #expect(try origin("") == Point(2_000_000, 5_500_000))
     #expect(try origin(#""orderedAxes": ["Y", "X"],"#) == Point(2_000_000, 5_500_000))
     #expect(try origin(#""orderedAxes": ["E", "N"],"#) == Point(5_500_000, 2_000_000))
+    // EPSG:2393 (KKJ) calls its northing X: "X" first is the northing there.
+    let kkj = #"{"crs": "EPSG:2393", "orderedAxes": ["X", "Y"], "tileMatrices": [{"id": "0", "cellSize": 8192, "pointOfOrigin": [7800000, 3000000], "tileWidth": 256, "tileHeight": 256, "matrixWidth": 1, "matrixHeight": 1}]}"#
+    #expect(try TileMatrixSetDecoder(shown: "kkj.json").decode(Array(kkj.utf8)).matrices[0].origin == Point(3_000_000, 7_800_000))
+  }
+
+  /// Finer levels must have higher numbers (the level choice and zoom rely on it).
+  @Test func levelsThatGrowCoarserAreRefused() {
+    func level(_ id: Int, _ cell: Double) -> String {
+      #"{"id": "\#(id)", "cellSize": \#(cell), "pointOfOrigin": [0, 0], "tileWidth": 256, "tileHeight": 256, "matrixWidth": 1, "matrixHeight": 1}"#
+    }
+    let json = #"{"crs": "EPSG:3067", "tileMatrices": [\#(level(0, 1)), \#(level(1, 1000))]}"#
+    #expect {
+      _ = try TileMatrixSetDecoder(shown: "set.json").decode(Array(json.utf8))
+    } throws: { error in
+      guard case .badTileMatrixSet(_, let at, _, _, _) = error as? TileError else { return false }
+      return at == "tileMatrices[1].cellSize"
+    }
   }
 
   @Test func aGeoPackagePyramidGivesItsSetAndJPEGTiles() throws {
@@ -91,7 +108,7 @@ import _MapSnapTestSupport
   @Test func geoPackageProblemsAreLayerErrors() throws {
     let map = #""spatialReference": 3067, "center": [24.94, 60.17], "scale": 20000, "size": [64, 64]"#
     for (source, words) in [
-      (#"{"geopackage": "helsinki-3067-jpeg.gpkg", "table": "nope"}"#, "a tile pyramid named \"nope\""),
+      (#"{"geopackage": "helsinki-3067-jpeg.gpkg", "table": "nope"}"#, "tile pyramid named \"nope\""),
       (#"{"geopackage": "missing.gpkg"}"#, "no such file"),
     ] {
       let s = try Snapshot.render(try scene([#"{"id": "k", "type": "tiles", "source": \#(source)}"#], map: map, base: Self.fixtures))
@@ -117,6 +134,7 @@ import _MapSnapTestSupport
       (#"{"id": "k", "type": "tiles", "source": {"xyz": "{z}/{x}/{y}.png", "table": "t"}}"#, "layers[0].source.table"),
       (#"{"id": "k", "type": "tiles", "source": {"geopackage": "a.gpkg", "mbtiles": "b.mbtiles"}}"#, "layers[0].source.geopackage"),
       (#"{"id": "k", "type": "tiles", "source": {"geopackage": "a.gpkg"}, "tileMatrixSet": "NoSuchSet"}"#, "layers[0].tileMatrixSet"),
+      (#"{"id": "k", "type": "tiles", "source": {"geopackage": "a.gpkg"}, "tileMatrixSet": "WebMercatorQuad"}"#, "layers[0].tileMatrixSet"),
     ] {
       let error = #expect(throws: SceneError.self) { try scene([layer], map: map) }
       #expect(error?.path == path, "\(layer)")

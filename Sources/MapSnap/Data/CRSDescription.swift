@@ -14,9 +14,15 @@ struct CRSDescription: Sendable, Hashable {
   let unitName: String
   /// Metres per unit for a projected reference (PROJ's conversion factor).
   let metersPerUnit: Double
-  /// True when its first declared axis points north or south (EPSG:3035's
-  /// northing, easting; EPSG:4258's latitude, longitude).
-  let northingFirst: Bool
+  /// Its first two axes in declared order: each one's abbreviation ("E",
+  /// "X", "Lat") and whether it points north or south (EPSG:3035 declares
+  /// northing first, EPSG:4258 latitude first, EPSG:2393 calls its northing X).
+  let axes: [Axis]
+
+  struct Axis: Sendable, Hashable {
+    var abbreviation: String
+    var northing: Bool
+  }
 
   private static let described = Mutex<[String: Result<CRSDescription, CRSError>]>([:])
 
@@ -55,18 +61,26 @@ struct CRSDescription: Sendable, Hashable {
     guard let cs = api.coordinateSystem(ctx, object) else { return .failure(.unknown(crs: crs, reason: "it has no coordinate system")) }
     defer { _ = api.destroy(cs) }
     guard api.axisCount(ctx, cs) >= 2 else { return .failure(.unknown(crs: crs, reason: "it has fewer than two axes")) }
+    let text = { (p: UnsafePointer<CChar>?) in p.map { String(cString: $0) } }
     var factor = 0.0
     var unit: UnsafePointer<CChar>? = nil
-    var direction: UnsafePointer<CChar>? = nil
-    guard api.axisInfo(ctx, cs, 0, nil, nil, &direction, &factor, &unit, nil, nil) != 0, factor > 0, factor.isFinite else {
-      return .failure(.unknown(crs: crs, reason: "its axes have no unit"))
+    var axes: [Axis] = []
+    for i in 0..<2 {
+      var abbreviation: UnsafePointer<CChar>? = nil
+      var direction: UnsafePointer<CChar>? = nil
+      var f = 0.0
+      var name: UnsafePointer<CChar>? = nil
+      guard api.axisInfo(ctx, cs, Int32(i), nil, &abbreviation, &direction, &f, &name, nil, nil) != 0 else {
+        return .failure(.unknown(crs: crs, reason: "its axes cannot be read"))
+      }
+      if i == 0 { (factor, unit) = (f, name) }
+      axes.append(Axis(abbreviation: text(abbreviation) ?? "", northing: ["north", "south"].contains(text(direction)?.lowercased() ?? "")))
     }
-    let text = { (p: UnsafePointer<CChar>?) in p.map { String(cString: $0) } }
+    guard factor > 0, factor.isFinite else { return .failure(.unknown(crs: crs, reason: "its axes have no unit")) }
     let identifier = text(api.getIDAuthority(object, 0)).flatMap { a in text(api.getIDCode(object, 0)).map { "\(a):\($0)" } }
     return .success(
       CRSDescription(
         identifier: identifier ?? crs, name: text(api.getName(object)) ?? crs, isGeographic: type == .geographic2D,
-        unitName: text(unit) ?? "unknown", metersPerUnit: factor,
-        northingFirst: ["north", "south"].contains(text(direction)?.lowercased() ?? "")))
+        unitName: text(unit) ?? "unknown", metersPerUnit: factor, axes: axes))
   }
 }

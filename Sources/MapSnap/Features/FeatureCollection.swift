@@ -131,6 +131,8 @@ public struct FeatureCollection: Sendable, Equatable {
   public func projected(to projection: MapProjection) -> FeatureCollection {
     guard !projection.isWGS84Degrees else { return self }
     var c = self
+    // Features with no position at all stay as they are, not unprojectable.
+    let wereEmpty = projection.usesPROJ ? Set(features.indices.filter { features[$0].geometry.isEmpty }) : []
     let workers = min(activeProcessorCount(), features.count)
     let weights = workers > 1 ? features.map(\.geometry.pointCount) : []
     let points = weights.reduce(0, +)
@@ -154,11 +156,14 @@ public struct FeatureCollection: Sendable, Equatable {
       let cut = ranges
       DispatchQueue.concurrentPerform(iterations: cut.count) { k in job.run(cut[k]) }
     }
-    if case .proj = projection.kind, c.features.contains(where: \.geometry.isEmpty) {
-      let lost = c.features.filter(\.geometry.isEmpty)
-      c.features.removeAll(where: \.geometry.isEmpty)
-      c.unprojectableCount += lost.count
-      c.withoutGeometry += lost
+    if projection.usesPROJ {
+      let lost = c.features.indices.filter { c.features[$0].geometry.isEmpty && !wereEmpty.contains($0) }
+      if !lost.isEmpty {
+        let gone = Set(lost)
+        c.withoutGeometry += lost.map { c.features[$0] }
+        c.features = c.features.indices.filter { !gone.contains($0) }.map { c.features[$0] }
+        c.unprojectableCount += lost.count
+      }
     }
     return c
   }

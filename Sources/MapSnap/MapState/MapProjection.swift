@@ -126,14 +126,20 @@ public struct MapProjection: Sendable, Hashable, CustomStringConvertible {
     return t
   }
 
-  /// Map units per logical pixel at `scale` and `dpi`: `scale / (dpi ×
-  /// inchesPerUnit)`, computed as metres then units unless the unit is a foot.
-  func unitsPerPixel(scale: Double, dpi: Double) -> Double {
-    inchesPerUnit == Self.inchesPerFoot ? scale / (dpi * Self.inchesPerFoot) : scale / (dpi * Self.inchesPerMeter) / metersPerUnit
+  /// Map units and metres per logical pixel at `scale` and `dpi`: `scale /
+  /// (dpi × inchesPerUnit)` units, computed as metres then units unless the
+  /// unit is a foot (then as feet, then metres).
+  func resolution(scale: Double, dpi: Double) -> (units: Double, meters: Double) {
+    if inchesPerUnit == Self.inchesPerFoot {
+      let units = scale / (dpi * Self.inchesPerFoot)
+      return (units, units * metersPerUnit)
+    }
+    let meters = scale / (dpi * Self.inchesPerMeter)
+    return (meters / metersPerUnit, meters)
   }
 
   /// The scale at which one logical pixel spans `unitsPerPixel` (the
-  /// inverse of `unitsPerPixel(scale:dpi:)`).
+  /// inverse of `resolution(scale:dpi:)`).
   func scale(unitsPerPixel: Double, dpi: Double) -> Double {
     inchesPerUnit == Self.inchesPerFoot ? unitsPerPixel * dpi * Self.inchesPerFoot : unitsPerPixel * metersPerUnit * dpi * Self.inchesPerMeter
   }
@@ -151,6 +157,12 @@ public struct MapProjection: Sendable, Hashable, CustomStringConvertible {
     identifier.hasPrefix("EPSG:") ? Int(identifier.dropFirst(5)) : nil
   }
 
+
+  /// True when positions go through PROJ (any reference but Web Mercator
+  /// and WGS84 degrees).
+  var usesPROJ: Bool {
+    if case .proj = kind { return true } else { return false }
+  }
 
   /// True when the map units are WGS84 degrees as decoded: nothing to project.
   var isWGS84Degrees: Bool {

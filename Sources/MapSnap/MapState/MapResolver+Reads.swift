@@ -84,13 +84,13 @@ extension MapResolver {
   }
 
   /// The degrees an `ogr` read covers for a layer reaching `reach` logical
-  /// pixels beyond the frame: the frame grown by it, clamped to the world;
-  /// nil (everything) for a NaN reach.
+  /// pixels beyond the frame: the frame grown by it (`Viewport.degrees`),
+  /// clamped to the world; nil (everything) for a NaN reach or a frame PROJ
+  /// cannot place.
   func ogrNear(reach: Double) -> Rect? {
     guard reach.isFinite else { return nil }
-    let e = viewport.extent.insetBy(-(reach * viewport.unitsPerPixel))
-    let a = viewport.projection.unproject(Point(e.minX, e.minY))
-    let b = viewport.projection.unproject(Point(e.maxX, e.maxY))
-    return Rect(minX: max(-180, a.lon), minY: max(-90, a.lat), maxX: min(180, b.lon), maxY: min(90, b.lat))
+    let b = viewport.degrees(of: viewport.extent.insetBy(-(reach * viewport.unitsPerPixel)))
+    guard b.west.isFinite else { return nil }
+    return Rect(minX: max(-180, b.west), minY: max(-90, b.south), maxX: min(180, b.east), maxY: min(90, b.north))
   }
 }

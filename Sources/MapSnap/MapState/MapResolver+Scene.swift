@@ -40,10 +40,11 @@ extension MapResolver {
   /// source or set that cannot be opened counts as Web Mercator and is
   /// reported on its layer); else Web Mercator (3857).
   ///
-  /// Zoom levels follow the tile matrix set of a first `tiles` layer in the
-  /// map's reference (zoom z is the scale at which a 96-DPI pixel spans
-  /// level z's cell size, levels halving from the first), else WebMercatorQuad's (3857) or WorldCRS84Quad's
-  /// (geographic); another reference has none.
+  /// Zoom levels follow WebMercatorQuad (3857) or WorldCRS84Quad (4326); on
+  /// another reference, the tile matrix set of a first `tiles` layer in it
+  /// (zoom z is the scale at which a 96-DPI pixel spans level z's cell
+  /// size, levels halving from the first), else WorldCRS84Quad's on a
+  /// geographic reference; a projected reference without one has none.
   /// - Throws: `SceneError` at `map.spatialReference` when PROJ does not
   ///   know the reference (or is not installed).
   static func projection(for scene: Scene, tiles: TileCache) throws(SceneError) -> MapProjection {
@@ -62,11 +63,11 @@ extension MapResolver {
         expected: ViewParameter.spatialReference.expected(.json), found: "\(Echo.quoted(name)) (\(e))")
     }
     // The basemap's levels give the zoom levels when it is in this reference.
-    guard let set = basemap, let level = set.matrices.first, set.id != TileMatrixSet.webMercatorQuad.id,
-      set.id != TileMatrixSet.worldCRS84Quad.id, (try? MapProjection.named(set.crs).get()) == projection
+    guard projection != .webMercator, projection != .geographic, let set = basemap, let level = set.matrices.first,
+      (try? MapProjection.named(set.crs).get()) == projection
     else { return projection }
-    let level0Cell = level.cellSize * pow(2, Double(level.level))
-    return projection.zoomed(level0Scale: level0Cell * 96 * projection.inchesPerUnit)
+    let level0Scale = level.cellSize * pow(2, Double(level.level)) * 96 * projection.inchesPerUnit
+    return level0Scale.isFinite && level0Scale > 0 ? projection.zoomed(level0Scale: level0Scale) : projection
   }
 }
 

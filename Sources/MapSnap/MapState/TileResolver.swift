@@ -139,11 +139,14 @@ struct TileResolver {
     let matrixRows = { (level: Int) in tms.matrix(level)?.matrixHeight ?? 1 }
     let read = cache.tiles(coordinates, of: layer.source, size: size, matrixRows: matrixRows)
     let tiles = read.map(\.tile)
-    // What the frame read, for `InputDigest`: where the level's tiles lie,
+    // What the frame read, for `InputDigest`: where the level's tiles lie
+    // (unless the set is one of the two built in, fixed with the version),
     // then tile by tile what each held (parents below).
     var digest = SHA256()
-    let m = matrix
-    digest.update("\(tms.crs) \(m.level) \(m.cellSize) \(m.origin.x) \(m.origin.y) \(m.tileWidth) \(size)\n")
+    if tms != .webMercatorQuad && tms != .worldCRS84Quad {
+      let m = matrix
+      digest.update("\(tms.crs) \(m.level) \(m.cellSize) \(m.origin.x) \(m.origin.y) \(m.tileWidth) \(size)\n")
+    }
     for (i, c) in coordinates.enumerated() { digest.update("\(c.z)/\(c.x)/\(c.y) \(read[i].digest)\n") }
     // Absent tiles: their ancestors, level by level, only as far as needed.
     var parents: [Int: (level: Int, pixels: [UInt32])] = [:]

@@ -116,6 +116,19 @@ public struct ViewOverrides: Sendable {
       center: center, scale: scale, width: size.width, height: size.height, pixelRatio: ratio, dpi: m.dpi,
       projection: projection)
     v.fitting = fitting
+    // A centre the map's reference cannot place draws nothing: an input error.
+    guard v.centerMap.x.isFinite, v.centerMap.y.isFinite, center.lon.isFinite, center.lat.isFinite else {
+      let path =
+        switch fitting?.box {
+        case .fit?: "fit"
+        case .bounds?: "bounds"
+        case .sceneBounds?: "map.bounds"
+        case nil: self.center != nil ? "center" : "map.center"
+        }
+      throw SceneError(
+        file: scene.file, path: path, kind: .invalidValue, expected: "a centre that the map's \(projection.identifier) can place",
+        found: "\(format(center.lon)), \(format(center.lat))")
+    }
     let side = FrameSizeLimit.maxSide
     if v.deviceWidth > side || v.deviceHeight > side || v.deviceWidth * v.deviceHeight > maxPixels {
       throw SceneError(

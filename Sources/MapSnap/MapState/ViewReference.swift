@@ -21,29 +21,31 @@ enum ViewReference {
   }
 
   /// The box `b` (in `crs`; nil: degrees) in map units: the box itself when
-  /// `crs` is the map's reference; else the extent of its edges, each
-  /// sampled `edgeSamples` times, re-projected (a box of degrees takes its
-  /// two corners, as ever).
+  /// `crs` is the map's reference; a box of degrees on a Web Mercator or
+  /// geographic map, its two corners (the extremes there); else the extent
+  /// of its edges, each cut into `edgeSamples` parts, re-projected.
   static func box(_ b: MapBounds, in crs: String?, map: MapProjection, scene: Scene, path: String) throws(SceneError) -> Rect {
     var r = Rect.empty
-    guard let crs, !ViewParameter.isDegrees(viewCrs: crs) else {
+    let degrees = ViewParameter.isDegrees(viewCrs: crs)
+    if degrees && !map.usesPROJ {
       r.include(map.project(lon: b.west, lat: b.south))
       r.include(map.project(lon: b.east, lat: b.north))
       return r
     }
-    let from = try reference(crs, map: map, scene: scene, path: path)
-    if from == map { return Rect(minX: b.west, minY: b.south, maxX: b.east, maxY: b.north) }
+    let from = degrees ? nil : try reference(crs!, map: map, scene: scene, path: path)
+    if let from, from == map { return Rect(minX: b.west, minY: b.south, maxX: b.east, maxY: b.north) }
     let n = edgeSamples
     for i in 0...n {
       let t = Double(i) / Double(n)
       let x = b.west + (b.east - b.west) * t
       let y = b.south + (b.north - b.south) * t
       for q in [Point(x, b.south), Point(x, b.north), Point(b.west, y), Point(b.east, y)] {
-        let d = from.unproject(q)
+        let d = from?.unproject(q) ?? (lon: q.x, lat: q.y)
         let m = map.project(lon: d.lon, lat: d.lat)
         guard m.x.isFinite, m.y.isFinite else {
+          let source = from?.identifier ?? "WGS84"
           throw SceneError(
-            file: scene.file, path: path, kind: .invalidValue, expected: "a box that \(from.identifier) and the map's \(map.identifier) can both place",
+            file: scene.file, path: path, kind: .invalidValue, expected: "a box that \(source) and the map's \(map.identifier) can both place",
             found: "\(format(q.x)), \(format(q.y)) has no position in \(map.identifier)")
         }
         r.include(m)

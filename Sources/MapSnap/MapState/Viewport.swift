@@ -62,8 +62,7 @@ public struct Viewport: Sendable, Hashable {
     self.pixelRatio = pixelRatio
     self.deviceWidth = max(1, Int((Double(width) * pixelRatio).rounded()))
     self.deviceHeight = max(1, Int((Double(height) * pixelRatio).rounded()))
-    self.unitsPerPixel = projection.unitsPerPixel(scale: scale, dpi: dpi)
-    self.metersPerPixel = unitsPerPixel * projection.metersPerUnit
+    (self.unitsPerPixel, self.metersPerPixel) = projection.resolution(scale: scale, dpi: dpi)
   }
 
   /// The scale for a zoom level of `projection`'s tile matrix set:
@@ -92,10 +91,34 @@ public struct Viewport: Sendable, Hashable {
   /// The frame in WGS84 degrees: west, south, east, north (latitudes within
   /// ±90 on a 4326 map, whose frame may reach past the poles).
   public var bounds: (west: Double, south: Double, east: Double, north: Double) {
-    let e = extent
-    let sw = projection.unproject(Point(e.minX, e.minY))
-    let ne = projection.unproject(Point(e.maxX, e.maxY))
-    return (sw.lon, max(sw.lat, -90), ne.lon, min(ne.lat, 90))
+    let b = degrees(of: extent)
+    return (b.west, max(b.south, -90), b.east, min(b.north, 90))
+  }
+
+  /// The degrees the map box `r` covers: its corners on a Web Mercator or
+  /// geographic map (the extremes there); through PROJ, the extent of its
+  /// edges, each cut into `ViewReference.edgeSamples` parts (a transverse
+  /// Mercator's frame is not a box of degrees), leaving out points PROJ
+  /// cannot place (all NaN when it can place none).
+  func degrees(of r: Rect) -> (west: Double, south: Double, east: Double, north: Double) {
+    guard projection.usesPROJ else {
+      let sw = projection.unproject(Point(r.minX, r.minY))
+      let ne = projection.unproject(Point(r.maxX, r.maxY))
+      return (sw.lon, sw.lat, ne.lon, ne.lat)
+    }
+    var (west, south, east, north) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+    let n = ViewReference.edgeSamples
+    for i in 0...n {
+      let t = Double(i) / Double(n)
+      let x = r.minX + (r.maxX - r.minX) * t
+      let y = r.minY + (r.maxY - r.minY) * t
+      for q in [Point(x, r.minY), Point(x, r.maxY), Point(r.minX, y), Point(r.maxX, y)] {
+        let d = projection.unproject(q)
+        guard d.lon.isFinite, d.lat.isFinite else { continue }
+        (west, south, east, north) = (min(west, d.lon), min(south, d.lat), max(east, d.lon), max(north, d.lat))
+      }
+    }
+    return west <= east ? (west, south, east, north) : (.nan, .nan, .nan, .nan)
   }
 
   /// Map units to device pixels (y down).

@@ -120,8 +120,16 @@ extension Scene {
         let f = Feature(id: nil, properties: properties, geometry: g, index: 0)
         c.features = [f]
         if let crs, !ViewParameter.isDegrees(viewCrs: crs) {
-          let name = crs == ViewParameter.mapUnits ? try MapResolver.projection(for: self, tiles: tiles).identifier : crs
-          source = .reprojected(.inline(c), crs: name)
+          let map = crs == ViewParameter.mapUnits ? try MapResolver.projection(for: self, tiles: tiles) : nil
+          if let map, !map.usesPROJ {
+            // Web Mercator or degrees: back to degrees here, without PROJ.
+            let d = map.unproject(Point(lon, lat))
+            c.features[0].geometry.points = [Point(d.lon, d.lat)]
+            c.features[0].geometry.bounds = Rect(minX: d.lon, minY: d.lat, maxX: d.lon, maxY: d.lat)
+            source = .inline(c)
+          } else {
+            source = .reprojected(.inline(c), crs: map?.identifier ?? crs)
+          }
         } else {
           source = .inline(c)
         }

@@ -39,29 +39,35 @@ final class GeoPackageTileReader {
       close()
       return .badTileMatrixSet(path: shown, at: at, expected: expected, found: found, hint: hint)
     }
+    /// Not a GeoPackage tile store at all: what was missing, and SQLite's reason.
+    func notTiles(_ what: String) -> TileError {
+      let reason = String(cString: sqlite3_errmsg(handle))
+      close()
+      return .notTiles(path: shown, reason: "\(what) (\(reason))")
+    }
     // The pyramid: the one named, else the only one.
     guard let contents = query("SELECT table_name FROM gpkg_contents WHERE data_type = 'tiles' ORDER BY table_name") else {
-      close()
-      throw .notTiles(path: shown, reason: "no GeoPackage gpkg_contents table")
+      throw notTiles("no GeoPackage gpkg_contents table")
     }
     var pyramids: [String] = []
     while sqlite3_step(contents) == SQLITE_ROW, pyramids.count < 1000 { if let t = text(contents, 0) { pyramids.append(t) } }
     let chosen: String
+    let listed = Echo.list(pyramids.map { Echo.quoted($0) })
     if let table {
       guard pyramids.contains(table) else {
-        throw bad(
-          "gpkg_contents", "a tile pyramid named \(Echo.quoted(table))",
-          pyramids.isEmpty ? "no tile pyramid" : "the pyramids \(Echo.list(pyramids.map { Echo.quoted($0) }))")
+        close()
+        throw .notTiles(
+          path: shown, reason: "it has no tile pyramid named \(Echo.quoted(table)) (\(pyramids.isEmpty ? "it has none" : "it has \(listed)"))")
       }
       chosen = table
     } else {
       guard pyramids.count == 1 else {
-        if pyramids.isEmpty {
-          close()
-          throw .notTiles(path: shown, reason: "the GeoPackage has no tile pyramid (no gpkg_contents row of data_type 'tiles')")
-        }
-        throw bad(
-          "gpkg_contents", "one tile pyramid, or the source's \"table\" naming one", "\(pyramids.count): \(Echo.list(pyramids.map { Echo.quoted($0) }))")
+        close()
+        throw .notTiles(
+          path: shown,
+          reason: pyramids.isEmpty
+            ? "the GeoPackage has no tile pyramid (no gpkg_contents row of data_type 'tiles')"
+            : "it has \(pyramids.count) tile pyramids (\(listed)): the source's \"table\" names the one to draw")
       }
       chosen = pyramids[0]
     }
@@ -69,9 +75,9 @@ final class GeoPackageTileReader {
     guard
       let set = query(
         "SELECT m.min_x, m.max_y, s.organization, s.organization_coordsys_id, s.definition FROM gpkg_tile_matrix_set m "
-          + "LEFT JOIN gpkg_spatial_ref_sys s ON s.srs_id = m.srs_id WHERE m.table_name = ?1", [chosen]),
-      sqlite3_step(set) == SQLITE_ROW
-    else { throw bad("gpkg_tile_matrix_set", "a row for \(Echo.quoted(chosen))", "none") }
+          + "LEFT JOIN gpkg_spatial_ref_sys s ON s.srs_id = m.srs_id WHERE m.table_name = ?1", [chosen])
+    else { throw notTiles("no readable gpkg_tile_matrix_set and gpkg_spatial_ref_sys tables") }
+    guard sqlite3_step(set) == SQLITE_ROW else { throw bad("gpkg_tile_matrix_set", "a row for \(Echo.quoted(chosen))", "none") }
     let origin = Point(sqlite3_column_double(set, 0), sqlite3_column_double(set, 1))
     guard origin.x.isFinite, origin.y.isFinite, abs(origin.x) < 1e15, abs(origin.y) < 1e15 else {
       throw bad("gpkg_tile_matrix_set.min_x", "finite min_x and max_y", "\(origin.x), \(origin.y)")
@@ -91,7 +97,7 @@ final class GeoPackageTileReader {
       let rows = query(
         "SELECT zoom_level, matrix_width, matrix_height, tile_width, tile_height, pixel_x_size, pixel_y_size FROM gpkg_tile_matrix "
           + "WHERE table_name = ?1 ORDER BY zoom_level", [chosen])
-    else { throw bad("gpkg_tile_matrix", "the GeoPackage tile matrix table", "none") }
+    else { throw notTiles("no readable gpkg_tile_matrix table") }
     var matrices: [TileMatrixSet.TileMatrix] = []
     while sqlite3_step(rows) == SQLITE_ROW {
       let z = sqlite3_column_int64(rows, 0)
@@ -111,6 +117,11 @@ final class GeoPackageTileReader {
           level: Int(z), cellSize: px, origin: origin, tileWidth: n[2], tileHeight: n[3], matrixWidth: n[0], matrixHeight: n[1]))
     }
     guard !matrices.isEmpty else { throw bad("gpkg_tile_matrix", "a row per level of \(Echo.quoted(chosen))", "none") }
+    // Finer levels have higher numbers: the level choice and zoom count on it.
+    for (coarse, fine) in zip(matrices, matrices.dropFirst()) where !(fine.cellSize < coarse.cellSize) {
+      throw bad(
+        "gpkg_tile_matrix (zoom_level \(fine.level))", "a pixel_x_size below zoom_level \(coarse.level)'s (\(coarse.cellSize))", "\(fine.cellSize)")
+    }
     // The pyramid's table: its name is an identifier, quoted as SQL quotes them.
     let quoted = "\"" + chosen.replacing("\"", with: "\"\"") + "\""
     var tiles: OpaquePointer?

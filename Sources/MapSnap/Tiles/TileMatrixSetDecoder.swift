@@ -8,7 +8,7 @@
 /// reference's declared axes (EPSG:4326 and EPSG:3035 give northing first).
 /// Refused, each with its JSON path: a missing or wrong value, tiles that are
 /// not square, `bottomLeft` origins, `variableMatrixWidths`, a level number
-/// given twice, a reference PROJ does not know.
+/// given twice, a finer level with a lower number, a reference PROJ does not know.
 struct TileMatrixSetDecoder {
   /// The file as the scene or tiles.json names it, for messages.
   let shown: String
@@ -67,7 +67,15 @@ struct TileMatrixSetDecoder {
       }
       matrices.append(m)
     }
-    return TileMatrixSet(id: id, crs: projection.identifier, matrices: matrices)
+    let set = TileMatrixSet(id: id, crs: projection.identifier, matrices: matrices)
+    // Finer levels have higher numbers: the level choice and zoom count on it.
+    for (coarse, fine) in zip(set.matrices, set.matrices.dropFirst()) where !(fine.cellSize < coarse.cellSize) {
+      let i = matrices.firstIndex(of: fine) ?? 0
+      throw fail(
+        "tileMatrices[\(i)].cellSize", "a cell size below level \(coarse.level)'s (\(coarse.cellSize)): finer levels have higher numbers",
+        found: "\(fine.cellSize) at level \(fine.level)")
+    }
+    return set
   }
 
   /// `crs`: a URI or `AUTHORITY:CODE` string, or an object with a `uri`.
@@ -82,19 +90,27 @@ struct TileMatrixSetDecoder {
     }
   }
 
-  /// Whether coordinates give the northing first: `orderedAxes` when
-  /// given, else the reference's declared order.
+  /// Whether coordinates give the northing first: the axis `orderedAxes`
+  /// names first (matched to the reference's own axis abbreviations, so
+  /// EPSG:2393's "X" is its northing; a name it does not have is read by
+  /// its letter: N, Y, Lat… northing), else the reference's declared order.
   private func northingFirst(_ v: JSONValue?, crs: String) throws(TileError) -> Bool {
-    if let v {
-      guard case .array(let a) = v, a.count == 2, case .string(let first) = a[0], case .string = a[1] else {
-        throw fail("orderedAxes", "two axis abbreviations such as [\"E\", \"N\"]", found: describe(v))
-      }
-      return ["n", "y", "lat", "latitude", "northing", "north"].contains(first.lowercased())
+    let declared: [CRSDescription.Axis]
+    if MapProjection.webMercatorNames.contains(crs) || crs == "OGC:CRS84" || crs == "CRS:84" {
+      declared = [.init(abbreviation: "X", northing: false), .init(abbreviation: "Y", northing: true)]
+    } else if crs == "EPSG:4326" {
+      declared = [.init(abbreviation: "Lat", northing: true), .init(abbreviation: "Lon", northing: false)]
+    } else if case .success(let d) = CRSDescription.of(crs) {
+      declared = d.axes
+    } else {
+      declared = []
     }
-    if MapProjection.webMercatorNames.contains(crs) || crs == "OGC:CRS84" || crs == "CRS:84" { return false }
-    if crs == "EPSG:4326" { return true }
-    if case .success(let d) = CRSDescription.of(crs) { return d.northingFirst }
-    return false
+    guard let v else { return declared.first?.northing ?? false }
+    guard case .array(let a) = v, a.count == 2, case .string(let first) = a[0], case .string = a[1] else {
+      throw fail("orderedAxes", "two axis abbreviations such as [\"E\", \"N\"]", found: describe(v))
+    }
+    if let axis = declared.first(where: { $0.abbreviation.lowercased() == first.lowercased() }) { return axis.northing }
+    return ["n", "y", "lat", "latitude", "northing", "north"].contains(first.lowercased())
   }
 
   private func matrix(
