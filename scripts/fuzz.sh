@@ -25,8 +25,10 @@ WORK=${FUZZ_WORK:-.build/fuzz/runs}
 if [ ! -x "$BIN" ]; then echo "fuzz.sh: $BIN is missing: run make fuzz-build" >&2; exit 2; fi
 
 mkdir -p "$WORK"
-# libFuzzer takes one dictionary: the scene format's keys with JSON's syntax.
+# libFuzzer takes one dictionary: the scene format's keys with JSON's syntax,
+# and for tile matrix sets the OGC 2.0 keys with JSON's syntax.
 cat Fuzz/scene.dict Fuzz/json.dict > "$WORK/scene+json.dict"
+cat Fuzz/tilematrixset.dict Fuzz/json.dict > "$WORK/tilematrixset+json.dict"
 # Swift's backtracer would symbolise a crash for minutes; ASan reports it.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1:handle_abort=1:handle_sigill=1:handle_sigtrap=1}
@@ -45,6 +47,7 @@ for t in "${targets[@]}"; do
   dict=()
   case "$t" in
     scene|render|geojson|manifest|case|report|tilejson) dict=(-dict="$WORK/scene+json.dict") ;;
+    tilematrixset) dict=(-dict="$WORK/tilematrixset+json.dict") ;;
   esac
   corpus="$WORK/corpus/$t"
   artifacts="$WORK/artifacts/$t"

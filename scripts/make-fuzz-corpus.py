@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Rebuilds the fuzzing seed corpora under Fuzz/corpus/<target>/ from the
-repository (Golden/, Examples/, Benchmarks/, Tests/Fixtures/png), the shared
-data (../shared/data: GeoJSON slices and tile sets) and the handwritten edge
-cases in Fuzz/seeds/<target>/ (copied as they are). Deterministic: run it
+repository (Golden/, Examples/, Benchmarks/, Tests/Fixtures/png,
+Tests/Fixtures/tiles), the shared data (../shared/data: GeoJSON slices and
+tile sets), files written here (the registry's tile matrix sets as OGC 2.0
+JSON, small GeoPackage tile pyramids) and the handwritten edge cases in
+Fuzz/seeds/<target>/ (copied as they are). Deterministic: run it
 again and `git status` shows no change.
 
     python3 scripts/make-fuzz-corpus.py [--shared ../shared] [--mapsnap .build/debug/mapsnap]
@@ -14,17 +16,21 @@ import argparse
 import glob
 import hashlib
 import json
+import math
 import os
 import shutil
 import sqlite3
+import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(REPO, "Fuzz", "corpus")
 SEEDS = os.path.join(REPO, "Fuzz", "seeds")
-TARGETS = ["scene", "geojson", "png", "jpeg", "mbtiles", "tilejson", "manifest", "case", "report", "pngrows", "render", "gpkg"]
+TARGETS = ["scene", "geojson", "png", "jpeg", "mbtiles", "tilejson", "manifest", "case", "report", "pngrows", "render", "gpkg",
+           "tilematrixset", "gpkgtiles"]
 # Seeds larger than this are left out: the targets' -max_len is at most 64 KiB.
 MAX_SEED = 32 * 1024
 
@@ -75,6 +81,192 @@ def gpkg_seeds():
     db.close()
 
 
+# The tile matrix sets of Sources/MapSnap/Tiles/TileMatrixSet+Registry.swift
+# (and WebMercatorQuad of TileMatrixSet.swift), written as OGC 2.0 JSON: id,
+# EPSG code, axis order, origin (easting, northing), span of a first-level
+# tile in map units, tiles of the first level across and down, levels.
+HALF_WORLD = math.pi * 6378137
+REGISTRY = [
+    ("WebMercatorQuad", 3857, ["X", "Y"], (-HALF_WORLD, HALF_WORLD), 2 * HALF_WORLD, 1, 1, range(0, 31)),
+    ("WorldCRS84Quad", 4326, ["Lat", "Lon"], (-180.0, 90.0), 180.0, 2, 1, range(0, 31)),
+    ("EuropeanETRS89_LAEAQuad", 3035, ["Y", "X"], (2000000.0, 5500000.0), 4500000.0, 1, 1, range(0, 16)),
+    ("UTM31WGS84Quad", 32631, ["E", "N"], (-9501965.72931276, 20003931.4586255), 20003931.4586255, 1, 2, range(1, 25)),
+]
+# Metres along the equator per degree (MapProjection.metersPerDegree), and
+# OGC's standardised rendering pixel: scaleDenominator = cellSize × metres per
+# unit / 0.28 mm.
+METERS_PER_DEGREE = 2 * math.pi * 6378137 / 360
+STANDARD_PIXEL_METERS = 0.00028
+
+
+def tilematrixset_seeds():
+    """The tilematrixset target's files: the ETRS-TM35FIN set of the
+    examples and the registry's sets above."""
+    put("tilematrixset", "ETRS-TM35FIN.json", read(os.path.join(REPO, "Examples", "data", "tiles", "ETRS-TM35FIN.json")))
+    for ident, code, axes, (e, n), span, columns, rows, levels in REGISTRY:
+        north_first = axes[0] in ("Y", "N", "Lat")
+        per_unit = METERS_PER_DEGREE if code == 4326 else 1.0
+        matrices = []
+        for z in levels:
+            d = z - levels[0]
+            cell = span / 256 / 2**d
+            matrices.append({
+                "id": str(z), "scaleDenominator": cell * per_unit / STANDARD_PIXEL_METERS, "cellSize": cell, "cornerOfOrigin": "topLeft",
+                "pointOfOrigin": [n, e] if north_first else [e, n], "tileWidth": 256, "tileHeight": 256,
+                "matrixWidth": columns << d, "matrixHeight": rows << d})
+        doc = {"id": ident, "uri": f"http://www.opengis.net/def/tilematrixset/OGC/1.0/{ident}",
+               "crs": f"http://www.opengis.net/def/crs/EPSG/0/{code}", "orderedAxes": axes, "tileMatrices": matrices}
+        put("tilematrixset", f"registry-{ident}.json", json.dumps(doc, indent=1) + "\n")
+
+
+def png(width, height, rgba):
+    """A PNG of one colour (8-bit RGBA), zlib at level 9."""
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    rows = b"".join(b"\0" + bytes(rgba) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
+
+
+GPKG_SCHEMA = """
+CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER NOT NULL PRIMARY KEY, organization TEXT NOT NULL,
+  organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
+CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
+  description TEXT DEFAULT '', last_change DATETIME NOT NULL, min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER);
+CREATE TABLE gpkg_tile_matrix_set (table_name TEXT NOT NULL PRIMARY KEY, srs_id INTEGER NOT NULL,
+  min_x DOUBLE NOT NULL, min_y DOUBLE NOT NULL, max_x DOUBLE NOT NULL, max_y DOUBLE NOT NULL);
+CREATE TABLE gpkg_tile_matrix (table_name TEXT NOT NULL, zoom_level INTEGER NOT NULL, matrix_width INTEGER NOT NULL,
+  matrix_height INTEGER NOT NULL, tile_width INTEGER NOT NULL, tile_height INTEGER NOT NULL,
+  pixel_x_size DOUBLE NOT NULL, pixel_y_size DOUBLE NOT NULL, CONSTRAINT pk_ttm PRIMARY KEY (table_name, zoom_level));
+INSERT INTO gpkg_spatial_ref_sys VALUES ('Undefined cartesian SRS', -1, 'NONE', -1, 'undefined', NULL);
+INSERT INTO gpkg_spatial_ref_sys VALUES ('Undefined geographic SRS', 0, 'NONE', 0, 'undefined', NULL);
+"""
+WKT_3067 = ('PROJCS["ETRS89 / TM35FIN(E,N)",GEOGCS["ETRS89",DATUM["European_Terrestrial_Reference_System_1989",'
+            'SPHEROID["GRS 1980",6378137,298.257222101]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],'
+            'PROJECTION["Transverse_Mercator"],PARAMETER["latitude_of_origin",0],PARAMETER["central_meridian",27],'
+            'PARAMETER["scale_factor",0.9996],PARAMETER["false_easting",500000],PARAMETER["false_northing",0],'
+            'UNIT["metre",1],AXIS["Easting",EAST],AXIS["Northing",NORTH]]')
+SRS_3857 = ("WGS 84 / Pseudo-Mercator", 3857, "EPSG", 3857, "undefined", None)
+
+
+def put_sqlite(target, name, build):
+    """Runs `build(db)` on a fresh SQLite file, then writes it small (512-byte
+    pages, vacuumed) into the corpus."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "set.gpkg")
+        db = sqlite3.connect(path)
+        db.execute("PRAGMA page_size = 512")
+        build(db)
+        db.commit()
+        db.execute("VACUUM")
+        db.close()
+        put(target, name, read(path))
+
+
+def gpkg_pyramid(db, table, srs, origin, levels, tiles):
+    """A tile pyramid `table`: its gpkg_contents row, its tile matrix set
+    (top-left corner `origin`), its levels (zoom, matrix width and height,
+    tile width and height, pixel x and y size) and its tiles (zoom, column,
+    row, blob)."""
+    q = '"' + table.replace('"', '""') + '"'
+    db.execute(f"CREATE TABLE {q} (id INTEGER PRIMARY KEY AUTOINCREMENT, zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, "
+               "tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL, UNIQUE (zoom_level, tile_column, tile_row))")
+    db.execute("INSERT INTO gpkg_contents VALUES (?, 'tiles', ?, '', '2026-01-01T00:00:00.000Z', NULL, NULL, NULL, NULL, ?)",
+               (table, table, srs))
+    db.execute("INSERT INTO gpkg_tile_matrix_set VALUES (?, ?, ?, ?, ?, ?)", (table, srs, origin[0], origin[1] - 1, origin[0] + 1, origin[1]))
+    db.executemany("INSERT INTO gpkg_tile_matrix VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [(table,) + level for level in levels])
+    db.executemany(f"INSERT INTO {q} (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)", tiles)
+
+
+def gpkg_base(db, *srs):
+    """A GeoPackage's header fields, its tables for tile pyramids, the two
+    undefined references and `srs` (gpkg_spatial_ref_sys rows)."""
+    db.execute("PRAGMA application_id = 1196444487")  # 'GPKG'
+    db.execute("PRAGMA user_version = 10300")
+    db.executescript(GPKG_SCHEMA)
+    db.executemany("INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)", srs)
+
+
+def gpkgtiles_seeds():
+    """The gpkgtiles target's files: the JPEG pyramid of the test fixtures
+    cut down to three tiles, and small pyramids written here."""
+    fixture = os.path.join(REPO, "Tests", "Fixtures", "tiles", "helsinki-3067-jpeg.gpkg")
+
+    def helsinki(db):
+        src = sqlite3.connect(f"file:{fixture}?mode=ro&immutable=1", uri=True)
+        for (sql,) in src.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"):
+            db.execute(sql)
+        for (table,) in src.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"):
+            where = " WHERE (zoom_level, tile_column, tile_row) IN (VALUES (10, 456, 837), (11, 913, 1675), (11, 913, 1676))" if table == "helsinki_jpeg" else ""
+            rows = src.execute(f'SELECT * FROM "{table}"{where} ORDER BY rowid').fetchall()
+            if rows:
+                db.executemany(f'INSERT INTO "{table}" VALUES ({", ".join("?" * len(rows[0]))})', rows)
+        for pragma in ("application_id", "user_version"):
+            db.execute(f"PRAGMA {pragma} = {src.execute(f'PRAGMA {pragma}').fetchone()[0]}")
+        src.close()
+    put_sqlite("gpkgtiles", "helsinki-3067-jpeg.gpkg", helsinki)
+
+    world = (-HALF_WORLD, HALF_WORLD)
+    dot = png(1, 1, (200, 60, 40, 255))
+
+    def minimal(db):
+        gpkg_base(db, SRS_3857)
+        gpkg_pyramid(db, "dot", 3857, world, [(0, 1, 1, 1, 1, 2 * HALF_WORLD, 2 * HALF_WORLD)], [(0, 0, 0, dot)])
+    put_sqlite("gpkgtiles", "minimal-png.gpkg", minimal)
+
+    def two_pyramids(db):
+        gpkg_base(db, SRS_3857)
+        gpkg_pyramid(db, "a", 3857, world, [(0, 1, 1, 1, 1, 2 * HALF_WORLD, 2 * HALF_WORLD)], [(0, 0, 0, dot)])
+        gpkg_pyramid(db, 'b "quoted"', 3857, world, [(0, 1, 1, 1, 1, 2 * HALF_WORLD, 2 * HALF_WORLD)], [(0, 0, 0, dot)])
+    put_sqlite("gpkgtiles", "edge-two-pyramids.gpkg", two_pyramids)
+
+    def non_square_pixels(db):
+        gpkg_base(db, SRS_3857)
+        cell = 2 * HALF_WORLD / 256
+        gpkg_pyramid(db, "wide", 3857, world, [(0, 1, 1, 256, 256, cell, cell / 2)], [(0, 0, 0, png(256, 256, (0, 0, 255, 128)))])
+    put_sqlite("gpkgtiles", "edge-non-square-pixels.gpkg", non_square_pixels)
+
+    def zero_rows(db):
+        gpkg_base(db, SRS_3857)
+        cell = 2 * HALF_WORLD / 256
+        gpkg_pyramid(db, "empty", 3857, world, [(z, 1 << z, 1 << z, 256, 256, cell / 2**z, cell / 2**z) for z in range(3)], [])
+    put_sqlite("gpkgtiles", "edge-zero-rows.gpkg", zero_rows)
+
+    def no_levels(db):
+        gpkg_base(db, SRS_3857)
+        gpkg_pyramid(db, "levelless", 3857, world, [], [(0, 0, 0, dot)])
+    put_sqlite("gpkgtiles", "edge-no-levels.gpkg", no_levels)
+
+    def absurd(db):
+        gpkg_base(db, SRS_3857)
+        gpkg_pyramid(db, "absurd", 3857, world, [
+            (-3, 1, 1, 256, 256, 1e300, 1e300), (-1, -5, 0, 256, 256, 1.0, 1.0), (0, 1 << 40, 1 << 62, 4096, 4096, 1e-300, 1e-300),
+            (1 << 20, (1 << 31) + 1, 1, 0, 0, -1.0, -1.0)], [(-3, 0, 0, dot), (-1, -1, -1, dot), (0, (1 << 40) - 1, (1 << 62) - 1, dot)])
+    put_sqlite("gpkgtiles", "edge-absurd-matrices-negative-zooms.gpkg", absurd)
+
+    def extremes(db):
+        gpkg_base(db, SRS_3857)
+        gpkg_pyramid(db, "extremes", 3857, (-999999999999999.0, 999999999999999.0), [
+            (0, 1 << 31, 1 << 31, 4096, 4096, 1e-300, 1e-300), (7, 1, 1, 1, 1, 1e300, 1e300), (1 << 20, 1, 1, 2, 2, 5e-324, 5e-324)],
+            [(0, (1 << 31) - 1, (1 << 31) - 1, dot), (7, 0, 0, dot), (1 << 20, 0, 0, png(2, 2, (1, 2, 3, 4))), (7, 1, 1, dot)])
+    put_sqlite("gpkgtiles", "edge-extremes.gpkg", extremes)
+
+    def levels_without_key(db):
+        # gpkg_tile_matrix declared without its primary key (table_name, zoom_level), as a file may declare it.
+        gpkg_base(db, SRS_3857)
+        db.execute("DROP TABLE gpkg_tile_matrix")
+        db.execute("CREATE TABLE gpkg_tile_matrix (table_name TEXT, zoom_level INTEGER, matrix_width INTEGER, matrix_height INTEGER, "
+                   "tile_width INTEGER, tile_height INTEGER, pixel_x_size DOUBLE, pixel_y_size DOUBLE)")
+        gpkg_pyramid(db, "keyless", 3857, world, [(z, 1 << z, 1 << z, 1, 1, 2 * HALF_WORLD / 2**z, 2 * HALF_WORLD / 2**z) for z in (2, 0, 1)],
+                     [(0, 0, 0, dot), (1, 1, 1, dot), (2, 3, 0, dot)])
+    put_sqlite("gpkgtiles", "edge-levels-without-key.gpkg", levels_without_key)
+
+    def srs_none_wkt(db):
+        gpkg_base(db, ("ETRS89 / TM35FIN(E,N), by its WKT", 99, "NONE", 99, WKT_3067, None))
+        gpkg_pyramid(db, "local", 99, (-548576.0, 8388608.0), [(0, 1, 1, 1, 1, 8192 * 256, 8192 * 256)], [(0, 0, 0, dot)])
+    put_sqlite("gpkgtiles", "edge-srs-none-wkt.gpkg", srs_none_wkt)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(REPO), "shared"))
@@ -87,6 +279,10 @@ def main():
             os.makedirs(os.path.join(CORPUS, t))
             if t == "gpkg":
                 gpkg_seeds()
+            if t == "tilematrixset":
+                tilematrixset_seeds()
+            if t == "gpkgtiles":
+                gpkgtiles_seeds()
             for p in sorted(glob.glob(os.path.join(SEEDS, t, "*"))):
                 put(t, os.path.basename(p), read(p))
             print(f"{t:9} {len(os.listdir(os.path.join(CORPUS, t))):4} seeds")
@@ -170,6 +366,8 @@ def main():
             put("report", n, b)
 
     gpkg_seeds()
+    tilematrixset_seeds()
+    gpkgtiles_seeds()
 
     # Handwritten edge cases.
     for t in TARGETS:

@@ -63,6 +63,12 @@ public enum FuzzTargets {
     FuzzTarget(
       name: "render", summary: "a scene decoded and rendered end to end at 64×64 at most, with the bundled fonts",
       maxLength: 32_768, run: RenderFuzzTarget.run),
+    FuzzTarget(
+      name: "tilematrixset", summary: "a tile matrix set file (OGC 2.0 JSON): TileMatrixSetDecoder, its levels checked",
+      maxLength: 16_384, run: TileMatrixSetFuzzTarget.run),
+    FuzzTarget(
+      name: "gpkgtiles", summary: "a GeoPackage file's tile pyramid: GeoPackageTileReader, then up to 16 tiles read and decoded",
+      maxLength: 32_768, run: GeoPackageTilesFuzzTarget.run),
   ]
 
   /// The bytes of a reproducer or seed file (a regular file, read whole):

@@ -3,10 +3,11 @@ internal import CSQLite
 /// A tile pyramid of a GeoPackage (OGC 12-128r18, its tiles part), opened
 /// read-only as `MBTilesReader` opens MBTiles: the tile matrix set from
 /// `gpkg_tile_matrix_set` (its reference, and the top-left corner of every
-/// level at `min_x`, `max_y`) and `gpkg_tile_matrix` (one row per level:
-/// matrix and tile sizes, `pixel_x_size` map units per pixel), and the
-/// tiles by `zoom_level`, `tile_column` and `tile_row` (row 0 at the top), PNG
-/// or JPEG. Not thread-safe: one caller at a time (`TileCache` serialises it).
+/// level at `min_x`, `max_y`) and `gpkg_tile_matrix` (one row per level,
+/// a `zoom_level` given twice refused: matrix and tile sizes, `pixel_x_size`
+/// map units per pixel), and the tiles by `zoom_level`, `tile_column` and
+/// `tile_row` (row 0 at the top), PNG or JPEG. Not thread-safe: one caller
+/// at a time (`TileCache` serialises it).
 final class GeoPackageTileReader {
   private let db: OpaquePointer
   private let select: OpaquePointer
@@ -99,6 +100,7 @@ final class GeoPackageTileReader {
           + "WHERE table_name = ?1 ORDER BY zoom_level", [chosen])
     else { throw notTiles("no readable gpkg_tile_matrix table") }
     var matrices: [TileMatrixSet.TileMatrix] = []
+    var seen: Set<Int64> = []
     while sqlite3_step(rows) == SQLITE_ROW {
       let z = sqlite3_column_int64(rows, 0)
       let at = "gpkg_tile_matrix (zoom_level \(z))"
@@ -107,6 +109,8 @@ final class GeoPackageTileReader {
       let px = sqlite3_column_double(rows, 5)
       let py = sqlite3_column_double(rows, 6)
       guard (0...(1 << 20)).contains(z) else { throw bad(at, "a zoom_level from 0", "\(z)") }
+      // One row per level: the schema's key (table_name, zoom_level) says so, but a file may lack it.
+      guard seen.insert(z).inserted else { throw bad(at, "one row per zoom_level", "\(z) again") }
       guard n[0] >= 1, n[1] >= 1, n[0] <= 1 << 31, n[1] <= 1 << 31 else { throw bad(at, "matrix_width and matrix_height of 1 or more", "\(n[0]) × \(n[1])") }
       guard n[2] == n[3], (1...TileMatrixSetDecoder.maximumTileSide).contains(n[2]) else {
         throw bad(at, "square tiles of 1 to \(TileMatrixSetDecoder.maximumTileSide) pixels", "\(n[2]) × \(n[3])")
