@@ -27,12 +27,13 @@ struct CRSDescription: Sendable, Hashable {
   private static let described = Mutex<[String: Result<CRSDescription, CRSError>]>([:])
 
   /// The description of `crs` (anything `proj_create` accepts: "EPSG:3067",
-  /// "ESRI:102003", a URN or an OGC URL), made once per process.
+  /// "ESRI:102003", a URN or an OGC URL), made once per process for the
+  /// first `CRSTransform.keptReferences` references asked for.
   static func of(_ crs: String) -> Result<CRSDescription, CRSError> {
     described.withLock { cache in
       if let hit = cache[crs] { return hit }
       let r = describe(crs)
-      cache[crs] = r
+      if cache.count < CRSTransform.keptReferences { cache[crs] = r }
       return r
     }
   }

@@ -43,15 +43,26 @@ final class CRSTransform: @unchecked Sendable {
 
   private static let made = Mutex<[String: Result<CRSTransform, CRSError>]>([:])
 
+  /// The most references whose transformations (or failures) are kept: far
+  /// more than a batch's scenes name, and a bound on what hostile input
+  /// naming ever new references can make a process keep (past it, each is
+  /// made again when asked for).
+  static let keptReferences = 256
+
   /// The transformation from `crs` to WGS84 (longitude, latitude order),
   /// made on first use.
   static func to84(from crs: String) -> Result<CRSTransform, CRSError> {
     made.withLock { made in
       if let hit = made[crs] { return hit }
       let r = make(crs)
-      made[crs] = r
+      if made.count < keptReferences { made[crs] = r }
       return r
     }
+  }
+
+  deinit {
+    _ = api.destroy(transform)
+    api.contextDestroy(context)
   }
 
   private static func make(_ crs: String) -> Result<CRSTransform, CRSError> {

@@ -83,8 +83,8 @@ final class GeoPackageTileReader {
     guard origin.x.isFinite, origin.y.isFinite, abs(origin.x) < 1e15, abs(origin.y) < 1e15 else {
       throw bad("gpkg_tile_matrix_set.min_x", "finite min_x and max_y", "\(origin.x), \(origin.y)")
     }
-    let organization = text(set, 2) ?? ""
-    let definition = text(set, 4) ?? ""
+    let organization = (text(set, 2) ?? "").trimmedOfSpaces
+    let definition = (text(set, 4) ?? "").trimmedOfSpaces
     let crs: String
     if !organization.isEmpty, organization.uppercased() != "NONE", sqlite3_column_int64(set, 3) > 0 {
       crs = "\(organization.uppercased()):\(sqlite3_column_int64(set, 3))"
