@@ -107,6 +107,12 @@ final class CRSTransform: @unchecked Sendable {
     run(points, direction: -1)
   }
 
+  /// Re-projects points of this reference in place to WGS84 degrees,
+  /// non-finite where a point could not be.
+  func toWGS84(_ points: UnsafeMutableBufferPointer<Point>) {
+    run(points, direction: 1)
+  }
+
   /// `proj_trans_generic` over `points` in place, PJ_FWD (1) or PJ_INV (-1).
   private func run(_ points: inout [Point], direction: Int32) {
     points.withUnsafeMutableBufferPointer { run($0, direction: direction) }

@@ -43,7 +43,17 @@ enum FeatureKeyDigest {
     }
     func positions(_ list: [Point]) {
       int(list.count)
-      for p in list { position(p) }
+      guard projection.usesPROJ else {
+        for p in list { position(p) }
+        return
+      }
+      // Through PROJ: the whole part in one call.
+      var d = list
+      d.withUnsafeMutableBufferPointer { projection.unproject($0) }
+      for p in d {
+        degrees(p.x)
+        degrees(p.y)
+      }
     }
     positions(g.points)
     int(g.lines.count)

@@ -181,9 +181,11 @@ public struct MapProjection: Sendable, Hashable, CustomStringConvertible {
     case .webMercator: return WebMercator.project(lon: lon, lat: lat)
     case .wgs84Degrees: return Point(lon, lat)
     case .proj(let t):
-      var p = [Point(lon, lat)]
-      p.withUnsafeMutableBufferPointer { t.fromWGS84($0) }
-      return p[0]
+      return withUnsafeTemporaryAllocation(of: Point.self, capacity: 1) { p in
+        p[0] = Point(lon, lat)
+        t.fromWGS84(p)
+        return p[0]
+      }
     }
   }
 
@@ -202,9 +204,25 @@ public struct MapProjection: Sendable, Hashable, CustomStringConvertible {
     case .webMercator: return WebMercator.unproject(p)
     case .wgs84Degrees: return (p.x, p.y)
     case .proj(let t):
-      var q = [p]
-      _ = t.toWGS84(&q)
-      return (q[0].x, q[0].y)
+      return withUnsafeTemporaryAllocation(of: Point.self, capacity: 1) { q in
+        q[0] = p
+        t.toWGS84(q)
+        return (q[0].x, q[0].y)
+      }
+    }
+  }
+
+  /// Map units in place to WGS84 degrees (x longitude, y latitude),
+  /// non-finite where PROJ cannot: one call to PROJ for them all.
+  func unproject(_ points: UnsafeMutableBufferPointer<Point>) {
+    switch kind {
+    case .webMercator:
+      for i in points.indices {
+        let d = WebMercator.unproject(points[i])
+        points[i] = Point(d.lon, d.lat)
+      }
+    case .wgs84Degrees: return
+    case .proj(let t): t.toWGS84(points)
     }
   }
 }
