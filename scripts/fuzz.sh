@@ -26,7 +26,8 @@ if [ ! -x "$BIN" ]; then echo "fuzz.sh: $BIN is missing: run make fuzz-build" >&
 
 mkdir -p "$WORK"
 # libFuzzer takes one dictionary: the scene format's keys with JSON's syntax,
-# and for tile matrix sets the OGC 2.0 keys with JSON's syntax.
+# and for tile matrix sets the OGC 2.0 keys with JSON's syntax (gpkgtiles'
+# text form has its own, Fuzz/gpkgtiles.dict).
 cat Fuzz/scene.dict Fuzz/json.dict > "$WORK/scene+json.dict"
 cat Fuzz/tilematrixset.dict Fuzz/json.dict > "$WORK/tilematrixset+json.dict"
 # Swift's backtracer would symbolise a crash for minutes; ASan reports it.
@@ -48,6 +49,7 @@ for t in "${targets[@]}"; do
   case "$t" in
     scene|render|geojson|manifest|case|report|tilejson) dict=(-dict="$WORK/scene+json.dict") ;;
     tilematrixset) dict=(-dict="$WORK/tilematrixset+json.dict") ;;
+    gpkgtiles) dict=(-dict=Fuzz/gpkgtiles.dict) ;;
   esac
   corpus="$WORK/corpus/$t"
   artifacts="$WORK/artifacts/$t"

@@ -189,7 +189,8 @@ def gpkg_base(db, *srs):
 
 def gpkgtiles_seeds():
     """The gpkgtiles target's files: the JPEG pyramid of the test fixtures
-    cut down to three tiles, and small pyramids written here."""
+    cut down to three tiles, and small pyramids written here (as SQLite files
+    and as the target's text)."""
     fixture = os.path.join(REPO, "Tests", "Fixtures", "tiles", "helsinki-3067-jpeg.gpkg")
 
     def helsinki(db):
@@ -265,6 +266,60 @@ def gpkgtiles_seeds():
         gpkg_base(db, ("ETRS89 / TM35FIN(E,N), by its WKT", 99, "NONE", 99, WKT_3067, None))
         gpkg_pyramid(db, "local", 99, (-548576.0, 8388608.0), [(0, 1, 1, 1, 1, 8192 * 256, 8192 * 256)], [(0, 0, 0, dot)])
     put_sqlite("gpkgtiles", "edge-srs-none-wkt.gpkg", srs_none_wkt)
+    gpkgtiles_text_seeds()
+
+
+def gpkgtiles_text_seeds():
+    """The gpkgtiles target's key=value text (GeoPackageTilesWriter): the test
+    fixtures' JPEG pyramid with two of its tiles, and edge cases."""
+    fixture = os.path.join(REPO, "Tests", "Fixtures", "tiles", "helsinki-3067-jpeg.gpkg")
+    src = sqlite3.connect(f"file:{fixture}?mode=ro&immutable=1", uri=True)
+    lines = ["contents=" + "|".join(map(str, r)) for r in src.execute("SELECT table_name, data_type FROM gpkg_contents ORDER BY rowid")]
+    lines += ["set=" + "|".join(map(str, r)) for r in src.execute("SELECT table_name, min_x, max_y, srs_id FROM gpkg_tile_matrix_set")]
+    lines += ["srs=" + "|".join(map(str, r)) for r in src.execute(
+        "SELECT srs_id, organization, organization_coordsys_id, replace(definition, char(10), ' ') FROM gpkg_spatial_ref_sys ORDER BY srs_id")]
+    lines += ["level=" + "|".join(map(str, r)) for r in src.execute("SELECT * FROM gpkg_tile_matrix ORDER BY zoom_level")]
+    lines += [f"tile=|{z}|{x}|{y}|{blob.hex()}" for z, x, y, blob in src.execute(
+        "SELECT zoom_level, tile_column, tile_row, tile_data FROM helsinki_jpeg WHERE length(tile_data) <= 8192 ORDER BY length(tile_data) LIMIT 2")]
+    src.close()
+    put("gpkgtiles", "text-helsinki-3067-jpeg.txt", "\n".join(lines) + "\n")
+
+    def levels(table, zooms, side=64, cells=None):
+        return [f"level={table}|{z}|{1 << z}|{1 << z}|{side}|{side}|{2 * HALF_WORLD / side / 2**z!r}|{2 * HALF_WORLD / side / 2**z!r}"
+                for z in zooms]
+    valid = levels("", range(3)) + ["tile=|0|0|0|png", "tile=|1|1|0|jpeg", "tile=|2|3|3|png", "tile=|2|0|1|00ff"]
+    two = ["contents=a|tiles", "contents=b \"quoted\"|tiles", "contents=f|features", "set=a|-20037508.342789244|20037508.342789244|3857",
+           'set=b "quoted"|-20037508.342789244|20037508.342789244|3857'] + levels("a", range(2)) + levels('b "quoted"', range(2)) + [
+           "tile=a|0|0|0|png", 'tile=b "quoted"|1|0|1|jpeg']
+    cell = 2 * HALF_WORLD / 256
+    seeds = {
+        "valid-pyramid": ["contents=world|tiles"] + valid,
+        "valid-pyramid-named": ["table=tiles"] + valid + ["tile=|0|0|0|png256", "level=|5|32|32|1|1|1|1"],
+        "two-pyramids-no-table": two,
+        "two-pyramids-table": two + ['table=b "quoted"'],
+        "two-pyramids-table-not-tiles": two + ["table=f"],
+        "zoom-level-twice": levels("", [0, 1, 1]) + ["tile=|1|0|0|png"],
+        "non-square-pixels": [f"level=|0|1|1|256|256|{cell!r}|{cell / 2!r}", "tile=|0|0|0|png256"],
+        "non-square-tiles": [f"level=|0|1|1|256|128|{cell!r}|{cell!r}", "tile=|0|0|0|png256"],
+        "finer-level-bigger-cell": [f"level=|0|1|1|256|256|{cell!r}|{cell!r}", f"level=|1|2|2|256|256|{2 * cell!r}|{2 * cell!r}",
+                                    "tile=|1|0|0|png256"],
+        "none-organization-wkt": ["srs=99|NONE|99|" + WKT_3067, "set=|-548576.0|8388608.0|99", "level=|0|1|1|1|1|2097152.0|2097152.0",
+                                  "tile=|0|0|0|png1"],
+        "none-organization-undefined": ["srs=3857|NONE|3857|undefined"] + levels("", [0]),
+        "srs-missing": ["set=|0|0|3857", "srs=4326|EPSG|4326|undefined"] + levels("", [0]),
+        "missing-table": ["drop=tiles"] + levels("", [0]),
+        "missing-tile-matrix": ["drop=gpkg_tile_matrix", "tile=|0|0|0|png"],
+        "missing-contents": ["drop=gpkg_contents"] + levels("", [0]),
+        "huge-matrices": ["level=|0|2147483648|2147483648|4096|4096|1e-300|1e-300", "level=|1|4294967296|1|256|256|1e-301|1e-301",
+                          "level=|2|1099511627776|4611686018427387904|256|256|1e-302|1e-302",
+                          "tile=|0|2147483647|2147483647|png", "tile=|2|1099511627775|4611686018427387903|png"],
+        "negative-zoom": ["level=|-3|1|1|256|256|1e300|1e300", "level=|-1|-5|0|256|256|1.0|1.0", "tile=|-3|0|0|png", "tile=|-1|-1|-1|png"],
+        "extremes": ["set=|-999999999999999.0|999999999999999.0|3857", "level=|0|1|1|4096|4096|5e-324|5e-324",
+                     "level=|1048576|1|1|2|2|~|~", "level=|7|1|1|1|1|nan|nan", "tile=|0|0|0|~", "tile=|7|0|0|" + png(1, 1, (1, 2, 3, 4)).hex()],
+        "null-and-text-fields": ["contents=~|tiles", "set=~|~|~|~", "srs=~|~|~|~", "level=|zero|one|1|x|64|cell|cell", "tile=|0|0|0|png"],
+    }
+    for name, text in seeds.items():
+        put("gpkgtiles", f"text-{name}.txt", "\n".join(text) + "\n")
 
 
 def main():

@@ -67,7 +67,7 @@ public enum FuzzTargets {
       name: "tilematrixset", summary: "a tile matrix set file (OGC 2.0 JSON): TileMatrixSetDecoder, its levels checked",
       maxLength: 16_384, run: TileMatrixSetFuzzTarget.run),
     FuzzTarget(
-      name: "gpkgtiles", summary: "a GeoPackage file's tile pyramid: GeoPackageTileReader, then up to 16 tiles read and decoded",
+      name: "gpkgtiles", summary: "a GeoPackage's tile pyramid as text or as a file: GeoPackageTileReader, then up to 16 tiles read and decoded",
       maxLength: 32_768, run: GeoPackageTilesFuzzTarget.run),
   ]
 

@@ -1,13 +1,17 @@
 import CSQLite
 import MapSnap
 
-/// `gpkgtiles`: bytes written as a GeoPackage file and opened as a `tiles`
-/// layer's `geopackage` source opens it, without a `table`
-/// (`GeoPackageTileReader`, through `_TileProbe`: `gpkg_contents`,
-/// `gpkg_tile_matrix_set`, `gpkg_spatial_ref_sys`, `gpkg_tile_matrix`, the
-/// pyramid's table), then at most `tilesRead` tiles read and decoded as the
-/// tile cache decodes them (`TileCache.decode`, at most
-/// `largestDecodedSide` pixels a side).
+/// `gpkgtiles`: a GeoPackage opened as a `tiles` layer's `geopackage`
+/// source opens it (`GeoPackageTileReader`, through `_TileProbe`:
+/// `gpkg_contents`, `gpkg_tile_matrix_set`, `gpkg_spatial_ref_sys`,
+/// `gpkg_tile_matrix`, the pyramid's table), then at most `tilesRead` tiles
+/// read and decoded as the tile cache decodes them (`TileCache.decode`, at
+/// most `largestDecodedSide` pixels a side).
+///
+/// The input is text, one `key=value` per line, written into a fresh
+/// GeoPackage (`GeoPackageTilesWriter`: its tables' rows, tiles, and the
+/// `table` the source names). An input that starts with SQLite's header is
+/// written as the file itself instead, opened without a `table`.
 ///
 /// The tiles read are the pyramid table's first rows (listed here through
 /// SQLite, so that tiles that exist are reached), then the first and the
@@ -25,10 +29,19 @@ public enum GeoPackageTilesFuzzTarget {
   public static func run(_ data: UnsafeRawBufferPointer) -> FuzzOutcome {
     let folder = ScratchFolder("gpkgtiles")
     defer { folder.remove() }
-    let path = folder.write(data, to: "set.gpkg")
+    let path = folder.path + "/set.gpkg"
+    var table: String? = nil
+    if data.starts(with: MBTilesFuzzTarget.sqliteHeader) {
+      folder.write(data, to: "set.gpkg")
+    } else {
+      let lines = GeoPackageTilesWriter.lines(data)
+      table = GeoPackageTilesWriter.sourceTable(lines)
+      folder.adopt("set.gpkg")  // removed even when SQLite made it and then refused
+      guard GeoPackageTilesWriter.write(lines, to: path) else { return .rejected }
+    }
     let pyramid: _TileProbe.GeoPackage
     do {
-      pyramid = try _TileProbe.GeoPackage(path: path, shown: "set.gpkg", table: nil)
+      pyramid = try _TileProbe.GeoPackage(path: path, shown: "set.gpkg", table: table)
     } catch {
       _ = error.description
       return .rejected
