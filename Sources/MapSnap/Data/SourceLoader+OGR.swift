@@ -238,14 +238,7 @@ extension SourceLoader {
   /// sampled 16 times each, grown by 1 %; nil when PROJ cannot transform
   /// them (then everything is read).
   static func bounds(of r: Rect, in transform: CRSTransform) -> Rect? {
-    var points: [Point] = []
-    let n = 16
-    for i in 0...n {
-      let t = Double(i) / Double(n)
-      let x = r.minX + (r.maxX - r.minX) * t
-      let y = r.minY + (r.maxY - r.minY) * t
-      points += [Point(x, r.minY), Point(x, r.maxY), Point(r.minX, y), Point(r.maxX, y)]
-    }
+    var points = r.edgePoints(cuts: ViewReference.edgeSamples)
     guard transform.fromWGS84(&points) else { return nil }
     var b = Rect.empty
     for p in points { b.include(p) }

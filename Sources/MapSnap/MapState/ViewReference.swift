@@ -34,22 +34,21 @@ enum ViewReference {
     }
     let from = degrees ? nil : try reference(crs!, map: map, scene: scene, path: path)
     if let from, from == map { return Rect(minX: b.west, minY: b.south, maxX: b.east, maxY: b.north) }
-    let n = edgeSamples
-    for i in 0...n {
-      let t = Double(i) / Double(n)
-      let x = b.west + (b.east - b.west) * t
-      let y = b.south + (b.north - b.south) * t
-      for q in [Point(x, b.south), Point(x, b.north), Point(b.west, y), Point(b.east, y)] {
-        let d = from?.unproject(q) ?? (lon: q.x, lat: q.y)
-        let m = map.project(lon: d.lon, lat: d.lat)
-        guard m.x.isFinite, m.y.isFinite else {
-          let source = from?.identifier ?? "WGS84"
-          throw SceneError(
-            file: scene.file, path: path, kind: .invalidValue, expected: "a box that \(source) and the map's \(map.identifier) can both place",
-            found: "\(format(q.x)), \(format(q.y)) has no position in \(map.identifier)")
-        }
-        r.include(m)
+    // Through WGS84 degrees, every point in one call each way.
+    let given = Rect(minX: b.west, minY: b.south, maxX: b.east, maxY: b.north).edgePoints(cuts: edgeSamples)
+    var points = given
+    points.withUnsafeMutableBufferPointer { p in
+      from?.unproject(p)
+      map.project(p)
+    }
+    for (q, m) in zip(given, points) {
+      guard m.x.isFinite, m.y.isFinite else {
+        let source = from?.identifier ?? "WGS84"
+        throw SceneError(
+          file: scene.file, path: path, kind: .invalidValue, expected: "a box that \(source) and the map's \(map.identifier) can both place",
+          found: "\(format(q.x)), \(format(q.y)) has no position in \(map.identifier)")
       }
+      r.include(m)
     }
     return r
   }

@@ -107,16 +107,10 @@ public struct Viewport: Sendable, Hashable {
       return (sw.lon, sw.lat, ne.lon, ne.lat)
     }
     var (west, south, east, north) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
-    let n = ViewReference.edgeSamples
-    for i in 0...n {
-      let t = Double(i) / Double(n)
-      let x = r.minX + (r.maxX - r.minX) * t
-      let y = r.minY + (r.maxY - r.minY) * t
-      for q in [Point(x, r.minY), Point(x, r.maxY), Point(r.minX, y), Point(r.maxX, y)] {
-        let d = projection.unproject(q)
-        guard d.lon.isFinite, d.lat.isFinite else { continue }
-        (west, south, east, north) = (min(west, d.lon), min(south, d.lat), max(east, d.lon), max(north, d.lat))
-      }
+    var points = r.edgePoints(cuts: ViewReference.edgeSamples)
+    points.withUnsafeMutableBufferPointer { projection.unproject($0) }
+    for d in points where d.x.isFinite && d.y.isFinite {
+      (west, south, east, north) = (min(west, d.x), min(south, d.y), max(east, d.x), max(north, d.y))
     }
     return west <= east ? (west, south, east, north) : (.nan, .nan, .nan, .nan)
   }
