@@ -15,6 +15,9 @@
 #   make test-postgis   ogr sources from a PostGIS server started in a temporary folder (root)
 #   make bench-postgis  the 1,000-thumbnail batch from PostGIS against the GeoPackage (root)
 #   make test-report-browser  the HTML report of `mapsnap test` in headless Chromium
+#   make server        mapsnap-server, which `mapsnap serve DIR` runs (make setup builds it)
+#   make test-serve    `mapsnap serve` end to end: URLs, statuses, fuzz, wrk overload, nginx, Chromium
+#   make bench-serve   the server against `mapsnap batch`, latency under wrk, memory over 100k requests
 #   make style-data    vector tiles for styles from ../shared/data (Examples/styles/data, Tests/Fixtures/styles)
 #   make bench-styles  a MapLibre style against MapLibre Native (pymgl on Mesa); bench-styles-deps installs it
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (60) each (make fuzz-build first builds them)
@@ -22,7 +25,7 @@
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libfreetype-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libpq-dev libisal-dev libproj25 proj-data pkg-config \
   libharfbuzz-dev libfribidi-dev libharfbuzz-bin unicode-data libgdal-dev gdal-bin \
-  libcurl4-openssl-dev nginx
+  libcurl4-openssl-dev nginx libwebp-dev
 BENCH_RUNS ?= 15
 # bench-ogr.py's rounds: its ×1 / GeoJSON target is a ratio within 2 % of 1, where the medians of
 # 15 rounds of two 50 ms processes scatter by about as much (0.98–1.01 in runs of one hour);
@@ -33,10 +36,13 @@ SHARED ?= ../shared
 CLUSTER_PACKAGES := slurmctld slurmd slurm-client munge parallel
 POSTGIS_PACKAGES := postgresql-15 postgresql-15-postgis-3 gdal-bin
 BROWSER_PACKAGES := chromium chromium-driver
+# `make test-serve` and `make bench-serve`: load (wrk), a cache in front (nginx), the preview page (Chromium).
+SERVE_PACKAGES := wrk nginx chromium chromium-driver
 # Only `make bench` needs these (the PNG8 reference), not mapsnap itself.
 BENCH_PACKAGES := pngquant
 
 .PHONY: bench-deps style-data bench-styles-deps bench-styles
+.PHONY: server serve-deps test-serve bench-serve
 .PHONY: setup deps build example install dist test-dist test test-tsan test-asan check-reports check-docs bench peers record-goldens clean cluster-deps test-cluster browser-deps test-report-browser postgis-deps test-postgis bench-postgis
 
 # Installs the Debian packages $(1) that are missing (root, or sudo when
@@ -49,7 +55,7 @@ apt-install = missing=""; \
     $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
   else echo "$(2) present: $(1)"; fi
 
-setup: deps build example
+setup: deps build server example
 
 # Installs only what is missing; needs root or sudo when something is.
 deps:
@@ -58,12 +64,18 @@ deps:
 build:
 	$(SWIFT) build -c release --product mapsnap
 
+# mapsnap-server beside mapsnap: what `mapsnap serve` hands over to (Hummingbird, SwiftNIO).
+server:
+	$(SWIFT) build -c release --product mapsnap-server
+
 example: build
 	.build/release/mapsnap Examples/helsinki.json --scale 8000 -o helsinki.png --report helsinki-report.json
 	@echo "wrote helsinki.png and helsinki-report.json"
 
+# The server's own build (SwiftNIO, Hummingbird) is left out of the test
+# build (MAPSNAP_SERVER=0, Package.swift): `make test-serve` tests its release build.
 test:
-	$(SWIFT) test
+	MAPSNAP_SERVER=0 $(SWIFT) test
 
 # Tests again under a sanitizer, each in its own build folder
 # (scripts/test-sanitizer.sh), chosen by what the sanitizer can find
@@ -110,6 +122,20 @@ bench-postgis: postgis-deps build
 # loaded, the actual image left of the slider and the expected right (by
 # pixels), toggle working; keeps mapsnap-test-report.png (a CI
 # artifact). A separate CI step, outside `make test`.
+serve-deps:
+	@$(call apt-install,$(SERVE_PACKAGES),server test tools)
+	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium
+	@python3 -c 'import kubernetes_validate' 2>/dev/null || python3 -m pip install --quiet kubernetes-validate
+
+# `mapsnap serve` end to end (scripts/test-serve.py): the README's URLs, statuses, ETag/304, a fuzz of
+# URLs and bodies, wrk overload, SIGTERM, nginx in front, the k8s manifests, the preview page in Chromium.
+test-serve: serve-deps build server
+	python3 scripts/test-serve.py .build/release/mapsnap
+
+# The server against `mapsnap batch` on the same frames, latency under wrk, memory over 100k requests.
+bench-serve: serve-deps build server
+	python3 scripts/bench-serve.py .build/release/mapsnap $(BENCH_SERVE_ARGS)
+
 browser-deps:
 	@$(call apt-install,$(BROWSER_PACKAGES),browser)
 	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium
@@ -262,7 +288,7 @@ install: build
 # A relocatable tarball in .build/dist: the static-stdlib binary, its fonts,
 # the C libraries it links (lib/, found through RUNPATH $ORIGIN/../lib),
 # PROJ's database, LICENSE and the third-party notices.
-dist: build
+dist: build server
 	bash scripts/dist.sh dist .build/dist
 
 # The tarball unpacked into a temporary folder and run from another working

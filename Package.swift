@@ -1,10 +1,36 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // mapsnap: map snapshots rendered to PNG on the CPU.
 //
 // Targets are grouped the way swift-numerics groups them: the public API first,
 // then `_`-prefixed implementation targets that are not API, then tests and
 // benchmarks.
 import PackageDescription
+
+// The HTTP server (`mapsnap serve`, the `mapsnap-server` executable) is built
+// on Hummingbird and SwiftNIO, which take minutes to compile. It is part of
+// the package unless MAPSNAP_SERVER=0: `make test` and the sanitizer builds
+// set it, since the server is tested against its release build
+// (`make test-serve`), and neither the `mapsnap` command nor its tests need it.
+let withServer = Context.environment["MAPSNAP_SERVER"] != "0"
+
+// The release binaries (mapsnap, mapsnap-server) link the Swift runtime,
+// standard library and FoundationEssentials statically: ~15 fewer shared
+// objects to map and relocate at start-up, and binaries that run without a
+// Swift toolchain (`make dist`). Debug and sanitizer builds stay dynamic,
+// since the test bundles load the toolchain's shared runtime.
+// The static FoundationEssentials needs two of its own archives that
+// `-static-stdlib` does not name.
+let releaseLinking: [LinkerSetting] = [
+  .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+  // `make dist` bundles the C libraries in `lib/` beside `bin/`. An
+  // old-style DT_RPATH (not RUNPATH) so that it also serves the
+  // libraries those load (FreeType's brotli).
+  .unsafeFlags(
+    ["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib", "-Xlinker", "--disable-new-dtags"],
+    .when(configuration: .release)),
+  .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
+  .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
+]
 
 let package = Package(
   name: "mapsnap",
@@ -36,24 +62,7 @@ let package = Package(
         "MapSnap",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      // The release binary links the Swift runtime, standard library and
-      // FoundationEssentials statically: ~15 fewer shared objects to map and
-      // relocate at start-up, and a binary that runs without a Swift
-      // toolchain (`make dist`). Debug and sanitizer builds stay dynamic,
-      // since the test bundles load the toolchain's shared runtime.
-      // The static FoundationEssentials needs two of its own archives that
-      // `-static-stdlib` does not name.
-      linkerSettings: [
-        .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
-        // `make dist` bundles the C libraries in `lib/` beside `bin/`. An
-        // old-style DT_RPATH (not RUNPATH) so that it also serves the
-        // libraries those load (FreeType's brotli).
-        .unsafeFlags(
-          ["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib", "-Xlinker", "--disable-new-dtags"],
-          .when(configuration: .release)),
-        .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
-        .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
-      ]
+      linkerSettings: releaseLinking
     ),
 
     // MARK: - Implementation details
@@ -142,6 +151,16 @@ let package = Package(
     /// language, and vector tiles (MVT, PMTiles). No drawing: the renderer
     /// (`MapSnap`) resolves a style into its map state with these.
     .target(name: "_MapSnapStyle", dependencies: ["_MapSnapJSON", "CZlib"]),
+    /// The static map API without HTTP: the Mapbox Static Images URL grammar
+    /// and its JSON body, overlays (pins, encoded polylines, GeoJSON with
+    /// simplestyle), the served folder, the image cache, and the renderer
+    /// that answers a request (`mapsnap-server` puts HTTP around it).
+    .target(name: "_MapSnapServe", dependencies: ["MapSnap", "_ServeShims"]),
+    /// JPEG (libjpeg-turbo) and WebP (libwebp) encoders for the server's
+    /// outputs, linked outright: the server's start-up does not count, and
+    /// the CLI does not link them. Headers from Debian's libjpeg62-turbo-dev
+    /// and libwebp-dev (`make setup`).
+    .target(name: "_ServeShims", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
     /// Golden-image comparison and fixtures shared by the test bundles.
     .target(name: "_MapSnapTestSupport", dependencies: ["MapSnap", "_MapSnapRaster"]),
     /// The fuzz targets: each feeds one input (a scene, a GeoJSON file, a
@@ -158,6 +177,9 @@ let package = Package(
     .testTarget(name: "MapSnapTests", dependencies: ["MapSnap", "_MapSnapTestSupport"]),
     .testTarget(name: "GoldenTests", dependencies: ["MapSnap", "_MapSnapTestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["MapSnapCLI", "_MapSnapTestSupport"]),
+    /// The static map API's grammar, overlays, encoders and renderer (the
+    /// HTTP server itself: scripts/test-serve.py, `make test-serve`).
+    .testTarget(name: "ServeTests", dependencies: ["_MapSnapServe", "_MapSnapTestSupport"]),
     /// Every fuzz reproducer (Tests/Fixtures/fuzz) and a few seeds of each corpus, replayed.
     .testTarget(name: "FuzzTests", dependencies: ["_MapSnapFuzzTargets"]),
 
@@ -181,3 +203,29 @@ let package = Package(
     ),
   ]
 )
+
+// MARK: - The server
+
+if withServer {
+  package.products.append(.executable(name: "mapsnap-server", targets: ["MapSnapServer"]))
+  package.dependencies += [
+    // No traits: neither swift-configuration nor the full Foundation.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+  ]
+  package.targets += [
+    /// `mapsnap-server DIR`, which `mapsnap serve` hands over to: the static
+    /// map API (`_MapSnapServe`) over HTTP on Hummingbird, with the render
+    /// queue, the image cache and the Prometheus metrics.
+    .executableTarget(
+      name: "MapSnapServer",
+      dependencies: [
+        "_MapSnapServe",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      linkerSettings: releaseLinking
+    )
+  ]
+}

@@ -28,11 +28,14 @@ cd "$(dirname "$0")/.."
 mode=${1:-}; dest=${2:-}; binary=${3:-.build/release/mapsnap}
 [ -n "$mode" ] && [ -n "$dest" ] || { echo "usage: $0 install PREFIX [BINARY] | dist OUTDIR [BINARY]" >&2; exit 2; }
 [ -x "$binary" ] || { echo "$0: no binary at $binary (run: swift build -c release --product mapsnap)" >&2; exit 1; }
+server=$(dirname "$binary")/mapsnap-server
 
 layout() {  # layout ROOT
   local root=$1
   install -d "$root/bin" "$root/share/mapsnap/Fonts" "$root/share/doc/mapsnap"
   install -m 755 "$binary" "$root/bin/mapsnap"
+  # The HTTP server `mapsnap serve` hands over to, when it is built (make server).
+  [ ! -x "$server" ] || install -m 755 "$server" "$root/bin/mapsnap-server"
   install -m 644 Fonts/*.ttf Fonts/*-LICENSE.txt Fonts/README.md "$root/share/mapsnap/Fonts/"
   install -m 644 LICENSE THIRD_PARTY_NOTICES.md README.md "$root/share/doc/mapsnap/"
   install -d "$root/share/doc/mapsnap/docs/images"
@@ -55,7 +58,7 @@ case $mode in
     install -d "$root/lib"
     # Every shared library the binary loads except the C runtime's own
     # (glibc, libstdc++, libgcc_s, libm, the loader), which every node has.
-    ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | while read -r lib; do
+    { ldd "$binary"; [ ! -x "$server" ] || ldd "$server"; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u | while read -r lib; do
       case $(basename "$lib") in
         libc.so.*|libm.so.*|libstdc++.so.*|libgcc_s.so.*|ld-linux*|libpthread.so.*|libdl.so.*) continue ;;
       esac

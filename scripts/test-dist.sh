@@ -70,6 +70,25 @@ for lib in libsqlite3.so.0 libjpeg.so.62; do
 done
 "$repo/.build/release/mapsnap" diff jpeg.png "$repo/Golden/tiles-jpeg/73957190.94894437.png" >/dev/null || fail "the tarball's JPEG tiles image differs from the golden"
 
+# `mapsnap serve` from the tarball: mapsnap-server beside mapsnap, with no
+# Swift runtime and its libraries (libjpeg, libwebp) from lib/, answers a
+# frame over HTTP with an empty environment.
+server=$root/bin/mapsnap-server
+[ -x "$server" ] || fail "the tarball has no bin/mapsnap-server (make server before make dist)"
+slibs=$(env -i "$(command -v ldd)" "$server")
+grep -q "libswift" <<< "$slibs" && fail "mapsnap-server loads a Swift runtime library: $slibs"
+soutside=$(echo "$slibs" | grep "=>" | grep -Ev "^\s*(libc|libm|libstdc\+\+|libgcc_s)\.so|linux-vdso" | grep -v "$root/bin/../lib/" || true)
+[ -z "$soutside" ] || fail "mapsnap-server's libraries resolve outside the tarball's lib/: $soutside"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+env -i "$bin" serve ../scene --port "$port" 2>serve.txt &
+spid=$!
+for _ in $(seq 100); do python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/health')" 2>/dev/null && break; sleep 0.1; done
+python3 -c "import urllib.request; open('served.jpg', 'wb').write(urllib.request.urlopen('http://127.0.0.1:$port/scene/scale/24.9414,60.1719,8000/200x150.jpg').read())" ||
+  fail "mapsnap serve from the tarball did not answer: $(cat serve.txt)"
+kill -TERM "$spid"
+wait "$spid" || fail "mapsnap serve from the tarball did not exit 0 on SIGTERM"
+[ "$(head -c 2 served.jpg | od -An -tx1 | tr -d ' ')" = ffd8 ] || fail "mapsnap serve from the tarball gave no JPEG"
+
 mv "$root/share/mapsnap/Fonts" "$work/Fonts.moved"
 if env -i "$bin" ../scene/scene.json --scale 8000 -o nofonts.png 2>err.txt; then fail "rendered without share/mapsnap/Fonts: fonts came from elsewhere"; fi
 grep -q "share/mapsnap/Fonts" err.txt || fail "the font error does not name the installed folder: $(cat err.txt)"

@@ -19,6 +19,9 @@
 # at the end, so a child whose report a test would not notice still fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Without the HTTP server (SwiftNIO, Hummingbird: Package.swift): its
+# library's tests run here, the server itself in `make test-serve`.
+export MAPSNAP_SERVER=0
 
 kind=${1:-}
 case $kind in

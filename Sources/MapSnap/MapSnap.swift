@@ -31,3 +31,7 @@ public typealias RasterImage = _MapSnapRaster.RasterImage
 public enum MapSnapVersion {
   public static let current = "0.2.0"
 }
+
+/// The processors this process may run on (its CPU affinity): what a
+/// `threads` of 0 means everywhere in MapSnap.
+public func availableProcessorCount() -> Int { activeProcessorCount() }

@@ -19,6 +19,7 @@ struct Mapsnap: ParsableCommand {
       mapsnap batch <manifest.jsonl> [--jobs N] [--shard I/N] [--resume] [--summary <file>]
       mapsnap diff <a.png> <b.png> [-o diff.png] [--threshold T] [--reports a.json b.json]
       mapsnap test <cases> [--filter text] [--record missing|failed|all]
+      mapsnap serve <folder> [--host 127.0.0.1] [--port 8080]
       """,
     discussion: """
       Main options (run 'mapsnap render --help' for all of them):
@@ -36,7 +37,7 @@ struct Mapsnap: ParsableCommand {
       or the output could not be written); 2 invalid scene (nothing is written); 64 usage error.
       """,
     version: MapSnapVersion.current,
-    subcommands: [Render.self, Explain.self, Batch.self, Diff.self, TestCommand.self],
+    subcommands: [Render.self, Explain.self, Batch.self, Diff.self, TestCommand.self, Serve.self],
     defaultSubcommand: Render.self
   )
 

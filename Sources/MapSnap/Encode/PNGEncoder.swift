@@ -169,7 +169,7 @@ public enum PNGEncoder {
 
   /// Converts premultiplied RGBA8 to straight RGBA8:
   /// `c' = min(255, (c * 255 + a / 2) / a)`; `a == 0` gives all zeros.
-  static func unpremultiply(
+  package static func unpremultiply(
     _ source: UnsafeBufferPointer<UInt32>, into destination: UnsafeMutableBufferPointer<UInt32>
   ) {
     precondition(destination.count >= source.count)

@@ -119,7 +119,7 @@ public final class RenderSession: Sendable {
 
   /// The frame's `InputDigest` for `encoding`, with the report's detail
   /// when a report is written.
-  func digest(of plan: FramePlan, encoding: PNGEncodingOptions, report: ReportDetail?) -> String {
+  package func digest(of plan: FramePlan, encoding: PNGEncodingOptions, report: ReportDetail?) -> String {
     InputDigest.of(plan, encoding: encoding, report: report, files: files)
   }
 
