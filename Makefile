@@ -245,10 +245,10 @@ peers: build
 # run always reports each rewritten golden as a failure, by design, so its own
 # status is not the target's.) Look at each changed image before committing it.
 record-goldens:
-	$(SWIFT) build --build-tests
-	MAPSNAP_RECORD=failed $(SWIFT) test --skip-build --filter GoldenImageTests \
+	MAPSNAP_SERVER=0 $(SWIFT) build --build-tests
+	MAPSNAP_SERVER=0 MAPSNAP_RECORD=failed $(SWIFT) test --skip-build --filter GoldenImageTests \
 	  || echo "record-goldens: recorded; checking the goldens without recording"
-	@status=0; MAPSNAP_RECORD=never $(SWIFT) test --skip-build --filter GoldenTests || status=$$?; \
+	@status=0; MAPSNAP_SERVER=0 MAPSNAP_RECORD=never $(SWIFT) test --skip-build --filter GoldenTests || status=$$?; \
 	  echo "goldens changed by recording (look at each before committing):"; \
 	  git status --short Golden/; \
 	  exit $$status
@@ -274,7 +274,7 @@ fuzz-build:
 	@rt=$$(ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-$$(uname -m).a 2>/dev/null | tail -1); \
 	if [ -z "$$rt" ]; then echo "fuzz-build: no libclang_rt.fuzzer_no_main beside $(SWIFT)" >&2; exit 2; fi; \
 	echo "libFuzzer: $$rt"; \
-	$(SWIFT) build -c release --build-path .build/fuzz --product mapsnap-fuzz $(FUZZ_FLAGS) -Xlinker "$$rt" -Xlinker -lstdc++
+	MAPSNAP_SERVER=0 $(SWIFT) build -c release --build-path .build/fuzz --product mapsnap-fuzz $(FUZZ_FLAGS) -Xlinker "$$rt" -Xlinker -lstdc++
 
 fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_KEEP_GOING=$(FUZZ_KEEP_GOING) bash scripts/fuzz.sh $(FUZZ_TARGETS)

@@ -166,7 +166,7 @@ let package = Package(
     /// The fuzz targets: each feeds one input (a scene, a GeoJSON file, a
     /// PNG, a tile set's metadata…) to the library through its public API.
     /// Run by `mapsnap-fuzz` and replayed by the FuzzTests.
-    .target(name: "_MapSnapFuzzTargets", dependencies: ["MapSnap", "_MapSnapStyle", "CSQLite"]),
+    .target(name: "_MapSnapFuzzTargets", dependencies: ["MapSnap", "_MapSnapStyle", "_MapSnapServe", "CSQLite"]),
 
     // MARK: - Tests
 

@@ -15,7 +15,7 @@ final class RenderQueue: Sendable {
   private struct Job {
     let run: @Sendable () -> Void
     let expire: @Sendable () -> Void
-    let enqueued: UInt64
+    let enqueued: ContinuousClock.Instant
   }
   private struct State {
     var jobs: [Job] = []
@@ -29,12 +29,12 @@ final class RenderQueue: Sendable {
   private let idle = DispatchSemaphore(value: 0)
   let workers: Int
   let capacity: Int
-  let budgetNanoseconds: UInt64
+  let budget: Duration
 
   init(workers: Int, capacity: Int, budgetSeconds: Double) {
     self.workers = max(1, workers)
     self.capacity = max(0, capacity)
-    budgetNanoseconds = UInt64(max(0.001, budgetSeconds) * 1e9)
+    budget = .milliseconds(Int64(max(1, (budgetSeconds * 1000).rounded())))
     for _ in 0..<self.workers { startWorker() }
   }
 
@@ -49,7 +49,7 @@ final class RenderQueue: Sendable {
       let job = Job(
         run: { c.resume(returning: body()) },
         expire: { c.resume(returning: .failure(.unavailable("the request waited past the time budget of its queue", retryAfter: 1))) },
-        enqueued: Self.now())
+        enqueued: .now)
       let refusal: ServeError? = state.withLock { s in
         if s.draining { return .unavailable("the server is shutting down", retryAfter: 5) }
         if s.count >= capacity { return .unavailable("the render queue is full (\(capacity) requests waiting)", retryAfter: 1) }
@@ -96,14 +96,8 @@ final class RenderQueue: Sendable {
         return j
       }
       guard let job else { continue }
-      if Self.now() &- job.enqueued > budgetNanoseconds { job.expire() } else { job.run() }
+      if ContinuousClock.now - job.enqueued > budget { job.expire() } else { job.run() }
       state.withLock { $0.running -= 1 }
     }
-  }
-
-  static func now() -> UInt64 {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
   }
 }

@@ -69,6 +69,9 @@ public enum FuzzTargets {
     FuzzTarget(
       name: "gpkgtiles", summary: "a GeoPackage's tile pyramid as text or as a file: GeoPackageTileReader, then up to 16 tiles read and decoded",
       maxLength: 32_768, run: GeoPackageTilesFuzzTarget.run),
+    FuzzTarget(
+      name: "staticrequest", summary: "a request of `mapsnap serve`: a URL, or POST and a JSON body, parsed and answered at 64×64 at most (StaticURLParser, StaticBodyDecoder, StaticRenderer)",
+      maxLength: 16_384, run: StaticRequestFuzzTarget.run),
   ]
 
   /// The bytes of a reproducer or seed file (a regular file, read whole):

@@ -1,19 +1,26 @@
 public import MapSnap
 import _ServeShims
 
-/// Encodes a drawn frame in the format a request asks for: PNG and PNG8
-/// through mapsnap's libpng writer (with the frame's input digest in its
-/// `mapsnap-inputs` chunk, as `mapsnap render` writes it), JPEG through
-/// libjpeg-turbo and WebP through libwebp.
+/// Draws a planned frame and encodes it in the format a request asks for,
+/// on the calling thread alone (the server draws one frame per render
+/// thread, as `mapsnap batch` does): PNG and PNG8 streamed through
+/// mapsnap's libpng writer as the frame is drawn (with the frame's input
+/// digest in its `mapsnap-inputs` chunk, as `mapsnap render` writes it),
+/// JPEG through libjpeg-turbo and WebP through libwebp from the whole canvas.
 public enum ImageEncoder {
   /// JPEG and lossy WebP quality: 90, where map lines and text keep clean
   /// edges (Mapbox's static API uses the same for JPEG).
   public static let quality = 90
-  /// The PNG encoding: the `fast` preset, as `mapsnap render` and `batch` use by default.
-  public static let png = PNGEncodingOptions.fast
+  /// The PNG encoding: the `fast` preset, as `mapsnap render` and `batch`
+  /// use by default, on one thread.
+  public static var png: PNGEncodingOptions {
+    var e = PNGEncodingOptions.fast
+    e.threads = 1
+    return e
+  }
   /// PNG8: 256 colours, mapsnap's quantiser without dithering.
   public static var png8: PNGEncodingOptions {
-    var e = PNGEncodingOptions.fast
+    var e = png
     e.palette = PaletteOptions(colors: 256, dither: false)
     return e
   }
@@ -23,16 +30,23 @@ public enum ImageEncoder {
     format == .png8 ? png8 : png
   }
 
-  /// The encoded image.
+  /// The frame drawn and encoded.
   /// - Throws: `ServeError` 422 when the encoder fails (a frame too large for the format).
-  public static func encode(_ snapshot: Snapshot, format: ImageFormat, inputDigest: String) throws(ServeError) -> [UInt8] {
+  public static func encode(_ plan: FramePlan, format: ImageFormat, inputDigest: String) throws(ServeError) -> [UInt8] {
+    let one = RenderOptions(threads: 1)
     switch format {
     case .png, .png8:
-      do { return try snapshot.pngData(options: pngOptions(format), inputDigest: inputDigest) } catch {
+      var out: [UInt8] = []
+      do throws(FrameWriteError) {
+        try FrameStream.writePNG(plan, options: one, encoding: pngOptions(format), inputDigest: inputDigest) {
+          (bytes: UnsafeRawBufferPointer) throws(FileError) in out.append(contentsOf: bytes)
+        }
+      } catch {
         throw .unprocessable(nil, "the PNG could not be encoded: \(error)")
       }
+      return out
     case .jpeg, .webp:
-      return try encodeLossy(snapshot.canvas, format: format)
+      return try encodeLossy(Snapshot.render(plan, options: one).canvas, format: format)
     }
   }
 

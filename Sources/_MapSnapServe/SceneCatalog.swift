@@ -1,5 +1,4 @@
 public import MapSnap
-import Glibc
 import Synchronization
 
 /// The scenes and styles a server serves: the `*.json` files in its folder
@@ -32,14 +31,14 @@ public final class SceneCatalog: Sendable {
 
   public let root: String
   let maximumBytes: Int
-  private let state = Mutex<(byName: [String: Entry], shadowed: [String], scannedAt: UInt64)>(([:], [], 0))
+  private let state = Mutex<(byName: [String: Entry], shadowed: [String], scannedAt: ContinuousClock.Instant)>(([:], [], .now))
   /// At most one rescan a second: a client asking for missing names cannot
   /// make the server read its folder on every request.
-  static let rescanNanoseconds: UInt64 = 1_000_000_000
+  static let rescanInterval = Duration.seconds(1)
   /// Scenes and styles larger than 4 MiB are not looked at.
   public static let defaultMaximumBytes = 4 << 20
 
-  /// The catalog of `root` (read now); 
+  /// The catalog of `root`, read now.
   /// - Throws: `ServeError` (status 404) when `root` is not a folder.
   public init(root: String, maximumBytes: Int = SceneCatalog.defaultMaximumBytes) throws(ServeError) {
     guard FileIO.isDirectory(root), let canonical = FileIO.canonicalPath(root) else {
@@ -59,8 +58,8 @@ public final class SceneCatalog: Sendable {
   /// - Throws: `ServeError` 404 naming the nearest served name.
   public func entry(_ name: String) throws(ServeError) -> Entry {
     if let e = state.withLock({ $0.byName[name] }) { return e }
-    let now = Self.monotonicNanoseconds()
-    if state.withLock({ now &- $0.scannedAt >= Self.rescanNanoseconds }) { rescan() }
+    let now = ContinuousClock.now
+    if state.withLock({ now - $0.scannedAt >= Self.rescanInterval }) { rescan() }
     if let e = state.withLock({ $0.byName[name] }) { return e }
     let names = entries.map(\.name)
     throw ServeError(
@@ -98,7 +97,7 @@ public final class SceneCatalog: Sendable {
       }
       found[name] = entry
     }
-    let now = Self.monotonicNanoseconds()
+    let now = ContinuousClock.now
     state.withLock { $0 = (found, shadowed, now) }
   }
 
@@ -122,11 +121,5 @@ public final class SceneCatalog: Sendable {
       view = (c.0, c.1, number(map["zoom"]).map { max(0, $0 - 1) }, number(map["scale"]))
     }
     return Entry(name: name, path: path, isStyle: false, view: view)
-  }
-
-  static func monotonicNanoseconds() -> UInt64 {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
   }
 }

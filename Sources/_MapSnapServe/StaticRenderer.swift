@@ -64,8 +64,7 @@ public final class StaticRenderer: Sendable {
     let type: String
     switch request.product {
     case .image:
-      let snapshot = Snapshot.render(plan, options: RenderOptions(threads: 1))
-      body = try ImageEncoder.encode(snapshot, format: request.format, inputDigest: digest)
+      body = try ImageEncoder.encode(plan, format: request.format, inputDigest: digest)
       type = request.format.contentType
     case .report:
       body = JSONWriter().writeBytes(plan.report(detail: .full))
@@ -94,6 +93,11 @@ public final class StaticRenderer: Sendable {
 
   /// The frame's plan: the scene with the request's view and overlays.
   func plan(_ request: StaticRequest, entry: SceneCatalog.Entry) throws(ServeError) -> FramePlan {
+    switch (request.view, request.padding) {
+    case (.center, .some), (.scale, .some):
+      throw .unprocessable("padding", "padding applies to a frame fitted to bounds or auto", hint: "drop padding, or give [w,s,e,n] or auto")
+    default: break
+    }
     var overrides = ViewOverrides()
     overrides.size = (request.width, request.height)
     overrides.pixelRatio = request.retina ? 2 : nil
@@ -128,8 +132,6 @@ public final class StaticRenderer: Sendable {
         overrides.padding = request.padding ?? Padding(Self.autoPadding)
       }
     }
-    if request.padding != nil, case .center = request.view { throw .unprocessable("padding", "padding applies to a frame fitted to bounds or auto", hint: "drop padding, or give [w,s,e,n] or auto") }
-    if request.padding != nil, case .scale = request.view { throw .unprocessable("padding", "padding applies to a frame fitted to bounds or auto", hint: "drop padding, or give [w,s,e,n] or auto") }
     let decoder = OverlayDecoder(file: "request", baseDirectory: catalog.root)
     var overlays: [Overlay] = []
     for (i, json) in request.overlays.enumerated() {

@@ -78,6 +78,12 @@ import _MapSnapTestSupport
     } catch let e as ServeError {
       #expect(e.status == 422 && e.part == "bearing")
     }
+    do {
+      _ = try Self.renderer.respond(try request("/world/static/0,0,1/200x100?padding=5"))
+      Issue.record("no error")
+    } catch let e as ServeError {
+      #expect(e.status == 422 && e.part == "padding")
+    }
     let style = try Self.renderer.respond(try request("/bright/static/24.94,60.17,12,90/200x100"))
     #expect(style.status == 200)
   }
