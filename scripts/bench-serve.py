@@ -17,7 +17,9 @@ and the same cores (`make bench-serve`, figures in BENCHMARKS.md):
 Usage: scripts/bench-serve.py path/to/mapsnap [--thumbs N] [--large N] [--memory N]
 Needs: wrk (make serve-deps).
 """
-import argparse, json, os, re, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, json, os, re, subprocess, sys, tempfile, time, urllib.request
+
+from serve_harness import Server
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENE = os.path.join(ROOT, "Examples", "helsinki.json")
@@ -35,31 +37,13 @@ def frames(n, zoom):
     return out
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
 def start_server(exe, *args):
-    port = free_port()
-    proc = subprocess.Popen([exe, "serve", os.path.join(ROOT, "Examples"), "--port", str(port), *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(300):
-        try:
-            urllib.request.urlopen("http://127.0.0.1:%d/health" % port, timeout=1)
-            return proc, port
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    sys.exit("bench-serve: the server did not start")
+    s = Server(exe, *args)
+    return s, s.port
 
 
-def stop(proc):
-    proc.send_signal(signal.SIGTERM)
-    proc.wait(60)
+def stop(server):
+    server.stop()
 
 
 def batch(exe, todo, size, jobs, work):
@@ -129,7 +113,7 @@ def wrk_list(port, paths, connections, seconds, work):
 def throughput(exe, name, n, size, zoom, jobs, work):
     todo = frames(n, zoom)
     batch_rate = batch(exe, todo, size, jobs, work)
-    proc, port = start_server(exe, "--cache-mb", "0", "--workers", str(jobs))
+    server, port = start_server(exe, "--cache-mb", "0", "--workers", str(jobs))
     try:
         paths = ["/helsinki/static/%r,%r,%r/%dx%d" % (lon, lat, z, size, size) for lon, lat, z in todo]
         # A warm-up of the scene and fonts, as batch's first frames have.
@@ -138,7 +122,7 @@ def throughput(exe, name, n, size, zoom, jobs, work):
         seconds = max(5, int(0.9 * n / batch_rate))
         rate, p50, p99, count, bad = wrk_list(port, paths[1:], 4, seconds, work)
     finally:
-        stop(proc)
+        stop(server)
     ratio = rate / batch_rate
     print("%-10s batch %7.1f frames/s   server %7.1f requests/s (%d, %d not 200)   ratio %.2f (target >= 0.80)   p50 %.1f ms   p99 %.1f ms"
           % (name, batch_rate, rate, count, bad, ratio, p50, p99))
@@ -174,9 +158,9 @@ def requests_served(port):
 
 
 def memory(exe, total, work):
-    proc, port = start_server(exe, "--cache-mb", "16")
+    server, port = start_server(exe, "--cache-mb", "16")
     # `mapsnap serve` execs mapsnap-server: the same process.
-    pid = proc.pid
+    pid = server.proc.pid
     script = os.path.join(work, "distinct.lua")
     with open(script, "w") as f:
         f.write(WRK_DISTINCT)
@@ -195,7 +179,7 @@ def memory(exe, total, work):
     finally:
         load.terminate()
         load.wait()
-        stop(proc)
+        stop(server)
     (n1, r1), (n2, r2) = marks[total // 10], marks[total]
     growth = r2 / r1 - 1
     print("memory     RSS %.1f MiB after %d requests, %.1f MiB after %d: %+.1f %% (target within 10 %%)"

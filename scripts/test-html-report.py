@@ -20,10 +20,9 @@ Needs: Debian's chromium and chromium-driver, and selenium (PyPI)
 """
 import json, os, shutil, subprocess, sys, tempfile
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+import chromium
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -99,14 +98,7 @@ def main():
             fail("mapsnap test should fail the case, exit %d: %s" % (r.returncode, r.stderr))
         report = os.path.join(work, "mapsnap-test-report.html")
 
-        options = Options()
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"):
-            options.add_argument(arg)
-        binary = shutil.which("chromium") or shutil.which("chromium-browser")
-        if binary:
-            options.binary_location = binary
-        driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        driver = chromium.headless("1400,1000")
         try:
             driver.get("file://" + report)
             images = driver.find_elements(By.TAG_NAME, "img")

@@ -8,13 +8,13 @@ and a bad size shows the server's message. Keeps a screenshot
 Usage: scripts/test-serve-browser.py path/to/mapsnap [screenshot.png]
 Needs: Debian's chromium and chromium-driver, and selenium (make browser-deps).
 """
-import os, shutil, signal, socket, subprocess, sys, time, urllib.request
+import os, sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
+
+import chromium
+from serve_harness import Server
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -27,26 +27,10 @@ def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     exe, shot = os.path.abspath(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "mapsnap-serve-preview.png"
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    server = subprocess.Popen([exe, "serve", os.path.join(ROOT, "Examples"), "--port", str(port)], stderr=subprocess.DEVNULL)
-    base = "http://127.0.0.1:%d" % port
+    server = Server(exe)
+    base = "http://127.0.0.1:%d" % server.port
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(base + "/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.05)
-        options = Options()
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1100,1000"):
-            options.add_argument(arg)
-        binary = shutil.which("chromium") or shutil.which("chromium-browser")
-        if binary:
-            options.binary_location = binary
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver = chromium.headless("1100,1000")
         try:
             driver.get(base + "/")
             wait = WebDriverWait(driver, 60)
@@ -86,8 +70,7 @@ def main():
         finally:
             driver.quit()
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(30)
+        server.stop()
 
 
 if __name__ == "__main__":
