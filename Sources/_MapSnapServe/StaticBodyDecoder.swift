@@ -55,7 +55,10 @@ public struct StaticBodyDecoder: Sendable {
       (width, height, retina) = (w, h, r)
     case .array?:
       let n = try numbers("size", 2, expected: "[width, height] in logical pixels")!
-      let (w, h, _, _) = try url.size("\(Int(exactly: n[0]) ?? -1)x\(Int(exactly: n[1]) ?? -1)")
+      guard let w = Int(exactly: n[0]), let h = Int(exactly: n[1]) else {
+        throw .badRequest("$.size", expected: "[width, height] in whole logical pixels")
+      }
+      try url.checkSize(w, h, part: "$.size")
       (width, height) = (w, h)
     case nil: throw .badRequest("$", expected: "a \"size\": [width, height] in logical pixels")
     default: throw .badRequest("$.size", expected: "[width, height] in logical pixels, or \"600x400@2x\"")
@@ -92,7 +95,7 @@ public struct StaticBodyDecoder: Sendable {
         view = .auto
       } else {
         let b = try numbers("bounds", 4, expected: "[west, south, east, north] in degrees, or \"auto\"")!
-        view = try url.view("[\(b.map { "\($0)" }.joined(separator: ","))]")
+        view = .bounds(try url.bounds(b, part: "$.bounds"))
       }
     default:
       guard o["auto"] == .bool(true) else { throw .badRequest("$.auto", expected: "true") }

@@ -131,7 +131,16 @@ public struct StaticURLParser: Sendable {
       text = text.dropLast(3)
     }
     let sides = text.split(separator: "x", omittingEmptySubsequences: false)
-    guard sides.count == 2, let w = Self.integer(sides[0]), let h = Self.integer(sides[1]), w >= 1, h >= 1 else {
+    guard sides.count == 2, let w = Self.integer(sides[0]), let h = Self.integer(sides[1]) else {
+      throw .badRequest(part, expected: "{width}x{height}[@2x] in logical pixels, such as 600x400 or 600x400@2x")
+    }
+    try checkSize(w, h, part: part)
+    return (w, h, retina, format)
+  }
+
+  /// Refuses a size under 1 (400) or over `limits.maxSide` (413) logical pixels a side.
+  func checkSize(_ w: Int, _ h: Int, part: String) throws(ServeError) {
+    guard w >= 1, h >= 1 else {
       throw .badRequest(part, expected: "{width}x{height}[@2x] in logical pixels, such as 600x400 or 600x400@2x")
     }
     guard w <= limits.maxSide, h <= limits.maxSide else {
@@ -139,7 +148,6 @@ public struct StaticURLParser: Sendable {
         status: 413, part: part, message: "the image \(w)x\(h) is over the limit of \(limits.maxSide) pixels a side",
         hint: "ask for at most \(limits.maxSide)x\(limits.maxSide), with @2x for more device pixels")
     }
-    return (w, h, retina, format)
   }
 
   /// `auto`, `[w,s,e,n]` or `lon,lat,zoom[,bearing[,pitch]]`.
@@ -150,10 +158,7 @@ public struct StaticURLParser: Sendable {
         throw .badRequest(part, expected: "a bounding box [west,south,east,north] in degrees")
       }
       let n = try numbers(String(part.dropFirst().dropLast()), count: 4...4, expected: "a bounding box [west,south,east,north] in degrees", part: part)
-      guard n[0] >= -180, n[2] <= 180, n[1] >= -90, n[3] <= 90, n[0] < n[2], n[1] < n[3] else {
-        throw .badRequest(part, expected: "[west,south,east,north] with west < east within ±180 and south < north within ±90")
-      }
-      return .bounds(MapBounds(west: n[0], south: n[1], east: n[2], north: n[3]))
+      return .bounds(try bounds(n, part: part))
     }
     let expected = "{lon},{lat},{zoom}[,{bearing}[,{pitch}]], [west,south,east,north] or auto"
     let n = try numbers(part, count: 3...5, expected: expected)
@@ -168,6 +173,14 @@ public struct StaticURLParser: Sendable {
       }
     }
     return .center(lon: n[0], lat: n[1], zoom: n[2], bearing: bearing == 360 ? 0 : bearing)
+  }
+
+  /// `[west, south, east, north]` as a box: west < east within ±180, south < north within ±90.
+  func bounds(_ n: [Double], part: String) throws(ServeError) -> MapBounds {
+    guard n.count == 4, n[0] >= -180, n[2] <= 180, n[1] >= -90, n[3] <= 90, n[0] < n[2], n[1] < n[3] else {
+      throw .badRequest(part, expected: "[west,south,east,north] with west < east within ±180 and south < north within ±90")
+    }
+    return MapBounds(west: n[0], south: n[1], east: n[2], north: n[3])
   }
 
   func checkCenter(_ lon: Double, _ lat: Double, part: String) throws(ServeError) {
